@@ -1,0 +1,72 @@
+"""HTTP and CLI surface of mjref: blueprints, ``flask`` commands, the one error handler.
+
+Every error leaves as ``application/problem+json`` (RFC 9457)::
+
+    {"type", "title", "status", "code", "field", "detail", "detail_zh"}
+
+A :class:`referee.errors.MjrefError` (bad input caught by the domain code) is a 400;
+werkzeug's HTTP errors (404, 405, a malformed JSON body...) keep their status.
+"""
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+
+from api import cli, health
+from referee.errors import MjrefError
+
+#: zh-TW titles of the HTTP errors we expect; others fall back to werkzeug's English name
+_HTTP_TITLES_ZH = {
+    400: "請求錯誤",
+    404: "找不到資源",
+    405: "不允許的方法",
+    413: "請求內容過大",
+    415: "不支援的內容類型",
+    422: "內容無法處理",
+    500: "伺服器內部錯誤",
+}
+
+
+def problem(exc: MjrefError | HTTPException) -> tuple[dict, int]:
+    """The problem+json body and status for an error."""
+    if isinstance(exc, MjrefError):
+        return {
+            "type": f"urn:mjref:problem:{exc.code}",
+            "title": "輸入無效 Invalid input",
+            "status": 400,
+            **exc.to_dict(),
+        }, 400
+    status = exc.code or 500
+    title_zh = _HTTP_TITLES_ZH.get(status, exc.name)
+    body = {
+        "type": "about:blank",
+        "title": f"{title_zh} {exc.name}",
+        "status": status,
+        "code": exc.name.lower().replace(" ", "_").replace("'", ""),
+        "field": None,
+        "detail": exc.description,
+        "detail_zh": title_zh,
+    }
+    messages = (getattr(exc, "data", None) or {}).get("messages")
+    if messages:  # webargs/flask-smorest validation errors (422)
+        body["errors"] = messages
+    return body, status
+
+
+def handle_error(exc: MjrefError | HTTPException) -> Response:
+    body, status = problem(exc)
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = "application/problem+json"
+    if isinstance(exc, HTTPException):
+        for name, value in exc.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value  # e.g. Allow on a 405
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(health.bp)
+    app.register_error_handler(MjrefError, handle_error)
+    app.register_error_handler(HTTPException, handle_error)
+    cli.init_app(app)

@@ -1,0 +1,34 @@
+"""mjref：臺灣十六張麻將裁判與賽事服務 — Taiwanese 16-tile mahjong referee and tournament service.
+
+Application factory (Flask tutorial style).  Run with
+``waitress-serve --call app:create_app`` or ``flask --app app run``.
+"""
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+import api
+import store
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the Flask app.
+
+    Configuration, later sources winning: defaults (``DATABASE`` in the instance
+    folder), environment variables ``MJREF_*`` (``MJREF_DATABASE=/path/x.sqlite3``),
+    then ``test_config``.
+    """
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "mjref.sqlite3"),
+    )
+    app.config.from_prefixed_env("MJREF")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.json.ensure_ascii = False  # zh-TW text stays readable in JSON
+
+    store.init_app(app)
+    api.init_app(app)
+    return app

@@ -1,0 +1,298 @@
+"""Hands and their analysis: winning shape, waits, decompositions, 嚦咕嚦咕.
+
+A :class:`Hand` is the concealed tiles as a count vector over the 34 kinds, the
+exposed or declared melds, and the flowers laid out. Tile totals follow
+``win.shape`` and ``deal.hand-size``: concealed tiles + 3 per meld (a kong's fourth
+tile is 逾張 and not counted) make 16 while waiting and 17 with the winning tile.
+
+The fast functions take a hand's working representation, four suit keys
+(:func:`keys_of`; see :mod:`referee.tables`): :func:`is_winning_keys`,
+:func:`waits_keys`, :func:`decompositions_keys`. The :class:`Hand`-level functions
+check their input and return dataclasses.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+
+from .errors import InvalidHandError, InvalidTileError
+from .melds import Group, GroupKind, Meld, parse_melds
+from .tables import DECOMPOSITIONS, HONOUR_CODE, NO, SUIT_CODE, WAITS, WaitShape
+from .tiles import KINDS, check_copies, check_flowers, counts_at, counts_of, format_tiles, parse_tiles, parse_tiles_at
+
+#: concealed tiles + 3 per meld (win.shape, deal.hand-size)
+WAITING_SIZE = 16
+WINNING_SIZE = 17
+
+
+def keys_of(counts: Sequence[int]) -> tuple[int, int, int, int]:
+    """The four suit keys (萬 筒 條 字) of a 34-kind count vector."""
+    keys = [0, 0, 0, 0]
+    for t in range(KINDS):
+        c = counts[t]
+        if c:
+            keys[t // 9 if t < 27 else 3] += c << (3 * (t - 27 if t >= 27 else t % 9))
+    return keys[0], keys[1], keys[2], keys[3]
+
+
+_suit = SUIT_CODE.get
+_honour = HONOUR_CODE.get
+_D0, _D1, _D2, _D3 = DECOMPOSITIONS
+
+
+def is_winning_keys(keys: tuple[int, int, int, int]) -> bool:
+    """True when the concealed tiles form sets and exactly one pair (``win.shape``).
+
+    With the melds already exposed, this is the whole check: the tile total was
+    validated when the hand was made.
+    """
+    return _suit(keys[0], NO) + _suit(keys[1], NO) + _suit(keys[2], NO) + _honour(keys[3], NO) == 1
+
+
+def waits_keys(keys: tuple[int, int, int, int]) -> list[tuple[int, frozenset[WaitShape]]]:
+    """Every tile that completes the concealed tiles, with its wait shapes, in tile order.
+
+    Does not know the melds: a tile whose four copies the hand holds is filtered by
+    :func:`waits`.
+    """
+    codes = (_suit(keys[0], NO), _suit(keys[1], NO), _suit(keys[2], NO), _honour(keys[3], NO))
+    total = codes[0] + codes[1] + codes[2] + codes[3]
+    out: list[tuple[int, frozenset[WaitShape]]] = []
+    for suit in range(4):
+        rest = total - codes[suit]
+        if rest <= 1:
+            table = WAITS[suit]
+            key = keys[suit]
+            out += (table.get(key) or table.fill(key))[rest]
+    return out
+
+
+def decompositions_keys(keys: tuple[int, int, int, int]) -> list[tuple[Group, ...]]:
+    """Every decomposition of winning concealed tiles into groups (sets and the pair)."""
+    k0, k1, k2, k3 = keys
+    if _suit(k0, NO) + _suit(k1, NO) + _suit(k2, NO) + _honour(k3, NO) != 1:
+        return []
+    d0 = _D0.get(k0) or _D0.fill(k0)
+    d1 = _D1.get(k1) or _D1.fill(k1)
+    d2 = _D2.get(k2) or _D2.fill(k2)
+    d3 = _D3.get(k3) or _D3.fill(k3)
+    if len(d0) == len(d1) == len(d2) == len(d3) == 1:
+        return [d0[0] + d1[0] + d2[0] + d3[0]]
+    return [a + b + c + d for a, b, c, d in product(d0, d1, d2, d3)]
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A player's hand: concealed count vector, melds, flowers.
+
+    :raises InvalidTileError: a flower among the concealed tiles.
+    :raises TileCountError: a fifth copy of a tile (melds included) or a flower twice.
+    :raises InvalidHandError: a tile total that is neither 16 nor 17 (缺張 / 逾張).
+    """
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.concealed) != KINDS or any(type(c) is not int or c < 0 for c in self.concealed):
+            raise InvalidHandError(
+                f"concealed must be 34 non-negative counts, got {self.concealed!r}",
+                field="tiles",
+                reason_zh="暗牌須為 34 種牌的張數",
+            )
+        total = list(self.concealed)
+        for meld in self.melds:
+            for t in meld.tiles:
+                total[t] += 1
+        check_copies(total, field="tiles")
+        check_flowers(self.flowers)
+        size = self.size
+        if size not in (WAITING_SIZE, WINNING_SIZE):
+            short = size < WAITING_SIZE
+            raise InvalidHandError(
+                f"{sum(self.concealed)} concealed tiles and {len(self.melds)} melds make {size} tiles; "
+                f"a hand has 16 (waiting) or 17 (with the winning tile)",
+                field="tiles",
+                reason_zh=f"暗牌 {sum(self.concealed)} 張加 {len(self.melds)} 副副露共 {size} 張，"
+                f"{'缺張' if short else '逾張'}：手牌應為 16 張（聽牌）或 17 張（胡牌）",
+            )
+
+    @classmethod
+    def from_tiles(cls, tiles: Iterable[int], melds: Iterable[Meld] = (), flowers: Iterable[int] = ()) -> Hand:
+        """Build a hand from concealed tiles listed one by one."""
+        return cls(tuple(counts_of(tiles)), tuple(melds), tuple(sorted(flowers)))
+
+    @classmethod
+    def parse(cls, tiles: str, melds: str = "", flowers: str = "") -> Hand:
+        """Build a hand from notation: ``Hand.parse("123m456p…", "pung:555s", "1f 2f")``.
+
+        Flowers written among the concealed tiles are an error (``deal.flowers``: a
+        flower is laid out and replaced, never held).
+        """
+        counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
+        return cls(tuple(counts), parse_melds(melds, field="melds"), parse_flowers(flowers))
+
+    @property
+    def size(self) -> int:
+        """Tiles counted toward ``win.shape``: concealed + 3 per meld."""
+        return sum(self.concealed) + 3 * len(self.melds)
+
+    @property
+    def keys(self) -> tuple[int, int, int, int]:
+        """The working representation (see :mod:`referee.tables`)."""
+        return keys_of(self.concealed)
+
+    @property
+    def is_concealed(self) -> bool:
+        """No chow, pung or melded/added kong (concealed kongs allowed, ``tai.03``)."""
+        return all(m.is_concealed for m in self.melds)
+
+    def tiles(self) -> list[int]:
+        """The concealed tiles, one entry per tile, in order."""
+        return [t for t in range(KINDS) for _ in range(self.concealed[t])]
+
+    def add(self, tile: int) -> Hand:
+        """This hand with one more concealed tile."""
+        counts = list(self.concealed)
+        counts[tile] += 1
+        return Hand(tuple(counts), self.melds, self.flowers)
+
+    def __str__(self) -> str:
+        parts = [format_tiles(self.tiles())] + [str(m) for m in self.melds]
+        if self.flowers:
+            parts.append(format_tiles(self.flowers))
+        return " ".join(parts)
+
+
+def parse_flowers(text: str) -> tuple[int, ...]:
+    """Parse the flowers laid out (``"1f 5f"``, ``"春 梅"``).
+
+    :raises InvalidTileError: for a tile that is not a flower.
+    """
+    return check_flowers(parse_tiles(text, field="flowers"))
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A waiting tile and every shape it completes the hand in."""
+
+    tile: int
+    shapes: frozenset[WaitShape] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """One reading of a winning hand: the concealed groups (the pair among them) and the melds."""
+
+    groups: tuple[Group, ...]
+    melds: tuple[Meld, ...] = ()
+
+    @property
+    def pair(self) -> Group:
+        return next(g for g in self.groups if g.kind is GroupKind.PAIR)
+
+    @property
+    def is_ligu(self) -> bool:
+        """True for the 嚦咕嚦咕 reading (7 pairs and a pung, ``tai.36``)."""
+        return sum(g.kind is GroupKind.PAIR for g in self.groups) == 7
+
+
+def _require_size(hand: Hand, size: int, what: str, what_zh: str) -> None:
+    if hand.size != size:
+        raise InvalidHandError(
+            f"{what} needs a hand of {size} tiles (concealed + 3 per meld), this one has {hand.size}",
+            field="tiles",
+            reason_zh=f"{what_zh}須為 {size} 張的手牌（暗牌加每副副露 3 張），此手牌為 {hand.size} 張",
+        )
+
+
+def is_winning(hand: Hand, *, ligu: bool = False) -> bool:
+    """True when a 17-tile hand forms 5 sets and a pair (``win.shape``), or, with
+    *ligu* (the ruleset's ``tai.36`` option), 7 pairs and a pung held concealed."""
+    if hand.size != WINNING_SIZE:
+        return False
+    return is_winning_keys(hand.keys) or (ligu and is_ligu(hand))
+
+
+def is_ligu(hand: Hand) -> bool:
+    """嚦咕嚦咕 (``tai.36``): 17 concealed tiles, no melds, as 7 pairs and a pung.
+
+    Four alike tiles count as two pairs (see docs/rulings.md).
+    """
+    if hand.melds or hand.size != WINNING_SIZE:
+        return False
+    return _ligu_groups(hand.concealed) is not None
+
+
+def _ligu_groups(counts: Sequence[int]) -> tuple[Group, ...] | None:
+    pung = [t for t, c in enumerate(counts) if c == 3]
+    if len(pung) != 1 or any(c in (1,) or c > 4 for c in counts):
+        return None
+    groups = [Group(GroupKind.PUNG, pung[0])]
+    for t, c in enumerate(counts):
+        if c in (2, 4):
+            groups.extend([Group(GroupKind.PAIR, t)] * (c // 2))
+    return tuple(groups) if len(groups) == 8 else None
+
+
+def waits(hand: Hand, *, ligu: bool = False) -> tuple[Wait, ...]:
+    """Every waiting tile of a 16-tile hand with its shapes (兩面 邊張 中洞 單吊 雙碰).
+
+    A tile of which the hand itself holds all four copies is not a wait (see
+    docs/rulings.md). With *ligu*, 嚦咕嚦咕 waits are included.
+
+    :raises InvalidHandError: for a hand that is not 16 tiles.
+    """
+    _require_size(hand, WAITING_SIZE, "waits", "聽牌分析")
+    held = list(hand.concealed)
+    for meld in hand.melds:
+        for t in meld.tiles:
+            held[t] += 1
+    found: dict[int, frozenset[WaitShape]] = {}
+    for tile, shapes in waits_keys(hand.keys):
+        if held[tile] < 4:
+            found[tile] = shapes
+    if ligu and not hand.melds:
+        for tile in range(KINDS):
+            if held[tile] < 4:
+                counts = list(hand.concealed)
+                counts[tile] += 1
+                if _ligu_groups(counts) is not None:
+                    shape = WaitShape.DOUBLE_PUNG if hand.concealed[tile] == 2 else WaitShape.SINGLE
+                    found[tile] = found.get(tile, frozenset()) | {shape}
+    return tuple(Wait(t, found[t]) for t in sorted(found))
+
+
+def decompositions(hand: Hand, *, ligu: bool = False) -> tuple[Decomposition, ...]:
+    """Every decomposition of a 17-tile winning hand; empty if it does not win.
+
+    Scoring chooses the reading with the highest total. With *ligu*, the 嚦咕嚦咕
+    reading is included when the hand has that shape.
+    """
+    if hand.size != WINNING_SIZE:
+        return ()
+    found = [Decomposition(groups, hand.melds) for groups in decompositions_keys(hand.keys)]
+    if ligu and is_ligu(hand):
+        found.append(Decomposition(_ligu_groups(hand.concealed), ()))
+    return tuple(found)
+
+
+__all__ = [
+    "Decomposition",
+    "Hand",
+    "InvalidHandError",
+    "InvalidTileError",
+    "Wait",
+    "WaitShape",
+    "decompositions",
+    "decompositions_keys",
+    "is_ligu",
+    "is_winning",
+    "is_winning_keys",
+    "keys_of",
+    "parse_flowers",
+    "waits",
+    "waits_keys",
+]

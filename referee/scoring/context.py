@@ -1,0 +1,263 @@
+"""What scoring needs to know besides the tiles: the win context and the stakes.
+
+These frozen dataclasses are the contract between the referee's state machine
+(which constructs them while a hand is played) and :mod:`referee.scoring`. Field
+names are stable; new fields are only ever added with defaults.
+
+Seats are ``0``–``3`` counterclockwise (下家 = ``(seat + 1) % 4``). Winds are
+:class:`referee.tiles.Wind`.
+
+* The **seat wind** of a player is counted from the seat where the wall was
+  opened: that seat is East for the hand and flower number 1 (``deal.wall``:
+  開門位即為該一盤之東位或花牌之1號序; ``app.dealer``: the dealer is East in the
+  app, so ``wall_break`` defaults to the dealer's seat).
+* The **streak** ``N`` (連N拉N, ``tai.10``, ``settle.streak``) is the dealer's real
+  number of repeats; ``streak_marker`` is what the dice in front of the dealer show
+  (``score.streak-marker``), ``None`` when it matches.
+* ``source`` says how the winning tile came (:class:`WinSource`); a flower win
+  (花胡 ``tai.27``) is named by ``flower_win`` (:class:`FlowerWin`) and may come with a
+  hand that also won on the replacement tile (``tai.29``, ``tai.30.1``, ``tai.30.2``:
+  如補得之牌恰為槓上開花).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..errors import MjrefError
+from ..tiles import KINDS, Wind, tile_name
+
+
+class ContextError(MjrefError, ValueError):
+    """A win context or stakes that cannot happen (a seat out of range, a discard
+    win with no discarder, a self-draw naming a discarder...)."""
+
+    code = "invalid_context"
+
+
+class WinSource(Enum):
+    """How the winning tile came (``tai.23``–``tai.25``, ``tai.12``, ``tai.27``, ``app.win-ways``)."""
+
+    #: 自摸: drawn from the wall in a normal turn (``tai.23``)
+    WALL = "wall"
+    #: 槓上開花: the replacement tile after a concealed or added kong (``tai.24``)
+    KONG_REPLACEMENT = "kong_replacement"
+    #: 槓上開花 on a flower's replacement tile (``tai.24``, ``app.flowers.play``)
+    FLOWER_REPLACEMENT = "flower_replacement"
+    #: 海底撈月: the last drawable tile (``tai.25``, ``app.last-tile``)
+    LAST_TILE = "last_tile"
+    #: 胡銃: another player's discard (``play.deal-in``)
+    DISCARD = "discard"
+    #: 河底撈魚: the discard made after drawing the last tile (``app.last-tile``)
+    LAST_DISCARD = "last_discard"
+    #: 搶槓: the tile another player added to an exposed pung (``tai.12``, ``app.rob-kong``)
+    ROBBING_KONG = "robbing_kong"
+    #: 花胡 without a winning hand: the hand is not shown (``tai.27``–``tai.30``);
+    #: ``flower_win`` says which
+    FLOWER_WIN = "flower_win"
+
+    @property
+    def is_self_draw(self) -> bool:
+        """The winner drew the tile himself: 自摸 and its kin (not 搶槓, not a discard)."""
+        return self in _SELF_DRAWN
+
+    @property
+    def zh(self) -> str:
+        return _SOURCE_ZH[self]
+
+
+_SELF_DRAWN = frozenset({WinSource.WALL, WinSource.KONG_REPLACEMENT, WinSource.FLOWER_REPLACEMENT, WinSource.LAST_TILE})
+_SOURCE_ZH = {
+    WinSource.WALL: "自摸",
+    WinSource.KONG_REPLACEMENT: "槓上補牌",
+    WinSource.FLOWER_REPLACEMENT: "補花補牌",
+    WinSource.LAST_TILE: "海底牌",
+    WinSource.DISCARD: "胡銃",
+    WinSource.LAST_DISCARD: "河底牌",
+    WinSource.ROBBING_KONG: "搶槓",
+    WinSource.FLOWER_WIN: "花胡",
+}
+
+
+class FlowerWin(Enum):
+    """Which flower win (花胡, ``tai.27``), if any."""
+
+    NONE = "none"
+    #: 八仙過海: all eight flowers; the three others pay (``tai.29``, ``app.flower-win``)
+    EIGHT_FLOWERS = "eight_flowers"
+    #: 七搶一 →1: holding seven, robbed the eighth another player drew; that player
+    #: pays as if he had dealt in (``tai.30.1``, ``app.seven-rob-one``)
+    SEVEN_ROB_ONE = "seven_rob_one"
+    #: 七搶一 →2: holding six, drew the seventh and robbed the one another player held;
+    #: the robbed player pays the 8 台 (``tai.30.2``)
+    SEVEN_ROB_ONE_DRAWN = "seven_rob_one_drawn"
+
+
+class Readiness(Enum):
+    """Declared readiness (``tai.31``, ``tai.32``, ``app.ready``, ``opt.declare-ready``).
+
+    The referee clears it when the declaration lapsed (換牌, 靠張, 過水 found later).
+    """
+
+    NONE = "none"
+    #: 宣告聽牌: the app's declared ready hand (1 台, ``app.ready``, ``opt.declare-ready``)
+    DECLARED = "declared"
+    #: 地聽: declared on the first discard (``tai.32``)
+    EARTHLY = "earthly"
+    #: 天聽: a non-dealer declared right after the deal (``tai.31``)
+    HEAVENLY = "heavenly"
+
+
+class FirstTurn(Enum):
+    """First-turn wins (``tai.33``–``tai.35``)."""
+
+    NONE = "none"
+    #: 天胡: the dealer wins on the dealt hand (``tai.33``)
+    HEAVENLY_WIN = "heavenly_win"
+    #: 地胡: a non-dealer wins on the first go-around (``tai.34``)
+    EARTHLY_WIN = "earthly_win"
+    #: 人胡: won on the first tile after declaring 地聽 (``tai.35``)
+    HUMAN_WIN = "human_win"
+
+
+def _seat(value: object, name: str) -> None:
+    if type(value) is not int or not 0 <= value < 4:
+        raise ContextError(f"{name} must be a seat 0–3, got {value!r}", field=name, reason_zh=f"{name} 須為座位 0–3，收到 {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything about a win that is not in the :class:`referee.hand.Hand`.
+
+    :param winner: the winning seat (0–3).
+    :param dealer: the dealer's seat (莊家).
+    :param round_wind: the wind of the round (圈風, ``tai.01``).
+    :param source: how the winning tile came (:class:`WinSource`).
+    :param winning_tile: the tile that completed the hand (0–33); ``None`` only for a
+        flower win whose hand is not shown (``source`` = ``FLOWER_WIN``).
+    :param discarder: who pays alone: the seat that discarded the winning tile, whose
+        added kong was robbed (搶槓), or whose flower was robbed (七搶一). ``None`` for
+        a self-draw or 八仙過海.
+    :param wall_break: the seat where the wall was opened, East of this hand
+        (``deal.wall``); ``None`` means the dealer's seat (``app.dealer``).
+    :param streak: N of 連N拉N: the dealer's real number of repeats (``tai.10``).
+    :param streak_marker: N shown by the dealer's dice (``score.streak-marker``);
+        ``None`` when it shows the real streak.
+    :param flower_win: the flower win, if any (``tai.27``–``tai.30``).
+    :param dealt_flower_win: the flower win was on the dealt tiles (配牌花胡, ``tai.28``).
+    :param readiness: declared readiness still valid at the win (天聽, 地聽, 宣告聽牌).
+    :param first_turn: 天胡 / 地胡 / 人胡 (``tai.33``–``tai.35``).
+    :param bao: the 寶牌 drawn for this hand, one entry per indicator (a tile twice
+        when drawn twice; at most 5, ``opt.bao.1``–``opt.bao.3``).
+    """
+
+    winner: int
+    dealer: int
+    round_wind: Wind
+    source: WinSource
+    winning_tile: int | None = None
+    discarder: int | None = None
+    wall_break: int | None = None
+    streak: int = 0
+    streak_marker: int | None = None
+    flower_win: FlowerWin = FlowerWin.NONE
+    dealt_flower_win: bool = False
+    readiness: Readiness = Readiness.NONE
+    first_turn: FirstTurn = FirstTurn.NONE
+    bao: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        _seat(self.winner, "winner")
+        _seat(self.dealer, "dealer")
+        if self.wall_break is not None:
+            _seat(self.wall_break, "wall_break")
+        if not isinstance(self.round_wind, Wind):
+            raise ContextError(f"round_wind must be a Wind, got {self.round_wind!r}", field="round_wind", reason_zh="圈風須為東南西北")
+        for name, enum in (("source", WinSource), ("flower_win", FlowerWin), ("readiness", Readiness), ("first_turn", FirstTurn)):
+            if not isinstance(getattr(self, name), enum):
+                raise ContextError(f"{name} must be a {enum.__name__}, got {getattr(self, name)!r}", field=name, reason_zh=f"{name} 的值無效")
+        for name in ("streak", "streak_marker"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value < 0):
+                raise ContextError(f"{name} must be a whole number ≥ 0, got {value!r}", field=name, reason_zh=f"{name} 須為 0 以上的整數")
+        tile = self.winning_tile
+        if tile is not None and (type(tile) is not int or not 0 <= tile < KINDS):
+            raise ContextError(f"winning_tile must be a tile 0–33 (no flower), got {tile!r}", field="winning_tile", reason_zh="胡牌張須為 0–33 的牌（不得為花牌）")
+        flower = self.flower_win is not FlowerWin.NONE
+        if self.source is WinSource.FLOWER_WIN:
+            if not flower:
+                raise ContextError("source flower_win needs flower_win set (eight_flowers or seven_rob_one)", field="flower_win", reason_zh="花胡須指明八仙過海或七搶一")
+        elif tile is None:
+            raise ContextError("winning_tile is required unless the win is a flower win with the hand not shown", field="winning_tile", reason_zh="除未翻牌的花胡外，須指明胡牌張")
+        if flower and self.source not in (WinSource.FLOWER_WIN, WinSource.FLOWER_REPLACEMENT):
+            raise ContextError(
+                f"a flower win ends on the flower's replacement tile, not on {self.source.value}",
+                field="source", reason_zh="花胡只能在補花補牌時成立",
+            )
+        needs_payer = self.source in (WinSource.DISCARD, WinSource.LAST_DISCARD, WinSource.ROBBING_KONG) or self.flower_win in (
+            FlowerWin.SEVEN_ROB_ONE, FlowerWin.SEVEN_ROB_ONE_DRAWN)
+        if needs_payer:
+            if self.discarder is None:
+                raise ContextError(f"a win by {self.source.value}/{self.flower_win.value} needs the discarder (the seat that pays)", field="discarder", reason_zh="胡銃、搶槓、七搶一須指明放銃（被搶）者")
+            _seat(self.discarder, "discarder")
+            if self.discarder == self.winner:
+                raise ContextError("the discarder cannot be the winner", field="discarder", reason_zh="放銃者不能是胡牌者本人")
+        elif self.discarder is not None:
+            raise ContextError(f"a win by {self.source.value} has no discarder: everyone pays", field="discarder", reason_zh="自摸或八仙過海沒有放銃者")
+        if self.dealt_flower_win and not flower:
+            raise ContextError("dealt_flower_win needs a flower win", field="dealt_flower_win", reason_zh="配牌花胡須為花胡")
+        if self.first_turn is FirstTurn.HEAVENLY_WIN and self.winner != self.dealer:
+            raise ContextError("天胡 is the dealer's win (tai.33)", field="first_turn", reason_zh="天胡限莊家（tai.33）")
+        if self.first_turn is FirstTurn.EARTHLY_WIN and self.winner == self.dealer:
+            raise ContextError("地胡 is a non-dealer's win (tai.34)", field="first_turn", reason_zh="地胡限閒家（tai.34）")
+        if self.readiness is Readiness.HEAVENLY and self.winner == self.dealer:
+            raise ContextError("天聽 is a non-dealer's declaration (tai.31)", field="readiness", reason_zh="天聽限閒家（tai.31）")
+        if len(self.bao) > 5:
+            raise ContextError("at most 5 寶牌 (opt.bao.2)", field="bao", reason_zh="寶牌最多 5 張（opt.bao.2）")
+        for t in self.bao:
+            if type(t) is not int or not 0 <= t < KINDS:
+                raise ContextError(f"寶牌 must be tiles 0–33, got {t!r}", field="bao", reason_zh="寶牌須為 0–33 的牌")
+
+    @property
+    def east(self) -> int:
+        """The seat that is East this hand (開門位, ``deal.wall``)."""
+        return self.dealer if self.wall_break is None else self.wall_break
+
+    @property
+    def seat_wind(self) -> Wind:
+        """The winner's seat wind (門風), counted from :attr:`east`."""
+        return Wind((self.winner - self.east) % 4)
+
+    def wind_of(self, seat: int) -> Wind:
+        """Any seat's wind this hand."""
+        return Wind((seat - self.east) % 4)
+
+    @property
+    def self_drawn(self) -> bool:
+        """The winning tile was drawn by the winner (wall, replacement, last tile)."""
+        return self.source.is_self_draw
+
+    def describe(self) -> str:
+        """One line for logs and errors."""
+        tile = "-" if self.winning_tile is None else tile_name(self.winning_tile)
+        return f"winner {self.winner} dealer {self.dealer} {self.source.value} {tile}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """Settlement stakes (``settle.formula``): ``base`` (底) and ``per_tai`` (per 台).
+
+    ``100/20`` is ``Stakes(100, 20)`` (``app.example``).
+    """
+
+    base: int = 100
+    per_tai: int = 20
+
+    def __post_init__(self) -> None:
+        for name in ("base", "per_tai"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise ContextError(f"{name} must be a whole number ≥ 0, got {value!r}", field=f"stakes.{name}", reason_zh=f"{name} 須為 0 以上的整數")
+
+
+__all__ = ["ContextError", "FirstTurn", "FlowerWin", "Readiness", "Stakes", "WinContext", "WinSource"]

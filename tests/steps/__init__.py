@@ -1,0 +1,1 @@
+"""Step definitions, one module per area; tests/conftest.py loads every module here."""

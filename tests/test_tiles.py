@@ -1,0 +1,141 @@
+"""Tiles and meld notation: parse, format, errors with positions (issue #2, item 2)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.errors import InvalidMeldError, InvalidTileError, TileCountError
+from referee.melds import Meld, MeldKind, parse_melds
+from referee.tiles import (
+    FLOWER_BASE,
+    Wind,
+    counts_of,
+    flower_seat,
+    format_tiles,
+    full_set,
+    parse_tiles,
+    tile_name,
+)
+
+
+def test_full_set_is_144_tiles():
+    tiles = full_set()
+    assert len(tiles) == 144
+    assert all(tiles.count(t) == 4 for t in range(34))
+    assert sorted(t for t in tiles if t >= FLOWER_BASE) == list(range(34, 42))
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("123m", [0, 1, 2]),
+        ("9p", [17]),
+        ("1s9s", [18, 26]),
+        ("1234567z", [27, 28, 29, 30, 31, 32, 33]),
+        ("ESWNPFC", [27, 28, 29, 30, 31, 32, 33]),
+        ("1f8f", [34, 41]),
+        ("一萬 九萬", [0, 8]),
+        ("一筒五餅", [9, 13]),
+        ("一條三索", [18, 20]),
+        ("東南西北中發白", [27, 28, 29, 30, 33, 32, 31]),
+        ("白板", [31]),
+        ("春夏秋冬梅蘭菊竹", list(range(34, 42))),
+        ("12m, 東 5p", [0, 1, 27, 13]),
+    ],
+)
+def test_parse(text, expected):
+    assert parse_tiles(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, position, words",
+    [
+        ("123x", 3, "'x'"),
+        ("12m 5", 4, "without a suit"),
+        ("0m", 0, "no tile 0m"),
+        ("8z", 0, "no tile 8z"),
+        ("9f", 0, "no tile 9f"),
+        ("m", 0, "without digits"),
+        ("一萬十萬", 2, "unknown tile '十'"),
+    ],
+)
+def test_parse_errors_show_input_and_position(text, position, words):
+    with pytest.raises(InvalidTileError) as err:
+        parse_tiles(text)
+    message = str(err.value)
+    assert f"position {position}" in message and repr(text) in message and words in message
+    assert f"第 {position} 個字元" in err.value.reason_zh
+
+
+def test_fifth_copy_and_flower_in_hand():
+    with pytest.raises(TileCountError, match="5 copies of 5m"):
+        counts_of(parse_tiles("55555m"))
+    with pytest.raises(InvalidTileError, match="flower 1f cannot be held"):
+        counts_of(parse_tiles("1f"))
+
+
+@given(st.lists(st.integers(0, 41), max_size=30))
+def test_format_round_trip(tiles):
+    assert parse_tiles(format_tiles(tiles)) == sorted(tiles)
+    assert parse_tiles(format_tiles(tiles, "zh")) == sorted(tiles)
+
+
+def test_names():
+    assert tile_name(0) == "1m" and tile_name(0, "zh") == "一萬"
+    assert tile_name(31, "zh") == "白" and tile_name(33) == "7z"
+    assert tile_name(40, "zh") == "菊" and tile_name(41, "zh") == "竹"
+
+
+def test_flower_numbering_is_a_parameter():
+    ju, zhu = 40, 41  # 菊, 竹
+    assert flower_seat(ju, "ju3-zhu4") is Wind.WEST and flower_seat(zhu, "ju3-zhu4") is Wind.NORTH
+    assert flower_seat(ju, "zhu3-ju4") is Wind.NORTH and flower_seat(zhu, "zhu3-ju4") is Wind.WEST
+    assert flower_seat(34, "ju3-zhu4") is Wind.EAST  # 春 1
+    with pytest.raises(ValueError):
+        flower_seat(40, "bogus")
+
+
+@pytest.mark.parametrize(
+    "text, kind, tile",
+    [
+        ("123m", MeldKind.CHOW, 0),
+        ("555p", MeldKind.PUNG, 13),
+        ("5555p", MeldKind.MELDED_KONG, 13),
+        ("added:EEEE", MeldKind.ADDED_KONG, 27),
+        ("concealed:9999s", MeldKind.CONCEALED_KONG, 26),
+        ("暗槓:中中中中", MeldKind.CONCEALED_KONG, 33),
+        ("吃:三萬四萬五萬", MeldKind.CHOW, 2),
+    ],
+)
+def test_parse_melds(text, kind, tile):
+    (meld,) = parse_melds(text)
+    assert (meld.kind, meld.tile) == (kind, tile)
+    assert parse_melds(str(meld)) == (meld,)
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("912m", "9-1-2"),
+        ("ESW", "honours cannot form a chow"),
+        ("124m", "three consecutive"),
+        ("1f2f3f", "flower"),
+        ("pung:556m", "3 alike"),
+        ("concealed:5556p", "4 alike"),
+        ("chow:555m", "three consecutive"),
+        ("1m2p3s", "three consecutive"),
+        ("55m", "2 tiles are no meld"),
+        ("steal:123m", "unknown meld kind"),
+    ],
+)
+def test_bad_melds(text, words):
+    with pytest.raises(InvalidMeldError, match=words) as err:
+        parse_melds("123p " + text)
+    assert err.value.field == "melds[1]"
+
+
+def test_reprs_parse_back():
+    meld = Meld(MeldKind.CHOW, 3, claimed=4)
+    assert eval(repr(meld)) == meld
+    assert repr(Wind.SOUTH) == "Wind.SOUTH"
