@@ -12,7 +12,9 @@ from __future__ import annotations
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from api import cli, health
+from marshmallow import ValidationError
+
+from api import analysis, cli, health, rulesets
 from referee.errors import MjrefError
 
 #: zh-TW titles of the HTTP errors we expect; others fall back to werkzeug's English name
@@ -53,8 +55,33 @@ def problem(exc: MjrefError | HTTPException) -> tuple[dict, int]:
     return body, status
 
 
-def handle_error(exc: MjrefError | HTTPException) -> Response:
-    body, status = problem(exc)
+def _first_field(messages: dict | list, prefix: str = "") -> str:
+    """The dotted path of the first invalid field in marshmallow's messages."""
+    if isinstance(messages, dict) and messages:
+        key, value = next(iter(messages.items()))
+        path = f"{prefix}.{key}" if prefix else str(key)
+        return _first_field(value, path) if isinstance(value, dict) else path
+    return prefix or None
+
+
+def validation_problem(exc: ValidationError) -> tuple[dict, int]:
+    """The problem+json body for a body that fails its schema: 400, naming the field."""
+    messages = exc.normalized_messages()
+    field = _first_field(messages)
+    return {
+        "type": "urn:mjref:problem:invalid_body",
+        "title": "輸入無效 Invalid input",
+        "status": 400,
+        "code": "invalid_body",
+        "field": field,
+        "detail": f"invalid field {field!r}: {messages}",
+        "detail_zh": f"欄位「{field}」不正確",
+        "errors": messages,
+    }, 400
+
+
+def handle_error(exc: MjrefError | HTTPException | ValidationError) -> Response:
+    body, status = validation_problem(exc) if isinstance(exc, ValidationError) else problem(exc)
     response = jsonify(body)
     response.status_code = status
     response.mimetype = "application/problem+json"
@@ -67,6 +94,9 @@ def handle_error(exc: MjrefError | HTTPException) -> Response:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(health.bp)
+    app.register_blueprint(analysis.bp)
+    app.register_blueprint(rulesets.bp)
     app.register_error_handler(MjrefError, handle_error)
+    app.register_error_handler(ValidationError, handle_error)
     app.register_error_handler(HTTPException, handle_error)
     cli.init_app(app)
