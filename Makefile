@@ -4,12 +4,16 @@ PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST  := 127.0.0.1
 PORT  := 8000
+# waitress worker threads: requests that wait for a commit share it (group commit)
+THREADS := 32
 
 .PHONY: run test
 
 run: $(STAMP)
-	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (health: http://$(HOST):$(PORT)/health)"
-	$(VENV)/bin/waitress-serve --host $(HOST) --port $(PORT) --call app:create_app
+	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
+	@echo "資料庫 database: $${MJREF_DATABASE:-instance/mjref.sqlite3} (首次啟動時建立 created on first start)"
+	@echo "第一個權杖 first token: $(VENV)/bin/flask --app app tokens create --role admin --label 管理員"
+	$(VENV)/bin/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) --call app:create_app
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2

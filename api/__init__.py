@@ -5,7 +5,14 @@ Every error leaves as ``application/problem+json`` (RFC 9457)::
     {"type", "title", "status", "code", "field", "detail", "detail_zh"}
 
 A :class:`referee.errors.MjrefError` (bad input caught by the domain code) is a 400;
-werkzeug's HTTP errors (404, 405, a malformed JSON body...) keep their status.
+werkzeug's HTTP errors (404, 405, a malformed JSON body...) keep their status; an
+:class:`api.problems.ApiProblem` (401, 403, 409 ...) carries its own members; a body or
+query that fails a flask-smorest schema is a 400 naming the field, like a
+:class:`marshmallow.ValidationError`; a database that cannot commit is a 503.
+
+The OpenAPI spec is served at ``/openapi.json`` and Swagger UI at ``/docs`` (:mod:`api.openapi`).
+flask-smorest's ``Api`` registers its own HTTPException handler: ours is registered
+after it, so ours wins.
 """
 from __future__ import annotations
 
@@ -14,8 +21,10 @@ from werkzeug.exceptions import HTTPException
 
 from marshmallow import ValidationError
 
-from api import analysis, cli, health, rulesets
+from api import adjudications, analysis, auth, cli, health, openapi, overrides, rulesets, rulings, scoring, tables
+from api.problems import ApiProblem
 from referee.errors import MjrefError
+from store import StoreUnavailableError
 
 #: zh-TW titles of the HTTP errors we expect; others fall back to werkzeug's English name
 _HTTP_TITLES_ZH = {
@@ -31,6 +40,18 @@ _HTTP_TITLES_ZH = {
 
 def problem(exc: MjrefError | HTTPException) -> tuple[dict, int]:
     """The problem+json body and status for an error."""
+    if isinstance(exc, ApiProblem):
+        return exc.body(), exc.code
+    if isinstance(exc, StoreUnavailableError):
+        return {
+            "type": "urn:mjref:problem:store_unavailable",
+            "title": "服務暫時無法使用 Service Unavailable",
+            "status": 503,
+            "code": "store_unavailable",
+            "field": None,
+            "detail": "the database could not commit; nothing of this request was stored, retry it",
+            "detail_zh": "資料庫暫時無法寫入；此請求未儲存任何內容，請重送",
+        }, 503
     if isinstance(exc, MjrefError):
         return {
             "type": f"urn:mjref:problem:{exc.code}",
@@ -50,8 +71,23 @@ def problem(exc: MjrefError | HTTPException) -> tuple[dict, int]:
         "detail_zh": title_zh,
     }
     messages = (getattr(exc, "data", None) or {}).get("messages")
-    if messages:  # webargs/flask-smorest validation errors (422)
-        body["errors"] = messages
+    if messages:  # webargs/flask-smorest validation errors: name the field, like ValidationError
+        return _webargs_problem(messages, status)
+    return body, status
+
+
+def _webargs_problem(messages: dict, status: int) -> tuple[dict, int]:
+    """webargs nests messages under the location (``{"json": {"tiles": [...]}}``); the field
+    is named without it, a body that is not an object is ``body``."""
+    inner = messages
+    if isinstance(messages, dict) and len(messages) == 1:
+        location, inner = next(iter(messages.items()))
+        if not isinstance(inner, dict):
+            inner = {"body" if location == "json" else location: inner}
+    if isinstance(inner, dict) and "_schema" in inner:
+        inner = {"body": inner["_schema"], **{k: v for k, v in inner.items() if k != "_schema"}}
+    body, _ = validation_problem(ValidationError(inner))
+    body["status"] = status
     return body, status
 
 
@@ -80,11 +116,13 @@ def validation_problem(exc: ValidationError) -> tuple[dict, int]:
     }, 400
 
 
-def handle_error(exc: MjrefError | HTTPException | ValidationError) -> Response:
+def handle_error(exc: MjrefError | HTTPException | ValidationError | StoreUnavailableError) -> Response:
     body, status = validation_problem(exc) if isinstance(exc, ValidationError) else problem(exc)
     response = jsonify(body)
     response.status_code = status
     response.mimetype = "application/problem+json"
+    if isinstance(exc, StoreUnavailableError):
+        response.headers["Retry-After"] = "1"
     if isinstance(exc, HTTPException):
         for name, value in exc.get_headers():
             if name.lower() != "content-type":
@@ -93,9 +131,20 @@ def handle_error(exc: MjrefError | HTTPException | ValidationError) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    spec = openapi.configure(app)  # flask-smorest: /openapi.json, /docs (its error handler is replaced below)
+    auth.init_app(app)
+    tables.init_app(app, spec)
     app.register_blueprint(health.bp)
-    app.register_blueprint(analysis.bp)
-    app.register_blueprint(rulesets.bp)
+    spec.register_blueprint(analysis.bp)
+    spec.register_blueprint(rulesets.bp)
+    spec.register_blueprint(scoring.bp)
+    spec.spec.components.schema("Score", schema=scoring.ScoreSchema)
+    spec.register_blueprint(auth.blp)
+    spec.register_blueprint(tables.blp)
+    spec.register_blueprint(overrides.blp)
+    spec.register_blueprint(rulings.bp)  # POST /api/v1/rulings (issue #5, penalties)
+    spec.register_blueprint(adjudications.bp)  # POST /api/v1/adjudications (issue #4, referee)
+    app.register_error_handler(StoreUnavailableError, handle_error)
     app.register_error_handler(MjrefError, handle_error)
     app.register_error_handler(ValidationError, handle_error)
     app.register_error_handler(HTTPException, handle_error)

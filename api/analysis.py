@@ -5,14 +5,16 @@ Body: ``{"tiles": "1112345678999m", "melds": "EEE", "flowers": "", "ruleset": "a
 """
 from __future__ import annotations
 
-from flask import Blueprint
-from marshmallow import fields
+from flask import jsonify
+from marshmallow import INCLUDE, Schema, fields
 
-from api.schemas import RulesetSelectionSchema, load_json, load_ruleset
+from api import auth
+from api.openapi import MAYBE_BEARER, Blueprint
+from api.schemas import RulesetSelectionSchema, load_ruleset
 from referee.analysis import analyze
 from referee.hand import Hand
 
-bp = Blueprint("analysis", __name__, url_prefix="/api/v1")
+bp = Blueprint("analysis", __name__, url_prefix="/api/v1", description="手牌分析 Hand analysis (issue #2)")
 
 
 class AnalyzeSchema(RulesetSelectionSchema):
@@ -21,10 +23,25 @@ class AnalyzeSchema(RulesetSelectionSchema):
     flowers = fields.String(load_default="", metadata={"description": "花牌 flowers, e.g. 1f 5f"})
 
 
+class AnalysisReportSchema(Schema):
+    """分析結果 The analysis report (more members than shown: see docs)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    winning = fields.Boolean(metadata={"description": "是否胡牌 a winning hand"})
+    waits = fields.List(fields.Dict(), metadata={"description": "聽牌與聽型 waits with their shapes"})
+    ruleset = fields.String()
+
+
 @bp.post("/analyze")
-def analyze_hand():
-    data = load_json(AnalyzeSchema())
+@bp.arguments(AnalyzeSchema)
+@bp.response(200, AnalysisReportSchema)
+@bp.doc(security=MAYBE_BEARER)
+@auth.read_access("tools")
+def analyze_hand(data: dict):
+    """分析手牌 Analyse a hand: winning or not, waits, every decomposition."""
     ruleset = load_ruleset(data)
     report = analyze(Hand.parse(data["tiles"], data["melds"], data["flowers"]), ligu=bool(ruleset.values["hands.ligu"]))
     report["ruleset"] = ruleset.profile
-    return report
+    return jsonify(report)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import click
 from flask import Flask
 
+from api import adjudications, auth, rulings, tables
 from referee.analysis import analyze
 from referee.errors import MjrefError, RulesetError
 from referee.hand import Hand
@@ -88,8 +89,41 @@ def analyze_command(tiles: str, melds: str, flowers: str, ruleset: Ruleset) -> N
     emit(report)
 
 
+@click.command("score")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@reports_errors
+def score_command(file) -> None:
+    """計台與結算：讀 JSON（檔案或 - 為標準輸入），輸出台數、名堂與各家收付。Score and
+    settle a win: the body of POST /api/v1/score in, its answer out (tai.*, settle.*)."""
+    from marshmallow import ValidationError
+
+    from api import validation_problem
+    from api.scoring import score_body
+
+    try:
+        body = json.load(file)
+    except json.JSONDecodeError as error:
+        body = None
+        detail = str(error)
+    else:
+        detail = None
+    try:
+        if detail is not None:
+            raise ValidationError({"body": [f"不是有效的 JSON not valid JSON: {detail}"]})
+        emit(score_body(body))
+    except ValidationError as error:
+        problem_body, _status = validation_problem(error)
+        click.echo(json.dumps(problem_body, ensure_ascii=False, indent=2), err=True)
+        sys.exit(2)
+
+
 def init_app(app: Flask) -> None:
     """Register every mjref command on ``app.cli``."""
     # ---- registration point: add commands here, one line each ----------------
     app.cli.add_command(analyze_command)
+    app.cli.add_command(score_command)
+    app.cli.add_command(auth.tokens_cli)  # flask tokens create|list|revoke
+    app.cli.add_command(tables.tables_cli)  # flask tables rebuild
+    app.cli.add_command(rulings.rule_command)  # flask rule FILE|- (issue #5, penalties)
+    app.cli.add_command(adjudications.replay_command)  # flask replay FILE|- (issue #4, referee)
     # ---------------------------------------------------------------------------

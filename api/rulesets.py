@@ -8,11 +8,35 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, request
+from flask import jsonify, request
+from marshmallow import INCLUDE, Schema, fields
 
+from api import auth
+from api.openapi import MAYBE_BEARER, Blueprint
 from referee.ruleset import Ruleset, available_profiles, profile_info
 
-bp = Blueprint("rulesets", __name__, url_prefix="/api/v1/rulesets")
+bp = Blueprint("rulesets", __name__, url_prefix="/api/v1/rulesets", description="規則組 Rulesets (issue #2)")
+
+
+class ProfileSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    profile = fields.String()
+    extends = fields.String(allow_none=True)
+    title_zh = fields.String()
+    title = fields.String()
+    description_zh = fields.String()
+    description = fields.String()
+
+
+class ProfileListSchema(Schema):
+    profiles = fields.List(fields.Nested(ProfileSchema))
+
+
+class ProfileValuesSchema(ProfileSchema):
+    overrides = fields.Dict(metadata={"description": "覆寫 the overrides applied"})
+    values = fields.Dict(metadata={"description": "每個參數的值 every parameter's value"})
 
 
 def _json_or_word(raw: str) -> object:
@@ -23,15 +47,27 @@ def _json_or_word(raw: str) -> object:
 
 
 @bp.get("")
+@bp.response(200, ProfileListSchema)
+@bp.doc(security=MAYBE_BEARER)
+@auth.read_access("rulesets")
 def list_profiles():
-    return {"profiles": [_info(name) for name in available_profiles()]}
+    """規則組清單 The ruleset profiles."""
+    return jsonify({"profiles": [_info(name) for name in available_profiles()]})
 
 
 @bp.get("/<profile>")
+@bp.response(200, ProfileValuesSchema)
+@bp.doc(
+    security=MAYBE_BEARER,
+    parameters=[{"in": "query", "name": "params", "schema": {"type": "object", "additionalProperties": {"type": "string"}},
+                 "style": "form", "explode": True, "description": "參數覆寫 overrides: NAME=VALUE (JSON or a bare word)"}],
+)
+@auth.read_access("rulesets")
 def show_profile(profile: str):
+    """一個規則組及其參數值 One profile with every parameter's value, overrides applied."""
     overrides = {name: _json_or_word(raw) for name, raw in request.args.items()}
     ruleset = Ruleset.load(profile, overrides or None)
-    return {**_info(profile), "overrides": dict(ruleset.overrides), "values": ruleset.to_dict()}
+    return jsonify({**_info(profile), "overrides": dict(ruleset.overrides), "values": ruleset.to_dict()})
 
 
 def _info(name: str) -> dict:

@@ -1,4 +1,16 @@
-"""All SQLite code of mjref lives here (sqlite-utils); the domain packages never touch it."""
-from store.db import SCHEMA_VERSION, close_db, get_db, init_app, init_db
+"""All SQLite code of mjref lives here (sqlite-utils); the domain packages never touch it.
 
-__all__ = ["SCHEMA_VERSION", "close_db", "get_db", "init_app", "init_db"]
+* :mod:`store.db` — the file (created and migrated on start), per-request reads, the writer;
+* :mod:`store.schema` — the layout and its migrations (:data:`SCHEMA_VERSION`);
+* :mod:`store.writer` — group commit: many requests, one durable commit;
+* :mod:`store.tables` — tables, the append-only event log, projections (hands, rulings, overrides);
+* :mod:`store.tokens` — API tokens, stored hashed;
+* :mod:`store.tournaments` — tournaments and their event log (issue #7).
+"""
+from store.db import SCHEMA_VERSION, close_db, connect, get_db, get_writer, init_app, init_db
+from store.writer import StoreUnavailableError, Tx
+
+__all__ = [
+    "SCHEMA_VERSION", "StoreUnavailableError", "Tx", "close_db", "connect", "get_db", "get_writer", "init_app",
+    "init_db",
+]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..errors import MjrefError
-from ..tiles import KINDS, Wind, tile_name
+from ..tiles import FLOWER_BASE, KINDS, Wind, tile_name
 
 
 class ContextError(MjrefError, ValueError):
@@ -33,6 +33,13 @@ class ContextError(MjrefError, ValueError):
     win with no discarder, a self-draw naming a discarder...)."""
 
     code = "invalid_context"
+
+
+class NotWinningError(MjrefError, ValueError):
+    """A hand that does not win as claimed: not 5 sets and a pair, the winning tile
+    not in it, too few flowers for a flower win, a 0-台 hand where 屁胡 is not allowed."""
+
+    code = "not_winning"
 
 
 class WinSource(Enum):
@@ -147,6 +154,8 @@ class WinContext:
     :param dealt_flower_win: the flower win was on the dealt tiles (配牌花胡, ``tai.28``).
     :param readiness: declared readiness still valid at the win (天聽, 地聽, 宣告聽牌).
     :param first_turn: 天胡 / 地胡 / 人胡 (``tai.33``–``tai.35``).
+    :param robbed_flower: the flower taken by 七搶一 (34–41); needed for ``tai.30.2``
+        when the replacement tile also wins, as the face is then counted without it.
     :param bao: the 寶牌 drawn for this hand, one entry per indicator (a tile twice
         when drawn twice; at most 5, ``opt.bao.1``–``opt.bao.3``).
     """
@@ -165,6 +174,7 @@ class WinContext:
     readiness: Readiness = Readiness.NONE
     first_turn: FirstTurn = FirstTurn.NONE
     bao: tuple[int, ...] = ()
+    robbed_flower: int | None = None
 
     def __post_init__(self) -> None:
         _seat(self.winner, "winner")
@@ -210,10 +220,19 @@ class WinContext:
             raise ContextError("天胡 is the dealer's win (tai.33)", field="first_turn", reason_zh="天胡限莊家（tai.33）")
         if self.first_turn is FirstTurn.EARTHLY_WIN and self.winner == self.dealer:
             raise ContextError("地胡 is a non-dealer's win (tai.34)", field="first_turn", reason_zh="地胡限閒家（tai.34）")
-        if self.readiness is Readiness.HEAVENLY and self.winner == self.dealer:
-            raise ContextError("天聽 is a non-dealer's declaration (tai.31)", field="readiness", reason_zh="天聽限閒家（tai.31）")
         if len(self.bao) > 5:
             raise ContextError("at most 5 寶牌 (opt.bao.2)", field="bao", reason_zh="寶牌最多 5 張（opt.bao.2）")
+        rf = self.robbed_flower
+        if rf is not None:
+            if type(rf) is not int or not FLOWER_BASE <= rf < FLOWER_BASE + 8:
+                raise ContextError(f"robbed_flower must be a flower 34–41, got {rf!r}", field="robbed_flower", reason_zh="被搶的花須為花牌")
+            if self.flower_win not in (FlowerWin.SEVEN_ROB_ONE, FlowerWin.SEVEN_ROB_ONE_DRAWN):
+                raise ContextError("robbed_flower is only for 七搶一 (tai.30)", field="robbed_flower", reason_zh="只有七搶一才有被搶的花")
+        elif self.flower_win is FlowerWin.SEVEN_ROB_ONE_DRAWN and self.source is WinSource.FLOWER_REPLACEMENT:
+            raise ContextError(
+                "七搶一 →2 won on the replacement tile: name robbed_flower, the face is counted without it (tai.30.2)",
+                field="robbed_flower", reason_zh="七搶一（→2）補牌成胡時須指明被搶的花：牌面不含搶得之花牌（tai.30.2）",
+            )
         for t in self.bao:
             if type(t) is not int or not 0 <= t < KINDS:
                 raise ContextError(f"寶牌 must be tiles 0–33, got {t!r}", field="bao", reason_zh="寶牌須為 0–33 的牌")
@@ -260,4 +279,4 @@ class Stakes:
                 raise ContextError(f"{name} must be a whole number ≥ 0, got {value!r}", field=f"stakes.{name}", reason_zh=f"{name} 須為 0 以上的整數")
 
 
-__all__ = ["ContextError", "FirstTurn", "FlowerWin", "Readiness", "Stakes", "WinContext", "WinSource"]
+__all__ = ["ContextError", "NotWinningError", "FirstTurn", "FlowerWin", "Readiness", "Stakes", "WinContext", "WinSource"]

@@ -1,0 +1,98 @@
+"""Adjudication of whole streams (issue #4): ``flask replay FILE|-`` and
+``POST /api/v1/adjudications``.
+
+Both take a stream — JSON Lines, or a JSON array of events; over HTTP also
+``{"events": [...], "ruleset": "...", "params": {...}, "mode": "digital|physical"}`` — and
+answer the same document (``docs/protocol.md``)::
+
+    {"protocol": 1,
+     "hands": [{"table": "t1", "hand": 1, "mode": "digital", "ruleset": "competition",
+                "outcome": {"kind": "win", "wins": [...], "payments": [...], "next": {...}},
+                "irregularities": [...], "verdicts": [{"seq": 1, "verdict": "accepted"}, ...],
+                "final": {...}}]}
+
+:func:`adjudication_document` is the one function both call, so the CLI and the API give
+the same answer for the same stream.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from flask import jsonify, request
+
+from api import auth
+from api.openapi import MAYBE_BEARER, Blueprint
+from referee.events import Mode
+from referee.replay import adjudicate_text
+from referee.ruleset import Ruleset
+
+bp = Blueprint("adjudications", __name__, url_prefix="/api/v1", description="裁判 Adjudication of event streams (issue #4)")
+
+_MODES = {m.value: m for m in Mode}
+
+
+def adjudication_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None) -> dict[str, Any]:
+    """A whole stream in, the adjudication document out (see the module docstring).
+
+    :raises referee.errors.MjrefError: an unreadable event or stream, naming its field.
+    """
+    return adjudicate_text(source, ruleset=ruleset, mode=mode)
+
+
+def _mode(value: Any) -> Mode | None:
+    if value in (None, ""):
+        return None
+    from referee.events import EventError
+
+    if value not in _MODES:
+        raise EventError(f"mode must be one of {sorted(_MODES)}: {value!r}", field="mode",
+                         reason_zh=f"mode 須為 {sorted(_MODES)} 之一")
+    return _MODES[value]
+
+
+@bp.post("/adjudications")
+@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, mode}）"
+        "逐一判定，並給出本盤結果、收付與下一盤莊家。A whole stream (JSON Lines, an array of events, or "
+        "{events, ruleset, params, mode}) in: a verdict per event, the irregularities with their clauses, "
+        "the outcome, payments and next dealer out.")
+@auth.read_access("tools")
+def post_adjudications():
+    """裁判一整段事件流 Adjudicate a whole stream: verdicts, irregularities, outcome."""
+    body = request.get_data(as_text=True)
+    ruleset = None
+    mode = None
+    source: Any = body
+    stripped = body.strip()
+    if stripped.startswith("{") and "\n{" not in stripped:
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError:
+            data = None
+        if isinstance(data, dict) and "events" in data:
+            source = data["events"]
+            if data.get("ruleset") or data.get("params"):
+                ruleset = Ruleset.load(data.get("ruleset") or "competition", data.get("params") or None)
+            mode = _mode(data.get("mode"))
+    return jsonify(adjudication_document(source, ruleset, mode))
+
+
+@click.command("replay")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--ruleset", "profile", default=None, help="規則組 ruleset profile (default: the one hand_start names)")
+@click.option("--set", "overrides", multiple=True, metavar="NAME=VALUE", help="覆寫參數 override a parameter")
+@click.option("--mode", type=click.Choice(sorted(_MODES)), default=None, help="牌桌模式 digital|physical (default: hand_start's)")
+def replay_command(file, profile: str | None, overrides: tuple[str, ...], mode: str | None) -> None:
+    """裁判：讀事件流（檔案或 - 為標準輸入），逐一判定並輸出每盤結果。Replay a stream:
+    JSON Lines in, each hand's verdicts, irregularities (with clause ids) and outcome out."""
+    from api.cli import _parse_override, emit, reports_errors
+
+    @reports_errors
+    def run() -> None:
+        ruleset = None
+        if profile or overrides:
+            ruleset = Ruleset.load(profile or "competition", dict(_parse_override(o) for o in overrides) or None)
+        emit(adjudication_document(file.read(), ruleset, _MODES[mode] if mode else None))
+
+    run()

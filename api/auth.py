@@ -1,0 +1,421 @@
+"""API tokens and roles.
+
+A token is ``mjref_`` followed by 43 random URL-safe characters (256 bits); only its
+SHA-256 is stored (``tokens.hash``), with a short ``prefix`` to recognise it in lists.
+Clients send ``Authorization: Bearer <token>``.
+
+Roles:
+
+``table``
+    bound to one table: posts events to that table only, reads that table only;
+``official``
+    creates tables, posts to any table, overrules rulings, runs tournaments, reads all;
+``admin``
+    everything an official may, and manages tokens.
+
+Reads are grouped in areas; ``PUBLIC_READS`` (env ``MJREF_PUBLIC_READS``, comma-separated
+or a JSON list) names the areas anyone may read without a token:
+
+``rulesets``  the ruleset profiles;
+``tools``     stateless calculators: analysis, scoring, whole-stream adjudication;
+``tables``    the table list, each table's settings and totals per seat;
+``rulings``   rulings and the overrides audit trail;
+``events``    event logs, hand histories, replays, live state — concealed tiles: keep it
+              private while a tournament runs;
+``tournaments`` tournaments (issue #7).
+
+Default: every area but ``events``. A table token reads only its own table, whatever
+the configuration.
+
+CLI: ``flask tokens create --role admin``, ``flask tokens create --role table --table T1``,
+``flask tokens list``, ``flask tokens revoke ID``. API (admin): ``/api/v1/tokens``.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import secrets
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import click
+from flask import Flask, current_app, g, jsonify, request
+from flask.cli import AppGroup
+from marshmallow import Schema, fields, validate
+
+from api.openapi import BEARER, Blueprint
+from api.problems import ApiProblem, not_found
+from referee.errors import MjrefError
+from store import get_db, get_writer
+from store import tables as table_store
+from store import tokens as token_store
+
+ROLES = ("table", "official", "admin")
+READ_AREAS = ("rulesets", "tools", "tables", "rulings", "events", "tournaments")
+DEFAULT_PUBLIC_READS = ("rulesets", "tools", "tables", "rulings", "tournaments")
+TOKEN_PREFIX = "mjref_"
+
+
+class TokenRequestError(MjrefError, ValueError):
+    """A token cannot be made as asked (unknown role, a table token without its table)."""
+
+    code = "invalid_token_request"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: a token's id, role, table (role ``table``) and label."""
+
+    id: int
+    role: str
+    table: str | None
+    label: str
+
+    @property
+    def is_official(self) -> bool:
+        return self.role in ("official", "admin")
+
+    def to_dict(self) -> dict:
+        return {"token": self.id, "role": self.role, "table": self.table, "label": self.label}
+
+
+# --- secrets ------------------------------------------------------------------------------
+
+
+def new_secret() -> str:
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def create_token(db, *, role: str, table: str | None = None, label: str = "") -> tuple[str, dict]:
+    """Make a token; the secret (shown once) and the stored row.
+
+    :raises TokenRequestError: unknown role, a table token without an existing table, or
+        a table given for another role.
+    """
+    if role not in ROLES:
+        raise TokenRequestError(f"role must be one of {list(ROLES)}, not {role!r}", field="role",
+                                reason_zh=f"角色須為 {'、'.join(ROLES)} 之一，收到「{role}」")
+    if role == "table":
+        if not table:
+            raise TokenRequestError("a table token needs its table (--table ID)", field="table",
+                                    reason_zh="桌的權杖須指定桌（--table ID）")
+        if table_store.get_table(db, table) is None:
+            raise TokenRequestError(f"no table {table!r}: create the table first", field="table",
+                                    reason_zh=f"沒有桌「{table}」：請先建立此桌")
+    elif table:
+        raise TokenRequestError(f"only a table token is bound to a table (role {role!r})", field="table",
+                                reason_zh=f"只有 table 角色的權杖綁定一張桌（此為 {role}）")
+    secret = new_secret()
+    row = token_store.add_token(db, digest=digest(secret), prefix=secret[: len(TOKEN_PREFIX) + 6], role=role,
+                                table_id=table if role == "table" else None, label=label)
+    return secret, row
+
+
+# --- who is calling -----------------------------------------------------------------------
+
+
+class _TokenCache:
+    """Recently seen tokens (digest → principal) so that a busy table's posts need no
+    lookup; entries expire after ``TOKEN_CACHE_SECONDS`` (a token revoked from the CLI
+    stops working within that time; one revoked through the API at once)."""
+
+    def __init__(self, ttl: float, size: int = 10_000):
+        self.ttl = ttl
+        self.size = size
+        self._entries: dict[str, tuple[Principal, float]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Principal | None:
+        entry = self._entries.get(key)
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0]
+
+    def put(self, key: str, principal: Principal) -> None:
+        with self._lock:
+            if len(self._entries) >= self.size:
+                self._entries.clear()
+            self._entries[key] = (principal, time.monotonic() + self.ttl)
+
+    def forget(self, token_id: int) -> None:
+        with self._lock:
+            for key in [k for k, (p, _) in self._entries.items() if p.id == token_id]:
+                del self._entries[key]
+
+
+def _unauthorized(detail: str, detail_zh: str, code: str = "unauthorized") -> ApiProblem:
+    return ApiProblem(401, code, detail, detail_zh, field="Authorization",
+                      headers={"WWW-Authenticate": 'Bearer realm="mjref"'})
+
+
+def forbidden(detail: str, detail_zh: str, code: str = "forbidden", field: str | None = "Authorization") -> ApiProblem:
+    return ApiProblem(403, code, detail, detail_zh, field=field)
+
+
+def current_principal() -> Principal | None:
+    """The caller's principal, from ``Authorization: Bearer``; ``None`` without a header.
+
+    :raises ApiProblem: 401 for a malformed, unknown or revoked token.
+    """
+    if "principal" in g:
+        return g.principal
+    header = request.headers.get("Authorization")
+    principal = None
+    if header is not None:
+        scheme, _, secret = header.strip().partition(" ")
+        secret = secret.strip()
+        if scheme.lower() != "bearer" or not secret:
+            raise _unauthorized("Authorization must be 'Bearer <token>'", "Authorization 須為「Bearer <權杖>」",
+                                "malformed_authorization")
+        key = digest(secret)
+        cache: _TokenCache = current_app.extensions["mjref.token_cache"]
+        principal = cache.get(key)
+        if principal is None:
+            row = token_store.token_by_hash(get_db(), key)
+            if row is None:
+                raise _unauthorized("unknown or revoked token", "權杖無效或已撤銷", "invalid_token")
+            principal = Principal(row["id"], row["role"], row["table"], row["label"])
+            cache.put(key, principal)
+    g.principal = principal
+    return principal
+
+
+def _need_token() -> ApiProblem:
+    return _unauthorized("this request needs a token: Authorization: Bearer <token>",
+                         "此請求需要權杖：Authorization: Bearer <權杖>", "token_required")
+
+
+def require(*roles: str) -> Principal:
+    """The caller, who must hold one of *roles*; 401 without a token, 403 with another role."""
+    principal = current_principal()
+    if principal is None:
+        raise _need_token()
+    if principal.role not in roles:
+        raise forbidden(f"this needs the role {' or '.join(roles)}; the token's role is {principal.role}",
+                        f"此操作需要角色 {' 或 '.join(roles)}；此權杖的角色為 {principal.role}", "role_forbidden")
+    return principal
+
+
+def public_reads(app: Flask | None = None) -> frozenset[str]:
+    raw = (app or current_app).config.get("PUBLIC_READS", DEFAULT_PUBLIC_READS)
+    if isinstance(raw, str):
+        raw = [part.strip() for part in raw.split(",") if part.strip()]
+    return frozenset(raw)
+
+
+def check_read(area: str, table: str | None = None) -> Principal | None:
+    """May the caller read *area* (of *table*)? A table token only ever reads its own table;
+    otherwise public areas need no token, the rest any valid token."""
+    principal = current_principal()
+    if principal is not None and principal.role == "table" and table is not None and principal.table != table:
+        raise _other_table(principal, table)
+    if area in public_reads():
+        return principal
+    if principal is None:
+        raise _need_token()
+    return principal
+
+
+def check_post_events(table: str) -> Principal:
+    """May the caller post events to *table*? Its own table token, an official or an admin."""
+    principal = require("table", "official", "admin")
+    if principal.role == "table" and principal.table != table:
+        raise _other_table(principal, table)
+    return principal
+
+
+def _other_table(principal: Principal, table: str) -> ApiProblem:
+    return forbidden(f"this token belongs to table {principal.table!r}, not {table!r}",
+                     f"此權杖屬於桌「{principal.table}」，不能用於桌「{table}」", "forbidden_table", field="table")
+
+
+def read_access(area: str, table_arg: str | None = None) -> Callable:
+    """View decorator: :func:`check_read` for *area*; *table_arg* names the view argument
+    holding the table id."""
+
+    def decorator(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapper(*args, **kwargs):
+            check_read(area, kwargs.get(table_arg) if table_arg else None)
+            return view(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def requires(*roles: str) -> Callable:
+    """View decorator: :func:`require`."""
+
+    def decorator(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapper(*args, **kwargs):
+            require(*roles)
+            return view(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+# --- the tokens API (admin) -----------------------------------------------------------------
+
+blp = Blueprint("tokens", __name__, url_prefix="/api/v1", description="權杖 API tokens (admin)")
+
+
+class TokenRequestSchema(Schema):
+    role = fields.String(required=True, validate=validate.OneOf(ROLES), metadata={"description": "角色 role"})
+    table = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
+                          metadata={"description": "桌 the table of a table token"})
+    label = fields.String(load_default="", validate=validate.Length(max=200), metadata={"description": "備註 label"})
+
+
+class TokenSchema(Schema):
+    id = fields.Integer()
+    prefix = fields.String(metadata={"description": "權杖開頭 the token's first characters"})
+    role = fields.String()
+    table = fields.String(allow_none=True)
+    label = fields.String()
+    created_at = fields.String()
+    revoked_at = fields.String(allow_none=True)
+
+
+class NewTokenSchema(TokenSchema):
+    token = fields.String(metadata={"description": "權杖本身，只顯示這一次 the secret, shown once"})
+
+
+class TokenListSchema(Schema):
+    tokens = fields.List(fields.Nested(TokenSchema))
+
+
+class WhoAmISchema(Schema):
+    token = fields.Integer()
+    role = fields.String()
+    table = fields.String(allow_none=True)
+    label = fields.String()
+
+
+@blp.post("/tokens")
+@blp.arguments(TokenRequestSchema)
+@blp.response(201, NewTokenSchema)
+@blp.doc(security=BEARER)
+@requires("admin")
+def create_token_view(data: dict):
+    """建立權杖 Create a token (admin). The secret is in the answer, once."""
+    secret, row = get_writer().submit(lambda tx: create_token(tx.db, role=data["role"], table=data["table"],
+                                                              label=data["label"]))
+    response = jsonify({**row, "token": secret})
+    response.status_code = 201
+    return response
+
+
+@blp.get("/tokens")
+@blp.response(200, TokenListSchema)
+@blp.doc(security=BEARER)
+@requires("admin")
+def list_tokens_view():
+    """權杖清單 The live tokens (admin); never their secrets."""
+    return jsonify({"tokens": token_store.list_tokens(get_db())})
+
+
+@blp.delete("/tokens/<int(max=2147483647):token_id>")
+@blp.response(200, TokenSchema)
+@blp.doc(security=BEARER)
+@requires("admin")
+def revoke_token_view(token_id: int):
+    """撤銷權杖 Revoke a token (admin); it stops working at once."""
+    row = get_writer().submit(lambda tx: token_store.revoke_token(tx.db, token_id))
+    if row is None:
+        raise not_found("token", "權杖", token_id, "token_id")
+    current_app.extensions["mjref.token_cache"].forget(token_id)
+    return jsonify(row)
+
+
+@blp.get("/whoami")
+@blp.response(200, WhoAmISchema)
+@blp.doc(security=BEARER)
+def whoami():
+    """目前的權杖 Who the token is: role, table, label."""
+    principal = current_principal()
+    if principal is None:
+        raise _need_token()
+    return jsonify(principal.to_dict())
+
+
+# --- CLI ----------------------------------------------------------------------------------
+
+
+tokens_cli = AppGroup("tokens", help="API 權杖 API tokens: create, list, revoke.")
+
+
+@tokens_cli.command("create")
+@click.option("--role", required=True, type=click.Choice(ROLES), help="角色 role")
+@click.option("--table", default=None, help="桌 the table of a table token")
+@click.option("--label", default="", help="備註 a label (who holds it)")
+def tokens_create(role: str, table: str | None, label: str) -> None:
+    """建立權杖並印出（只顯示一次）。Create a token and print it (shown once)."""
+    from api.cli import emit, reports_errors
+
+    @reports_errors
+    def run() -> None:
+        db = _cli_db()
+        try:
+            with db.atomic():
+                secret, row = create_token(db, role=role, table=table, label=label)
+        finally:
+            db.close()
+        emit({**row, "token": secret})
+        click.echo(f"# 請保存此權杖，它不會再顯示 / keep this token: it is not shown again\n"
+                   f"# curl -H 'Authorization: Bearer {secret}' ...", err=True)
+
+    run()
+
+
+@tokens_cli.command("list")
+@click.option("--all", "include_revoked", is_flag=True, help="也列出已撤銷的 include revoked tokens")
+def tokens_list(include_revoked: bool) -> None:
+    """列出權杖（不含密鑰）。List tokens (never their secrets)."""
+    from api.cli import emit
+
+    db = _cli_db()
+    try:
+        emit({"tokens": token_store.list_tokens(db, include_revoked=include_revoked)})
+    finally:
+        db.close()
+
+
+@tokens_cli.command("revoke")
+@click.argument("token_id", type=int)
+def tokens_revoke(token_id: int) -> None:
+    """撤銷權杖。Revoke a token (a running server stops accepting it within TOKEN_CACHE_SECONDS)."""
+    from api.cli import emit
+
+    db = _cli_db()
+    try:
+        with db.atomic():
+            row = token_store.revoke_token(db, token_id)
+    finally:
+        db.close()
+    if row is None:
+        click.echo(json.dumps({"code": "not_found", "field": "token_id", "detail": f"no token {token_id}",
+                               "detail_zh": f"找不到權杖 {token_id}"}, ensure_ascii=False), err=True)
+        sys.exit(2)
+    emit(row)
+
+
+def _cli_db():
+    from store import connect
+
+    return connect(current_app.config["DATABASE"])
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["mjref.token_cache"] = _TokenCache(float(app.config.get("TOKEN_CACHE_SECONDS", 10)))

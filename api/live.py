@@ -1,0 +1,585 @@
+"""The live service: ingest a table's events in order, once, durably; rule on them; keep
+the projections (hands, rulings, money) that the log rebuilds.
+
+Two parts:
+
+* **The seam to the referee** — :class:`HandReferee`, the only code here that knows the
+  referee's API (:class:`referee.machine.Referee`: ``apply(event) -> Verdict``,
+  ``finish() -> Adjudication``) and, later, :mod:`penalties`. It turns what they say into
+  plain dicts: each event's answer, the hand's rulings (each with ``payments`` per seat),
+  the outcome.
+* **The service** — :class:`LiveService` (one per app): sequencing (idempotent by
+  ``(hand, seq)``; a gap or a clash is a 409 naming the expected position), the group-
+  committed write (:mod:`store.writer`), an in-memory referee per table (checked against
+  the log's head on every write, rebuilt by replay when it differs), and the recompute
+  of a hand from the log after an override.
+
+Sequencing of a table's play stream: hands are numbered from :data:`FIRST_HAND`, seqs
+within a hand from :data:`FIRST_SEQ`, each event exactly one after the last stored; the
+first event of the next hand may follow at any time (an unfinished hand stays as it is).
+
+No Flask here beyond raising :class:`api.problems.ApiProblem`; ``api/tables.py`` and
+``api/overrides.py`` are the HTTP side.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from api.problems import ApiProblem, bad_request, not_found
+from referee.errors import MjrefError
+from referee.events import Event, Mode, parse_event
+from store import tables as ts
+from store.writer import GroupCommitter, Tx
+
+_log = logging.getLogger("mjref.live")
+
+FIRST_HAND = 1
+FIRST_SEQ = 1
+#: most events in one POST
+MAX_BATCH = 500
+#: largest hand or seq number (SQLite stores 64-bit integers; 32 bits is plenty)
+MAX_INT = 2**31 - 1
+#: largest amount of one seat's payment in an override
+MAX_MONEY = 10**9
+NO_PAYMENTS = (0, 0, 0, 0)
+DECISIONS = ("overrule", "amend", "reinstate")
+
+
+# ==========================================================================================
+# The seam to the referee
+# ==========================================================================================
+
+
+def prepare_raw(raw: Mapping[str, Any], table: Mapping[str, Any]) -> dict:
+    """The event as the referee should read it: a ``hand_start`` takes the table's mode,
+    ruleset and parameters unless it names its own (the stored body stays as posted)."""
+    if raw.get("type") != "hand_start":
+        return raw  # type: ignore[return-value]
+    filled = dict(raw)
+    filled.setdefault("mode", table["mode"])
+    filled.setdefault("ruleset", table["ruleset"])
+    if table["params"] and "rules" not in filled:
+        filled["rules"] = table["params"]
+    return filled
+
+
+def parse(raw: Any, table: Mapping[str, Any], index: int | None) -> Event:
+    """Read one posted event for *table*.
+
+    :raises referee.errors.MjrefError: naming the field (``events[3].tiles``).
+    """
+    return parse_event(prepare_raw(raw, table) if isinstance(raw, Mapping) else raw, index=index)
+
+
+class HandReferee:
+    """One hand at one table, refereed live: the referee plus what the service needs from it.
+
+    While the hand runs, each event gets the referee's verdict (:class:`referee.machine.Referee`,
+    issue #4) and each irregularity becomes a ruling of kind ``irregularity`` (no money).
+    When the hand closes, :func:`penalties.rule` (issue #5) rules on the whole hand: its
+    rulings (kind ``penalty``, id ``pen.<seq>.<code>``) carry their payments, and the
+    ``outcome`` ruling carries the win's settlement as penalties leave it (a void win pays
+    nothing, 代位賠付 moves who pays). The hand's money is the sum of its rulings'
+    payments, so an official can overrule or amend each one.
+    """
+
+    __slots__ = ("referee", "hand", "rulings", "outcome", "ended", "events", "penalties", "_seen_findings")
+
+    def __init__(self, table: Mapping[str, Any], hand: int):
+        from referee.machine import Referee
+
+        self.referee = Referee(mode=Mode(table["mode"]))
+        self.hand = hand
+        #: the referee's rulings on this hand so far, before overrides
+        self.rulings: list[dict] = []
+        self.outcome: dict | None = None  # set when the hand closes (hand_end, skip_last_tile)
+        self.ended = False
+        #: the hand's events so far (penalties rule on the whole hand when it closes)
+        self.events: list[Event] = []
+        #: what penalties said when the hand closed (payments, next dealer ...), or why it could not
+        self.penalties: dict | None = None
+        self._seen_findings = 0
+
+    def apply(self, event: Event, field_prefix: str) -> dict:
+        """Apply one event: its answer ``{hand, seq, verdict, irregularities?, rulings?, outcome?}``.
+
+        :raises MjrefError: the referee cannot follow the stream (no ``hand_start`` first ...),
+            with the field prefixed by *field_prefix*; nothing changed.
+        """
+        try:
+            verdict = self.referee.apply(event)
+        except MjrefError as error:
+            if error.field and not error.field.startswith(field_prefix):
+                error.field = f"{field_prefix}.{error.field}"
+            raise
+        self.events.append(event)
+        answer: dict[str, Any] = {"hand": self.hand, **verdict.to_dict(event.seq)}
+        new = [self._ruling(irr) for irr in verdict.irregularities]
+        self._findings(new)
+        state = self.referee.state
+        if not self.ended and state is not None and state.ended:  # hand_end, or 海底 left undrawn
+            self.ended = True
+            self.outcome = self._finish()
+            self._findings(new)  # closing the last claim window may find more
+            answer["outcome"] = self.outcome
+            closing = self._close(event.seq)
+            self.outcome = answer["outcome"] = {**self.outcome, "penalties": self.penalties}
+            self.rulings.extend(closing)
+            new.extend(closing)
+        if new:
+            answer["rulings"] = new
+        return answer
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table as the referee sees it now (JSON-ready)."""
+        state = self.referee.state
+        if state is None:
+            return {}
+        return _jsonable(state.snapshot())
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _findings(self, new: list[dict]) -> None:
+        """Irregularities the referee found after their event (a call never completed)."""
+        findings = self.referee.findings
+        if len(findings) > self._seen_findings:
+            new.extend(self._ruling(irr) for irr in findings[self._seen_findings:])
+            self._seen_findings = len(findings)
+
+    def _finish(self) -> dict:
+        """The hand's outcome (``referee.outcome.Outcome.to_dict``): kind, wins with their
+        score and settlement, ``payments`` per seat, the next hand's dealer."""
+        return _jsonable(self.referee.finish().outcome.to_dict())
+
+    def _close(self, seq: int) -> list[dict]:
+        """The rulings made when the hand closes: penalties' rulings and the outcome."""
+        outcome = self.outcome or {}
+        try:
+            from penalties import rule
+
+            result = rule(self.referee.finish(), events=self.events)
+        except Exception as error:  # noqa: BLE001 - a penalties bug must not stop a table's ingest
+            _log.exception("penalties could not rule on a hand; the referee's settlement stands")
+            self.penalties = {"error": f"{type(error).__name__}: {error}"}
+            return [self._outcome_ruling(outcome, seq, outcome.get("payments") or NO_PAYMENTS)]
+        self.penalties = {k: v for k, v in _jsonable(result.to_dict()).items() if k != "rulings"}
+        closing = []
+        ruled: list[Any] = []
+        for ruling in result.rulings:
+            data = _jsonable(ruling.to_dict())
+            in_effect = [p for p in ruling.payments if any(p is t for t in result.transfers)]
+            ruled.extend(in_effect)
+            evidence = data.get("evidence") or [seq]
+            rid = self._unique(f"pen.{evidence[0]}.{data['code']}", closing)
+            closing.append({"id": rid, "hand": self.hand, "kind": "penalty", "seq": evidence[0],
+                            "seat": data.get("offender") if isinstance(data.get("offender"), int) else None,
+                            **data, "payments": list(_seat_totals(in_effect))})
+        rest = [t for t in result.transfers if not any(t is p for p in ruled)]
+        closing.append(self._outcome_ruling(outcome, seq, _seat_totals(rest)))
+        return closing
+
+    def _unique(self, base: str, pending: Sequence[dict] = ()) -> str:
+        taken = {r["id"] for r in self.rulings} | {r["id"] for r in pending}
+        rid, n = base, 2
+        while rid in taken:
+            rid, n = f"{base}.{n}", n + 1
+        return rid
+
+    def _ruling(self, irr: Any) -> dict:
+        """The ruling on one irregularity (recorded in :attr:`rulings`); its id is
+        ``<seq>.<code>`` (``.2``, ``.3`` for repeats), the same on every replay."""
+        data = irr.to_dict()
+        rid = self._unique(f"{data['seq']}.{data['code']}")
+        ruling = {"id": rid, "hand": self.hand, "kind": "irregularity", **data, "payments": list(NO_PAYMENTS)}
+        self.rulings.append(ruling)
+        return ruling
+
+    def _outcome_ruling(self, outcome: dict, seq: int, payments: Sequence[int]) -> dict:
+        """The outcome as a ruling (id ``outcome``): an official may amend its payments."""
+        return {"id": "outcome", "hand": self.hand, "kind": "outcome", "code": str(outcome.get("kind", "outcome")),
+                "clause": outcome.get("clause"), "seq": seq, "seat": None,
+                "detail_zh": outcome.get("detail_zh", "本盤結果"), "detail": outcome.get("detail", "the hand's outcome"),
+                "payments": [int(x) for x in payments]}
+
+
+def _seat_totals(payments: Iterable[Any]) -> tuple[int, int, int, int]:
+    """Net per seat of penalties' payments (outside side-stakers left out)."""
+    total = [0, 0, 0, 0]
+    for p in payments:
+        if isinstance(p.payer, int):
+            total[p.payer] -= p.amount
+        if isinstance(p.payee, int):
+            total[p.payee] += p.amount
+    return tuple(total)
+
+
+def _jsonable(value: Any) -> Any:
+    """Enums to their names, tuples to lists, recursively (for snapshots and outcomes)."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "to_dict") and callable(value.to_dict):
+        return _jsonable(value.to_dict())
+    if hasattr(value, "name") and hasattr(value, "value") and not isinstance(value, (int, str)):
+        return value.name.lower()
+    if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    return str(value)
+
+
+def replay_hand(table: Mapping[str, Any], hand: int, bodies: Iterable[Mapping[str, Any]],
+                upto: int | None = None) -> tuple[HandReferee, list[dict]]:
+    """Replay one stored hand: the referee after it and each event's answer."""
+    referee = HandReferee(table, hand)
+    answers = []
+    for body in bodies:
+        if upto is not None and body.get("seq", 0) > upto:
+            break
+        answers.append(referee.apply(parse(body, table, None), "event"))
+    return referee, answers
+
+
+# ==========================================================================================
+# Rulings, overrides, money — pure functions over the log
+# ==========================================================================================
+
+
+def apply_overrides(rulings: Sequence[dict], overrides: Iterable[Mapping[str, Any]]) -> list[dict]:
+    """Each ruling with its ``status`` and ``effective`` form after the officials'
+    overrides, taken in log order (the last word on a ruling stands)."""
+    out = {r["id"]: {"id": r["id"], "seq": r.get("seq"), "kind": r["kind"], "code": r["code"],
+                     "clause": r.get("clause"), "seat": r.get("seat"), "status": "standing", "ruling": r,
+                     "effective": {"payments": list(r.get("payments", NO_PAYMENTS))}, "overrides": []}
+           for r in rulings}
+    for o in overrides:
+        target = out.get(o["ruling"])
+        if target is None:
+            continue  # a ruling the referee no longer gives: the override is kept in the log only
+        target["overrides"].append(o.get("event_id"))
+        decision = o["decision"]
+        if decision == "overrule":
+            target["status"] = "overruled"
+            target["effective"] = {"payments": list(NO_PAYMENTS), "reason": o.get("reason"),
+                                   "reason_zh": o.get("reason_zh")}
+        elif decision == "amend":
+            target["status"] = "amended"
+            target["effective"] = {"payments": list(o["payments"]), "reason": o.get("reason"),
+                                   "reason_zh": o.get("reason_zh")}
+        else:  # reinstate
+            target["status"] = "standing"
+            target["effective"] = {"payments": list(target["ruling"].get("payments", NO_PAYMENTS))}
+    return list(out.values())
+
+
+def hand_payments(effective: Iterable[Mapping[str, Any]]) -> list[int]:
+    total = [0, 0, 0, 0]
+    for r in effective:
+        for seat, amount in enumerate(r["effective"]["payments"]):
+            total[seat] += amount
+    return total
+
+
+def _override_from_event(row: Mapping[str, Any]) -> dict:
+    body = row["body"]
+    return {"event_id": row["id"], "ruling": body["ruling"], "decision": body["decision"],
+            "payments": body.get("payments"), "reason": body.get("reason", ""), "reason_zh": body.get("reason_zh", "")}
+
+
+# ==========================================================================================
+# The service
+# ==========================================================================================
+
+
+class _Live:
+    """A table in memory: its settings, the head of its play stream, the current hand."""
+
+    __slots__ = ("table", "head", "referee", "checked")
+
+    def __init__(self, table: dict):
+        self.table = table
+        self.head: tuple[int, int] | None = None
+        self.referee: HandReferee | None = None
+        #: head known to match the log (reset when another connection writes)
+        self.checked = False
+
+
+def conflict(code: str, index_field: str, detail: str, detail_zh: str, expected: tuple[int, int]) -> ApiProblem:
+    hand, seq = expected
+    return ApiProblem(409, code, f"{detail}; expected hand {hand} seq {seq}",
+                      f"{detail_zh}；應為第 {hand} 盤 seq {seq}", field=index_field,
+                      extra={"expected_hand": hand, "expected_seq": seq})
+
+
+class IngestAnswer:
+    """What an ingest answers: :meth:`to_dict`, or :meth:`to_json` assembled from the
+    answers' JSON as stored (no second encoding on the hot path)."""
+
+    __slots__ = ("table", "stored", "duplicates", "results", "texts", "rulings", "next")
+
+    def __init__(self, table: str, stored: int, duplicates: int, results: list[dict], texts: list[str],
+                 rulings: list[dict], nxt: tuple[int, int]):
+        self.table, self.stored, self.duplicates = table, stored, duplicates
+        self.results, self.texts, self.rulings, self.next = results, texts, rulings, nxt
+
+    def to_dict(self) -> dict:
+        return {"table": self.table, "stored": self.stored, "duplicates": self.duplicates, "results": self.results,
+                "rulings": self.rulings, "next": {"hand": self.next[0], "seq": self.next[1]}}
+
+    def to_json(self) -> str:
+        return (f'{{"table":{json.dumps(self.table, ensure_ascii=False)},"stored":{self.stored},'
+                f'"duplicates":{self.duplicates},"results":[{",".join(self.texts)}],'
+                f'"rulings":{ts.dumps(self.rulings)},"next":{{"hand":{self.next[0]},"seq":{self.next[1]}}}}}')
+
+
+class LiveService:
+    """Ingest and recompute for one app (``app.extensions["mjref.live"]``)."""
+
+    def __init__(self, writer: GroupCommitter):
+        self.writer = writer
+        self._tables: dict[str, _Live] = {}
+        self._rows: dict[str, dict] = {}
+        self._lock = threading.Lock()  # guards _tables' membership (the writer serialises the rest)
+
+    # -- tables ---------------------------------------------------------------------------
+
+    def table_row(self, table_id: str, open_db: Any) -> dict:
+        """A table's settings (written once, so kept in memory); *open_db* gives a read
+        connection on a miss.
+
+        :raises ApiProblem: 404 for an unknown table.
+        """
+        row = self._rows.get(table_id)
+        if row is None:
+            row = ts.get_table(open_db(), table_id)
+            if row is None:
+                raise not_found("table", "桌", table_id, "table_id")
+            self._rows[table_id] = row
+        return row
+
+    def create_table(self, table_id: str, *, actor: int | None, **settings: Any) -> dict:
+        def work(tx: Tx) -> dict:
+            tournament = settings.get("tournament_id")
+            if tournament is not None:
+                from store.tournaments import get_tournament
+
+                if get_tournament(tx.db, tournament) is None:
+                    raise bad_request("unknown_tournament", "tournament", f"no tournament {tournament!r}",
+                                      f"沒有賽事「{tournament}」")
+            row = ts.create_table(tx.db, table_id, created_by=actor, **settings)
+            if row is None:
+                raise ApiProblem(409, "table_exists", f"table {table_id!r} already exists", f"桌「{table_id}」已存在",
+                                 field="id")
+            return row
+
+        return self.writer.submit(work)
+
+    # -- ingest ---------------------------------------------------------------------------
+
+    def ingest(self, table_id: str, table: dict, raws: list[Any], *, batch: bool, actor: int | None) -> dict:
+        """Store and rule on posted events (all or nothing); the answer for each.
+
+        *table* is the table's row (read before, for parsing outside the write lock).
+        """
+        prepared = []
+        for i, raw in enumerate(raws):
+            where = f"events[{i}]" if batch else "event"
+            if not isinstance(raw, Mapping):
+                raise bad_request("invalid_event", where, "an event is a JSON object", "事件須為 JSON 物件")
+            for key in ("hand", "seq"):
+                value = raw.get(key)
+                if type(value) is not int or not 0 <= value <= MAX_INT:
+                    raise bad_request("invalid_event", f"{where}.{key}",
+                                      f"{key} must be an integer 0–{MAX_INT} (required here)",
+                                      f"{key} 為必填，須為 0–{MAX_INT} 的整數")
+            if "table" in raw and raw["table"] != table_id:
+                raise bad_request("wrong_table", f"{where}.table",
+                                  f"the event names table {raw['table']!r}, posted to {table_id!r}",
+                                  f"事件寫的是桌「{raw['table']}」，卻送到桌「{table_id}」")
+            event = parse(raw, table, i if batch else None)
+            prepared.append((where, raw["hand"], raw["seq"], event, ts.canonical(raw)))
+        return self.writer.submit(lambda tx: self._ingest(tx, table_id, prepared, actor))
+
+    def _ingest(self, tx: Tx, table_id: str, prepared: list[tuple], actor: int | None) -> dict:
+        db = tx.db
+        live = self._live(tx, table_id)
+        tx.on_abort(lambda: self.forget(table_id))
+        head = live.head
+        results: list[dict] = []
+        new_rows: list[tuple] = []
+        touched: dict[int, HandReferee] = {}
+        texts: list[str] = []  # each answer's JSON, as stored (the reply is assembled from them)
+        started: list[int] = []
+        for where, hand, seq, event, text in prepared:
+            expected = (FIRST_HAND, FIRST_SEQ) if head is None else (head[0], head[1] + 1)
+            if head is not None and (hand, seq) <= head:
+                if new_rows:  # a resend after new events in one batch: out of order
+                    raise conflict("seq_clash", f"{where}.seq", "events of a batch must be in order",
+                                   "同一批事件須依序排列", expected)
+                stored = ts.stored_event(db, table_id, hand, seq)
+                if stored is None:
+                    raise conflict("seq_stale", f"{where}.seq", f"hand {hand} seq {seq} comes after its hand was left",
+                                   f"第 {hand} 盤 seq {seq} 在該盤之後才送達", expected)
+                if stored["body"] != text:
+                    raise conflict("seq_clash", f"{where}.seq",
+                                   f"hand {hand} seq {seq} is already stored with another body",
+                                   f"第 {hand} 盤 seq {seq} 已存有不同的內容", expected)
+                results.append({**stored["answer"], "duplicate": True})
+                texts.append(ts.dumps(results[-1]))
+                continue
+            if (hand, seq) == expected:
+                pass
+            elif head is not None and hand == head[0] + 1 and seq == FIRST_SEQ:
+                expected = (hand, seq)
+            else:
+                if head is not None and hand > head[0] and seq != FIRST_SEQ and hand == head[0] + 1:
+                    expected = (hand, FIRST_SEQ)
+                raise conflict("seq_gap", f"{where}.seq" if hand == expected[0] else f"{where}.hand",
+                               f"hand {hand} seq {seq} leaves a gap", f"第 {hand} 盤 seq {seq} 造成缺漏", expected)
+            if live.referee is None or live.referee.hand != hand:
+                live.referee = HandReferee(live.table, hand)  # the hand left stays as it was
+                started.append(hand)
+            answer = live.referee.apply(event, where)
+            if "rulings" in answer or "outcome" in answer:
+                touched[hand] = live.referee
+            head = (hand, seq)
+            results.append(answer)
+            new_rows.append((hand, seq, event.type.wire, text, ts.dumps(answer)))
+            texts.append(new_rows[-1][4])
+        if new_rows:
+            ts.append_events(db, table_id, new_rows, actor=actor)
+            live.head = head
+            for hand in started:
+                if hand not in touched:
+                    ts.save_hand(db, table_id, hand, ended=False, outcome=None, payments=NO_PAYMENTS)
+            for hand, referee in sorted(touched.items()):
+                self._project(db, table_id, hand, referee)
+        rulings = [r for a in results for r in a.get("rulings", ())]
+        nxt = (FIRST_HAND, FIRST_SEQ) if head is None else (head[0], head[1] + 1)
+        return IngestAnswer(table_id, len(new_rows), len(results) - len(new_rows), results, texts, rulings, nxt)
+
+    def _live(self, tx: Tx, table_id: str) -> _Live:
+        """The table in memory. Its head is read from the log when the table is first seen
+        and whenever another connection has written since this writer's last commit
+        (``PRAGMA data_version``); when it differs, the current hand is replayed."""
+        db = tx.db
+        if tx.external_change:
+            with self._lock:
+                for other in self._tables.values():
+                    other.checked = False
+        live = self._tables.get(table_id)
+        if live is None:
+            row = ts.get_table(db, table_id)
+            if row is None:
+                raise not_found("table", "桌", table_id, "table_id")
+            live = _Live(row)
+            with self._lock:
+                self._tables[table_id] = live
+        if live.checked:
+            return live
+        live.checked = True
+        head = ts.stream_head(db, table_id)
+        if head != live.head or live.referee is None:
+            live.head = head
+            live.referee = None
+            if head is not None:
+                live.referee, _ = replay_hand(live.table, head[0], ts.play_bodies(db, table_id, head[0]))
+        return live
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table's in-memory state (rebuilt from the log on next use)."""
+        with self._lock:
+            self._tables.pop(table_id, None)
+
+    # -- projections ----------------------------------------------------------------------
+
+    def _project(self, db: Any, table_id: str, hand: int, referee: HandReferee) -> dict:
+        """Write one hand's projections: rulings after overrides, payments."""
+        overrides = [_override_from_event(row) for row in ts.events(db, table_id, hand=hand, stream=ts.OFFICIAL)]
+        effective = apply_overrides(referee.rulings, overrides)
+        ts.replace_rulings(db, table_id, hand, effective)
+        payments = hand_payments(effective)
+        ts.save_hand(db, table_id, hand, ended=referee.ended, outcome=referee.outcome, payments=payments)
+        return {"hand": hand, "ended": referee.ended, "outcome": referee.outcome, "rulings": effective,
+                "payments": payments}
+
+    def recompute_hand(self, db: Any, table: dict, hand: int) -> dict:
+        """Replay one hand from the log and rewrite its projections (after an override)."""
+        referee, _ = replay_hand(table, hand, ts.play_bodies(db, table["id"], hand))
+        return self._project(db, table["id"], hand, referee)
+
+    def rebuild(self, db: Any, table_id: str | None = None) -> dict:
+        """Drop the projections (all, or one table's) and rebuild them from the log."""
+        ts.clear_projections(db, table_id)
+        ids = [table_id] if table_id is not None else ts.tables_with_events(db)
+        hands = 0
+        for tid in ids:
+            table = ts.get_table(db, tid)
+            if table is None:
+                continue
+            for entry in ts.hand_index(db, tid):
+                self.recompute_hand(db, table, entry["hand"])
+                hands += 1
+            for row in ts.events(db, tid, stream=ts.OFFICIAL):
+                body = row["body"]
+                if body.get("type") == "override":
+                    ts.add_override(db, event_id=row["id"], table_id=tid, hand=row["hand"], ruling_id=body["ruling"],
+                                    decision=body["decision"], reason=body.get("reason", ""),
+                                    reason_zh=body.get("reason_zh", ""), actor=row["actor"],
+                                    actor_label=body.get("by", {}).get("label", ""), created_at=row["received_at"])
+            self.forget(tid)
+        return {"tables": len(ids), "hands": hands}
+
+    # -- overrides ------------------------------------------------------------------------
+
+    def override(self, table_id: str, *, hand: int, ruling: str, decision: str, reason: str, reason_zh: str,
+                 payments: list[int] | None, principal: Any) -> dict:
+        """Record an official's override as an event, then recompute the hand from the log."""
+
+        def work(tx: Tx) -> dict:
+            db = tx.db
+            table = ts.get_table(db, table_id)
+            if table is None:
+                raise not_found("table", "桌", table_id, "table_id")
+            referee, _ = replay_hand(table, hand, ts.play_bodies(db, table_id, hand))
+            if not any(r["id"] == ruling for r in referee.rulings):
+                known = [r["id"] for r in referee.rulings]
+                raise ApiProblem(404, "unknown_ruling", f"hand {hand} has no ruling {ruling!r} (it has {known})",
+                                 f"第 {hand} 盤沒有裁定「{ruling}」（現有 {known}）", field="ruling")
+            body = {"type": "override", "hand": hand, "ruling": ruling, "decision": decision, "reason": reason,
+                    "reason_zh": reason_zh, "by": principal.to_dict()}
+            if payments is not None:
+                body["payments"] = payments
+            seq = ts.next_seq(db, table_id, hand, ts.OFFICIAL)
+            event_id = ts.append_event(db, table_id, hand, seq, "override", body, stream=ts.OFFICIAL,
+                                       actor=principal.id, answer={"accepted": True})
+            at = db.execute("SELECT received_at FROM events WHERE id = ?", (event_id,)).fetchone()[0]
+            ts.add_override(db, event_id=event_id, table_id=table_id, hand=hand, ruling_id=ruling, decision=decision,
+                            reason=reason, reason_zh=reason_zh, actor=principal.id, actor_label=principal.label,
+                            created_at=at)
+            projected = self._project(db, table_id, hand, referee)
+            return {"override": {"event_id": event_id, "table": table_id, "hand": hand, "seq": seq, "ruling": ruling,
+                                 "decision": decision, "payments": payments, "reason": reason, "reason_zh": reason_zh,
+                                 "by": principal.to_dict(), "at": at},
+                    "hand": projected, "totals": table_totals(db, table_id)}
+
+        return self.writer.submit(work)
+
+
+def table_totals(db: Any, table_id: str) -> list[int]:
+    """Money per seat over every hand of the table (from the hands projection)."""
+    total = [0, 0, 0, 0]
+    for entry in ts.hands(db, table_id).values():
+        for seat, amount in enumerate(entry["payments"]):
+            total[seat] += amount
+    return total
+
+
+def answers_json(answers: list[dict]) -> str:
+    return json.dumps(answers, ensure_ascii=False)

@@ -1,0 +1,113 @@
+"""OpenAPI 3 from the marshmallow schemas (flask-smorest), and the docs page.
+
+* ``GET /openapi.json`` — the spec, generated from the blueprints' schemas;
+* ``GET /docs`` — Swagger UI; its assets are served from the ``swagger-ui-bundle``
+  package at ``/docs/assets/`` (no CDN: the page works offline).
+
+Blueprints that want to be in the spec use :class:`Blueprint` from here (flask-smorest's,
+with validation errors as 400 like the rest of the API) and are registered with
+:func:`register`. Errors are documented as ``application/problem+json``
+(:class:`ProblemSchema`); the one error handler in :mod:`api` writes them.
+"""
+from __future__ import annotations
+
+import http
+
+import flask_smorest
+from flask import Flask, abort, send_from_directory
+from flask_smorest.utils import prepare_response
+from marshmallow import Schema, fields
+from webargs.flaskparser import FlaskParser
+
+API_VERSION = "1"
+PROBLEM_JSON = "application/problem+json"
+#: the security requirement of endpoints that need a token
+BEARER = [{"bearerAuth": []}]
+#: endpoints whose reads are public or not, as configured (``PUBLIC_READS``)
+MAYBE_BEARER = [{}, {"bearerAuth": []}]
+
+
+class ProblemSchema(Schema):
+    """錯誤 An error (RFC 9457 problem+json), in zh-TW and English."""
+
+    type = fields.String(metadata={"description": "問題種類 URI, e.g. urn:mjref:problem:seq_gap"})
+    title = fields.String(metadata={"description": "標題 title, zh-TW then English"})
+    status = fields.Integer(metadata={"description": "HTTP status"})
+    code = fields.String(metadata={"description": "穩定代碼 stable ASCII code"})
+    field = fields.String(allow_none=True, metadata={"description": "出錯的欄位 the field at fault"})
+    detail = fields.String(metadata={"description": "English reason"})
+    detail_zh = fields.String(metadata={"description": "中文說明 zh-TW reason"})
+    errors = fields.Dict(metadata={"description": "每個欄位的錯誤 every invalid field"})
+    expected_seq = fields.Integer(metadata={"description": "409: 應收到的 seq the seq expected next"})
+    expected_hand = fields.Integer(metadata={"description": "409: 應收到的 hand the hand expected"})
+
+
+class _Parser(FlaskParser):
+    #: a body or query that fails its schema is a 400 naming the field, like every bad input
+    DEFAULT_VALIDATION_STATUS = 400
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint with the API's validation status (400)."""
+
+    ARGUMENTS_PARSER = _Parser()
+
+
+class Api(flask_smorest.Api):
+    """flask-smorest's Api documenting errors as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self):
+        for status in http.HTTPStatus:
+            response = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "錯誤 Error (problem+json)", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_JSON)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+
+_DESCRIPTION = """臺灣十六張麻將裁判與賽事服務。A referee and tournament service for Taiwanese 16-tile mahjong.
+
+認證 Auth: `Authorization: Bearer <token>`; tokens come from `flask --app app tokens create --role ...`
+(roles `table`, `official`, `admin`). Which reads need no token is configuration (`MJREF_PUBLIC_READS`).
+Errors are `application/problem+json` with `code`, `field`, `detail` (English) and `detail_zh`.
+See docs/api.md."""
+
+
+def configure(app: Flask) -> Api:
+    """Set the OpenAPI config (unless given) and create the :class:`Api`."""
+    defaults = {
+        "API_TITLE": "mjref 麻將裁判 API",
+        "API_VERSION": API_VERSION,
+        "OPENAPI_VERSION": "3.0.3",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "OPENAPI_SWAGGER_UI_PATH": "/docs",
+        "OPENAPI_SWAGGER_UI_URL": "/docs/assets/",
+        "API_SPEC_OPTIONS": {
+            "info": {"description": _DESCRIPTION},
+            "components": {
+                "securitySchemes": {
+                    "bearerAuth": {"type": "http", "scheme": "bearer", "description": "mjref API token"}
+                }
+            },
+        },
+    }
+    for key, value in defaults.items():
+        app.config.setdefault(key, value)
+    api = Api(app)
+
+    @app.get("/docs/assets/<path:filename>")
+    def swagger_ui_assets(filename: str):
+        """Swagger UI's files, from the swagger-ui-bundle package."""
+        try:
+            from swagger_ui_bundle import swagger_ui_path
+        except ImportError:  # pragma: no cover - a broken install
+            abort(404)
+        return send_from_directory(str(swagger_ui_path), filename, max_age=86400)
+
+    return api

@@ -1,0 +1,164 @@
+"""Rulings and the officials' overrides (issue #6).
+
+=================================================  ===========  ================================
+``GET  /api/v1/rulings``                            ``rulings``  every ruling (filter: table, hand, status)
+``GET  /api/v1/tables/{id}/rulings``                ``rulings``  one table's rulings, overrides applied
+``POST /api/v1/tables/{id}/overrides``              official     overrule / amend / reinstate a ruling
+``GET  /api/v1/tables/{id}/overrides``              ``rulings``  the audit trail: who, when, why
+=================================================  ===========  ================================
+
+An override is an event of the table's ``official`` stream (the log is the truth): it
+names the hand and the ruling, the ``decision`` and the ``reason`` (zh-TW and/or English;
+at least one). ``overrule`` sets the ruling aside (its payments count nothing);
+``amend`` replaces its payments (four seats, summing to zero); ``reinstate`` returns to
+the referee's ruling. The hand is then replayed from the log and its rulings, money and
+the table's totals are recomputed; the answer shows them.
+"""
+from __future__ import annotations
+
+from flask import jsonify
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+from api import auth
+from api.live import DECISIONS, MAX_INT, MAX_MONEY
+from api.openapi import BEARER, MAYBE_BEARER, Blueprint
+from api.problems import not_found
+from api.tables import service
+from store import get_db
+from store import tables as ts
+
+blp = Blueprint("overrides", __name__, url_prefix="/api/v1", description="裁定與覆判 Rulings and overrides")
+
+
+class OverrideRequestSchema(Schema):
+    hand = fields.Integer(required=True, strict=True, validate=validate.Range(0, MAX_INT), metadata={"description": "盤號 hand"})
+    ruling = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                           metadata={"description": "裁定編號 ruling id, e.g. 57.false_win or outcome"})
+    decision = fields.String(required=True, validate=validate.OneOf(DECISIONS),
+                             metadata={"description": "overrule 撤銷 / amend 改判 / reinstate 恢復原判"})
+    payments = fields.List(fields.Integer(strict=True, validate=validate.Range(-MAX_MONEY, MAX_MONEY)), load_default=None, allow_none=True,
+                           validate=validate.Length(equal=4),
+                           metadata={"description": "amend: 四家收付 payments per seat, summing to zero"})
+    reason = fields.String(load_default="", validate=validate.Length(max=2000), metadata={"description": "理由 (English)"})
+    reason_zh = fields.String(load_default="", validate=validate.Length(max=2000), metadata={"description": "理由（中文）"})
+
+    @validates_schema
+    def _check(self, data: dict, **kwargs) -> None:
+        if not data.get("reason", "").strip() and not data.get("reason_zh", "").strip():
+            raise ValidationError("覆判須寫明理由 an override needs a reason (reason_zh or reason)", "reason_zh")
+        payments = data.get("payments")
+        if data.get("decision") == "amend":
+            if payments is None:
+                raise ValidationError("改判須給四家收付 amend needs payments for the four seats", "payments")
+            if sum(payments) != 0:
+                raise ValidationError(f"四家收付總和須為 0 payments must sum to zero (sum {sum(payments)})", "payments")
+        elif payments is not None:
+            raise ValidationError("只有 amend 可給收付 only amend takes payments", "payments")
+
+
+class RulingSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    table = fields.String()
+    hand = fields.Integer()
+    id = fields.String()
+    seq = fields.Integer(allow_none=True)
+    kind = fields.String()
+    code = fields.String()
+    clause = fields.String(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    status = fields.String(metadata={"description": "standing 維持 / overruled 撤銷 / amended 改判"})
+    ruling = fields.Dict(metadata={"description": "裁判原判 the referee's ruling"})
+    effective = fields.Dict(metadata={"description": "生效內容 what stands after overrides"})
+
+
+class RulingListSchema(Schema):
+    rulings = fields.List(fields.Nested(RulingSchema))
+
+
+class RulingQuerySchema(Schema):
+    table = fields.String(metadata={"description": "桌號 table id"})
+    hand = fields.Integer(validate=validate.Range(0, MAX_INT))
+    status = fields.String(validate=validate.OneOf(["standing", "overruled", "amended"]))
+
+
+class OverrideSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    event_id = fields.Integer()
+    table = fields.String()
+    hand = fields.Integer()
+    ruling = fields.String()
+    decision = fields.String()
+    reason = fields.String()
+    reason_zh = fields.String()
+    by = fields.Dict(metadata={"description": "誰 who: token id, role, label"})
+    at = fields.String(metadata={"description": "何時 when (UTC)"})
+
+
+class OverrideListSchema(Schema):
+    overrides = fields.List(fields.Nested(OverrideSchema))
+
+
+class OverrideAnswerSchema(Schema):
+    override = fields.Nested(OverrideSchema)
+    hand = fields.Dict(metadata={"description": "重算後的這一盤 the hand recomputed: rulings, payments"})
+    totals = fields.List(fields.Integer(), metadata={"description": "桌的各家總輸贏 the table's totals"})
+
+
+def _table_or_404(table_id: str) -> dict:
+    row = ts.get_table(get_db(), table_id)
+    if row is None:
+        raise not_found("table", "桌", table_id, "table_id")
+    return row
+
+
+@blp.get("/rulings")
+@blp.arguments(RulingQuerySchema, location="query")
+@blp.response(200, RulingListSchema)
+@blp.doc(security=MAYBE_BEARER)
+def list_rulings(query: dict):
+    """裁定清單 Every ruling, overrides applied (a table token: its own table's)."""
+    principal = auth.check_read("rulings", query.get("table"))
+    table = query.get("table")
+    if principal is not None and principal.role == "table":
+        table = principal.table
+    return jsonify({"rulings": ts.rulings(get_db(), table_id=table, hand=query.get("hand"),
+                                          status=query.get("status"))})
+
+
+@blp.get("/tables/<table_id>/rulings")
+@blp.response(200, RulingListSchema)
+@blp.doc(security=MAYBE_BEARER)
+def table_rulings(table_id: str):
+    """一張桌的裁定 A table's rulings, overrides applied."""
+    auth.check_read("rulings", table_id)
+    _table_or_404(table_id)
+    return jsonify({"rulings": ts.rulings(get_db(), table_id=table_id)})
+
+
+@blp.post("/tables/<table_id>/overrides")
+@blp.arguments(OverrideRequestSchema)
+@blp.response(201, OverrideAnswerSchema)
+@blp.doc(security=BEARER)
+def create_override(data: dict, table_id: str):
+    """覆判 Overrule, amend or reinstate a ruling (official); the hand's money is recomputed."""
+    principal = auth.require("official", "admin")
+    answer = service().override(table_id, hand=data["hand"], ruling=data["ruling"], decision=data["decision"],
+                                reason=data["reason"], reason_zh=data["reason_zh"], payments=data["payments"],
+                                principal=principal)
+    response = jsonify(answer)
+    response.status_code = 201
+    return response
+
+
+@blp.get("/tables/<table_id>/overrides")
+@blp.response(200, OverrideListSchema)
+@blp.doc(security=MAYBE_BEARER)
+def list_overrides(table_id: str):
+    """覆判紀錄 The audit trail of a table: who overruled what, when and why."""
+    auth.check_read("rulings", table_id)
+    _table_or_404(table_id)
+    return jsonify({"overrides": ts.overrides(get_db(), table_id)})

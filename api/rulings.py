@@ -1,0 +1,86 @@
+"""Rulings on whole streams (issue #5): ``flask rule FILE|-`` and ``POST /api/v1/rulings``.
+
+Both take a stream (JSON Lines, or a JSON array of events; over HTTP also
+``{"events": [...], "ruleset": "...", "params": {...}}``) and answer the same document::
+
+    {"protocol": 1,
+     "hands": [{"table": "t1", "hand": 1,
+                "outcome": {...the referee's outcome...},
+                "rulings": [...], "transfers": [...], "payments": [0, 0, 0, 0], "outside": {},
+                "hand_ended": false, "next_dealer": 1, "next_streak": 0, "next": {...}, "unruled": []}]}
+
+:func:`rulings_document` is the one function both call; the referee's adjudication
+document may embed :func:`hand_rulings` per hand (``penalties`` key).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from flask import jsonify, request
+
+from api import auth
+from api.openapi import MAYBE_BEARER, Blueprint
+from penalties import rule_stream
+from referee.events import PROTOCOL_VERSION
+from referee.ruleset import Ruleset
+
+bp = Blueprint("rulings", __name__, url_prefix="/api/v1", description="罰則裁定 Penalty rulings (issue #5)")
+
+
+def hand_rulings(record, rulings) -> dict[str, Any]:
+    """One hand's answer: the referee's outcome and the rulings (JSON-ready)."""
+    adj = record.adjudication
+    return {"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
+            "outcome": adj.outcome.to_dict(), **rulings.to_dict()}
+
+
+def rulings_document(source: Any, ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """A whole stream in, the rulings document out (see the module docstring).
+
+    :raises referee.errors.MjrefError: an unreadable event or stream, naming its field.
+    """
+    return {"protocol": PROTOCOL_VERSION,
+            "hands": [hand_rulings(record, rulings) for record, rulings in rule_stream(source, ruleset)]}
+
+
+@bp.post("/rulings")
+@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params}）的罰則裁定與最終收付。"
+        " A whole stream (JSON Lines, an array of events, or {events, ruleset, params}) in; rulings and the final payments out.")
+@auth.read_access("tools")
+def post_rulings():
+    """罰則裁定 Rule on a whole stream: rulings with clause ids, effects, payments."""
+    body = request.get_data(as_text=True)
+    ruleset = None
+    source: Any = body
+    stripped = body.strip()
+    if stripped.startswith("{") and "\n{" not in stripped:
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError:
+            data = None
+        if isinstance(data, dict) and "events" in data:
+            source = data["events"]
+            if data.get("ruleset") or data.get("params"):
+                ruleset = Ruleset.load(data.get("ruleset") or "competition", data.get("params") or None)
+    return jsonify(rulings_document(source, ruleset))
+
+
+@click.command("rule")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--ruleset", "profile", default=None, help="規則組 ruleset profile (default: the one hand_start names)")
+@click.option("--set", "overrides", multiple=True, metavar="NAME=VALUE", help="覆寫參數 override a parameter")
+def rule_command(file, profile: str | None, overrides: tuple[str, ...]) -> None:
+    """罰則裁定：讀事件流（檔案或 - 為標準輸入），輸出每盤的裁定、條文、處置與收付。Rule on a
+    stream: JSON Lines in, each hand's rulings (pen.*, prio.*), effects and payments out."""
+    from api.cli import _parse_override, emit, reports_errors
+
+    @reports_errors
+    def run() -> None:
+        ruleset = None
+        if profile or overrides:
+            ruleset = Ruleset.load(profile or "competition", dict(_parse_override(o) for o in overrides) or None)
+        emit(rulings_document(file.read(), ruleset))
+
+    run()

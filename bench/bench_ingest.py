@@ -1,0 +1,321 @@
+"""Live ingest under load: many tables posting events at once, real HTTP, real waitress.
+
+Starts the service as ``make run`` does (``waitress-serve --call app:create_app``) on a
+fresh SQLite file and a free loopback port, creates the tables and one ``table`` token
+for each, then plays generated legal hands (``referee.generator``): every table is one
+keep-alive connection posting its events in order, each POST waiting for its answer
+before the next. Every answer is checked (200, every verdict ``accepted``) and the
+stored count is checked at the end. The ack comes after the commit
+(``SQLITE_SYNCHRONOUS=FULL``: after the fsync of the WAL).
+
+Two load models:
+
+``--rate R`` (open loop, the target's model)
+    the tables together *produce* R events/s (evenly spread over the tables, each at
+    R/tables per second). A table's client posts whatever it has produced and not yet
+    sent: one event per POST while the service keeps up, a few in one POST when an ack
+    takes longer than the gap between two events (as a live table client would).
+    Latency is per event: from when it was produced to its ack.
+``--rate 0`` (closed loop, the ceiling)
+    every table posts its next ``--batch`` events as soon as the last POST is answered.
+    Latency is per POST.
+
+    .venv/bin/python -m bench.bench_ingest --rate 1500           # the target: 120 tables, 1,500 events/s
+    .venv/bin/python -m bench.bench_ingest --rate 0 --batch 1    # ceiling, one event per POST
+    .venv/bin/python -m bench.bench_ingest --rate 0 --batch 8    # ceiling, 8 events per POST
+    .venv/bin/python -m bench.bench_ingest --rate 1500 --synchronous NORMAL
+
+Target (issue #6): ≥ 1,500 events/s with p99 ≤ 50 ms on the project's 2-core machine.
+Bounded: at most ``--tables × --hands`` hands, and ``--timeout`` seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: Path, port: int, *, threads: int, synchronous: str, log) -> subprocess.Popen:
+    env = {**os.environ, "MJREF_DATABASE": str(db), "MJREF_SQLITE_SYNCHRONOUS": synchronous}
+    cmd = [str(VENV_BIN / "waitress-serve"), "--host", "127.0.0.1", "--port", str(port), f"--threads={threads}",
+           "--connection-limit=1000", "--backlog=2048", "--channel-timeout=60", "--call", "app:create_app"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("the server exited at start")
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def admin_token(db: Path) -> str:
+    env = {**os.environ, "MJREF_DATABASE": str(db)}
+    out = subprocess.run([str(VENV_BIN / "flask"), "--app", "app", "tokens", "create", "--role", "admin",
+                          "--label", "bench"], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)["token"]
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection (a table's client)."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+
+    async def request(self, method: str, path: str, token: str, body: object | None = None) -> tuple[int, dict]:
+        data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n").encode()
+        self.writer.write(head + data)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        return status, json.loads(payload) if payload else {}
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def setup_tables(port: int, admin: str, names: list[str]) -> dict[str, str]:
+    conn = Connection(port)
+    await conn.open()
+    tokens = {}
+    for name in names:
+        status, body = await conn.request("POST", "/api/v1/tables", admin, {"id": name})
+        assert status == 201, body
+        status, body = await conn.request("POST", "/api/v1/tokens", admin, {"role": "table", "table": name})
+        assert status == 201, body
+        tokens[name] = body["token"]
+    conn.close()
+    return tokens
+
+
+async def play_table(port: int, table: str, token: str, bodies: list[list[dict]], latencies: list[float],
+                     deadline: float) -> int:
+    conn = Connection(port)
+    await conn.open()
+    sent = 0
+    path = f"/api/v1/tables/{table}/events"
+    try:
+        for chunk in bodies:
+            if time.monotonic() > deadline:
+                break
+            body = chunk[0] if len(chunk) == 1 else {"events": chunk}
+            t0 = time.perf_counter()
+            status, answer = await conn.request("POST", path, token, body)
+            latencies.append(time.perf_counter() - t0)
+            if status != 200 or any(r["verdict"] != "accepted" for r in answer["results"]):
+                raise RuntimeError(f"{table}: {status} {answer}")
+            sent += len(chunk)
+    finally:
+        conn.close()
+    return sent
+
+
+async def produce_and_post(port: int, table: str, token: str, events: list[dict], interval: float, start: float,
+                           latencies: list[float], sizes: list[int], deadline: float, max_batch: int) -> int:
+    """Open loop: event k of this table exists from ``start + k * interval``; post all that
+    exist and are not yet sent, wait for the ack, repeat."""
+    conn = Connection(port)
+    await conn.open()
+    path = f"/api/v1/tables/{table}/events"
+    sent = 0
+    try:
+        while sent < len(events) and time.monotonic() < deadline:
+            now = time.perf_counter()
+            ready = min(len(events), int((now - start) / interval) + 1) if now >= start else 0
+            if ready <= sent:
+                await asyncio.sleep(start + sent * interval - now)
+                continue
+            chunk = events[sent:min(ready, sent + max_batch)]
+            body = chunk[0] if len(chunk) == 1 else {"events": chunk}
+            status, answer = await conn.request("POST", path, token, body)
+            acked = time.perf_counter()
+            if status != 200 or any(r["verdict"] != "accepted" for r in answer["results"]):
+                raise RuntimeError(f"{table}: {status} {answer}")
+            latencies.extend(acked - (start + (sent + j) * interval) for j in range(len(chunk)))
+            sizes.append(len(chunk))
+            sent += len(chunk)
+    finally:
+        conn.close()
+    return sent
+
+
+async def run_open(port: int, tokens: dict[str, str], plan: dict[str, list[dict]], rate: float, timeout: float,
+                   max_batch: int) -> dict:
+    import random
+
+    rng = random.Random(1)
+    interval = len(plan) / rate  # seconds between two events of one table
+    latencies: list[float] = []
+    sizes: list[int] = []
+    deadline = time.monotonic() + timeout
+    t0 = time.perf_counter() + 0.5
+    counts = await asyncio.gather(*(
+        produce_and_post(port, t, tokens[t], plan[t], interval, t0 + rng.random() * interval, latencies, sizes,
+                         deadline, max_batch)
+        for t in plan))
+    elapsed = time.perf_counter() - t0
+    latencies.sort()
+    events = sum(counts)
+    return {
+        "model": "open", "offered_events_per_s": rate, "events": events, "posts": len(sizes),
+        "seconds": round(elapsed, 2), "events_per_s": round(events / elapsed),
+        "mean_events_per_post": round(events / max(1, len(sizes)), 2),
+        "p50_ms": round(percentile(latencies, 50) * 1e3, 1), "p95_ms": round(percentile(latencies, 95) * 1e3, 1),
+        "p99_ms": round(percentile(latencies, 99) * 1e3, 1), "max_ms": round(latencies[-1] * 1e3, 1),
+    }
+
+
+def streams(tables: list[str], hands: int, batch: int) -> dict[str, list[list[dict]]]:
+    from referee.events import event_to_dict
+    from referee.generator import generate_hand
+
+    out = {}
+    for i, table in enumerate(tables):
+        events = []
+        for h in range(1, hands + 1):
+            for ev in generate_hand(1000 * i + h, hand=h, table=table):
+                events.append(event_to_dict(ev))
+        out[table] = [events[k:k + batch] for k in range(0, len(events), batch)]
+    return out
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, round(p / 100 * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+async def run_load(port: int, tokens: dict[str, str], plan: dict[str, list[list[dict]]], timeout: float) -> dict:
+    latencies: list[float] = []
+    deadline = time.monotonic() + timeout
+    t0 = time.perf_counter()
+    counts = await asyncio.gather(*(play_table(port, t, tokens[t], plan[t], latencies, deadline) for t in plan))
+    elapsed = time.perf_counter() - t0
+    latencies.sort()
+    events = sum(counts)
+    return {
+        "model": "closed", "events": events, "posts": len(latencies), "seconds": round(elapsed, 2),
+        "events_per_s": round(events / elapsed), "posts_per_s": round(len(latencies) / elapsed),
+        "p50_ms": round(percentile(latencies, 50) * 1e3, 1), "p95_ms": round(percentile(latencies, 95) * 1e3, 1),
+        "p99_ms": round(percentile(latencies, 99) * 1e3, 1), "max_ms": round(latencies[-1] * 1e3, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=120, help="tables posting at once (default 120)")
+    parser.add_argument("--hands", type=int, default=1, help="hands per table (default 1, ~140 events each)")
+    parser.add_argument("--rate", type=float, default=1500.0,
+                        help="events/s the tables produce together (open loop); 0: closed loop (default 1500)")
+    parser.add_argument("--batch", type=int, default=1,
+                        help="closed loop: events per POST (default 1)")
+    parser.add_argument("--max-batch", type=int, default=50, help="open loop: most events in one POST (default 50)")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 32)),
+                        help="waitress threads (default 32, as make run)")
+    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
+    parser.add_argument("--timeout", type=float, default=120.0, help="stop posting after this many seconds")
+    parser.add_argument("--keep", action="store_true", help="keep the database and server log")
+    args = parser.parse_args(argv)
+
+    work = Path(tempfile.mkdtemp(prefix="mjref-bench-"))
+    db = work / "bench.sqlite3"
+    port = free_port()
+    names = [f"T{i:03d}" for i in range(args.tables)]
+    print(f"generating {args.tables * args.hands} hands ...", file=sys.stderr)
+    plan = streams(names, args.hands, 1 if args.rate else args.batch)
+    log = open(work / "server.log", "wb")
+    server = start_server(db, port, threads=args.threads, synchronous=args.synchronous, log=log)
+    try:
+        admin = admin_token(db)
+        tokens = asyncio.run(setup_tables(port, admin, names))
+        print(f"posting to {args.tables} tables on 127.0.0.1:{port} ...", file=sys.stderr)
+        server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
+        if args.rate:
+            flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
+            result = asyncio.run(run_open(port, tokens, flat, args.rate, args.timeout, args.max_batch))
+        else:
+            result = asyncio.run(run_load(port, tokens, plan, args.timeout))
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
+        result["server_cpu_ms_per_post"] = round(server_cpu / max(1, result["posts"]) * 1e3, 3)
+        result["server_cpu_ms_per_event"] = round(server_cpu / max(1, result["events"]) * 1e3, 3)
+        result["server_cpu_share"] = round(server_cpu / result["seconds"], 2)
+        result["client_cpu_share"] = round(client_cpu / result["seconds"], 2)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+    result.update({"tables": args.tables, "threads": args.threads, "synchronous": args.synchronous,
+                   "load_average": [round(x, 2) for x in os.getloadavg()]})
+    if not args.rate:
+        result["batch"] = args.batch
+    stored = _count_events(db)
+    result["stored"] = stored
+    if stored != result["events"]:
+        raise SystemExit(f"acknowledged {result['events']} events but {stored} are stored")
+    print(json.dumps(result, indent=2))
+    if args.keep:
+        print(f"kept {work}", file=sys.stderr)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def _count_events(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+if __name__ == "__main__":
+    main()

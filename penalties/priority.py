@@ -1,0 +1,260 @@
+"""Priority between conflicting acts on one discard (``prio.1``–``prio.8``), read from the
+order and timestamps (``ts``) of the gestures in the stream, and the penalties for acting
+after losing it (``prio.penalty.1``–``.2``).
+
+The gestures: a call (``call`` events: 碰/槓/吃/胡 said or shown), the act itself (a
+``pung``, ``chow``, ``kong``, ``win`` event), the discarder's next player (下家) drawing
+(``draw``), placing the drawn tile into the hand (``place``) and discarding, a hand
+reaching to the wall (``touch_wall``). An intent's time is its earliest gesture.
+
+======  =============================  ==============================================================
+clause  conflict                        who has priority
+======  =============================  ==============================================================
+prio.1  pung vs the next player's       the pung, if called before the self-draw was shown
+        self-draw
+prio.2  discard win vs self-draw        the discard win, if claimed before the self-draw was shown
+prio.3  pung vs chow                    the chow, once it was exposed and a tile discarded
+prio.4  pung vs draw                    the draw, once the drawn tile was placed into the hand
+                                        (or discarded); before that the pung, and the tile goes back
+prio.5  discard win vs pung             the pung, if the winner had reached to the wall and touched
+                                        it (his win is passed)
+prio.6  discard win vs chow             the chow, once it was exposed and a tile discarded
+prio.7  discard win vs draw             the draw, once the next player drew and discarded
+prio.8  discard win vs discard win      the later in turn order, if the nearer had reached to the wall
+======  =============================  ==============================================================
+
+Each conflict found is a ruling that blames nobody (its effects say who has priority and
+what is undone). Penalties: laying down a winning hand after losing the self-draw or
+discard-win priority voids the win and pays for all three (``prio.penalty.1``), except
+win against win (``prio.8``: the win is void, nothing more); punging after losing the
+pung priority makes a dead hand liable for others' self-draws within the next eight draws
+(``prio.penalty.2``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.events import Call, Event, EventType
+from referee.melds import MeldKind
+
+from .record import HandRecord
+from .rulings import Effect
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One priority conflict resolved.
+
+    :param code: the ruling code (``pung_over_draw`` ...); :param clause: ``prio.N``.
+    :param seat: who has priority; :param other: who lost it.
+    :param lost: what the loser lost: ``self_draw``, ``win``, ``pung``, ``chow``, ``draw``.
+    :param acts: the loser's acts made anyway (``win`` / ``pung`` / ``kong`` events): the
+        penalties apply to them.
+    :param discard: the seq of the discard the conflict was over.
+    """
+
+    code: str
+    clause: str
+    seat: int
+    other: int
+    evidence: tuple[int, ...]
+    effects: tuple[Effect, ...]
+    lost: str
+    acts: tuple[int, ...] = ()
+    discard: int = 0
+
+
+def _t(ev: Event) -> tuple[int, int]:
+    return (ev.ts, ev.seq)
+
+
+class _Window:
+    """The gestures around one discard."""
+
+    def __init__(self, record: HandRecord, d: Event) -> None:
+        self.d = d
+        D = d.seat
+        t = d.tile
+        self.n = N = (D + 1) % 4
+        self.pung: dict[int, list[Event]] = {}  # pung intent gestures by seat
+        self.pung_acts: dict[int, list[Event]] = {}
+        self.win: dict[int, list[Event]] = {}  # discard-win intent gestures by seat
+        self.win_acts: dict[int, list[Event]] = {}
+        self.touch: dict[int, Event] = {}
+        self.self_draw: list[Event] = []
+        self.self_draw_acts: list[Event] = []
+        self.chow: Event | None = None
+        self.draw: Event | None = None
+        self.place: Event | None = None
+        self.n_discard: Event | None = None
+        discards = 0
+        later_tile = None
+        for ev in record.after(d.seq):
+            if ev.type is EventType.DISCARD:
+                discards += 1
+                if discards == 1 and ev.seat == N and (self.draw is not None or self.chow is not None):
+                    self.n_discard = ev
+                if discards >= 2:
+                    break
+                later_tile = ev.tile
+                continue
+            if discards and ev.tiles and (later_tile in ev.tiles if ev.type is not EventType.WIN
+                                          else ev.tiles[-1] != t or later_tile == t):
+                continue  # a claim of the later discard, not of this one (a win shows its tile last)
+            if ev.type is EventType.KONG and ev.kind is not MeldKind.MELDED_KONG:
+                break  # an added or concealed kong opens its own window (搶槓)
+            s = ev.seat
+            if s is None or s == D:
+                continue
+            if ev.type is EventType.WIN and ev.tiles and ev.tiles[-1] != t and not (s == N and self.draw is not None):
+                continue  # a win shown on another tile is not a claim of this discard
+            late = discards > 0
+            typ = ev.type
+            if typ is EventType.CALL:
+                if ev.kind in (Call.PUNG, Call.KONG):
+                    self.pung.setdefault(s, []).append(ev)
+                elif ev.kind is Call.WIN and not late:
+                    if s == N and self.draw is not None:
+                        self.self_draw.append(ev)
+                    else:
+                        self.win.setdefault(s, []).append(ev)
+            elif typ is EventType.PUNG or (typ is EventType.KONG and ev.kind is MeldKind.MELDED_KONG):
+                if ev.tiles and t in ev.tiles:
+                    self.pung.setdefault(s, []).append(ev)
+                    self.pung_acts.setdefault(s, []).append(ev)
+            elif typ is EventType.WIN and (not late or (ev.tiles and ev.tiles[-1] == t)):
+                if s == N and self.draw is not None:
+                    self.self_draw.append(ev)
+                    self.self_draw_acts.append(ev)
+                else:
+                    self.win.setdefault(s, []).append(ev)
+                    self.win_acts.setdefault(s, []).append(ev)
+            elif late:
+                continue
+            elif typ is EventType.CHOW and s == N and ev.tiles and t in ev.tiles and self.chow is None:
+                self.chow = ev
+            elif typ is EventType.DRAW and s == N and self.draw is None:
+                self.draw = ev
+            elif typ is EventType.PLACE and s == N and self.draw is not None and self.place is None:
+                self.place = ev
+            elif typ is EventType.TOUCH_WALL and s not in self.touch:
+                self.touch[s] = ev
+
+    @staticmethod
+    def first(evs: list[Event]) -> Event | None:
+        return min(evs, key=_t) if evs else None
+
+
+def analyze(record: HandRecord) -> list[Decision]:
+    """Every priority conflict in the hand, in the order of the discards."""
+    out: list[Decision] = []
+    from dataclasses import replace
+
+    for d in record.events:
+        if d.type is EventType.DISCARD and d.seat is not None:
+            out.extend(replace(x, discard=d.seq) for x in _decide(_Window(record, d)))
+    return out
+
+
+def _acts(evs: list[Event], after: tuple[int, int] | None = None) -> tuple[int, ...]:
+    return tuple(e.seq for e in evs if after is None or _t(e) >= after)
+
+
+def _decide(w: _Window) -> list[Decision]:
+    out: list[Decision] = []
+    N = w.n
+    first = _Window.first
+    S = first(w.self_draw)
+    placed = w.place or (w.n_discard if w.draw is not None else None)
+    for X, gestures in sorted(w.pung.items()):
+        P = first(gestures)
+        if X == N:
+            continue
+        if not w.pung_acts.get(X) and not (S is not None and w.self_draw_acts):
+            continue  # a call never carried out is pen.unfulfilled-call, not a conflict
+        if S is not None:  # prio.1
+            if _t(P) < _t(S):
+                out.append(Decision("pung_over_self_draw", "prio.1", X, N, (P.seq, S.seq),
+                                    (Effect("priority", seat=X), Effect("drawn_tile_returned", seat=N)), "self_draw",
+                                    _acts(w.self_draw_acts)))
+            else:
+                out.append(Decision("self_draw_over_pung", "prio.1", N, X, (S.seq, P.seq),
+                                    (Effect("priority", seat=N),), "pung"))
+            continue
+        if w.chow is not None:  # prio.3
+            done = w.n_discard
+            if done is None or _t(P) < _t(done):
+                out.append(Decision("pung_over_chow", "prio.3", X, N, (P.seq, w.chow.seq),
+                                    (Effect("priority", seat=X), Effect("claim_undone", seat=N)), "chow"))
+            else:
+                out.append(Decision("chow_over_pung", "prio.3", N, X, (w.chow.seq, done.seq, P.seq),
+                                    (Effect("priority", seat=N),), "pung", _acts(w.pung_acts.get(X, []))))
+            continue
+        if w.draw is not None:  # prio.4
+            if placed is None or _t(P) < _t(placed):
+                out.append(Decision("pung_over_draw", "prio.4", X, N, (P.seq, w.draw.seq),
+                                    (Effect("priority", seat=X), Effect("drawn_tile_returned", seat=N)), "draw"))
+            else:
+                out.append(Decision("draw_over_pung", "prio.4", N, X, (w.draw.seq, placed.seq, P.seq),
+                                    (Effect("priority", seat=N),), "pung", _acts(w.pung_acts.get(X, []))))
+    if S is not None and not w.self_draw_acts and not w.win_acts and not w.pung_acts:
+        S = None  # a self-draw shown and never laid down, against nothing laid down
+    winners = sorted((s for s in w.win if w.win_acts.get(s)), key=lambda s: (s - w.d.seat) % 4)
+    for X in winners:
+        W = first(w.win[X])
+        touched = w.touch.get(X)
+        reached = touched is not None and _t(touched) < _t(W)
+        if S is not None:  # prio.2
+            if _t(W) < _t(S):
+                out.append(Decision("win_over_self_draw", "prio.2", X, N, (W.seq, S.seq),
+                                    (Effect("priority", seat=X), Effect("drawn_tile_returned", seat=N)), "self_draw",
+                                    _acts(w.self_draw_acts)))
+            else:
+                out.append(Decision("self_draw_over_win", "prio.2", N, X, (S.seq, W.seq),
+                                    (Effect("priority", seat=N), Effect("passed_win", seat=X)), "win",
+                                    _acts(w.win_acts.get(X, []))))
+            continue
+        pungs = [(first(g), s) for s, g in w.pung.items() if s != X and (w.pung_acts.get(s) or w.win_acts.get(X))]
+        if pungs:  # prio.5
+            P, Y = min(pungs, key=lambda p: _t(p[0]))
+            if reached:
+                out.append(Decision("pung_over_win", "prio.5", Y, X, (touched.seq, W.seq, P.seq),
+                                    (Effect("priority", seat=Y), Effect("passed_win", seat=X)), "win",
+                                    _acts(w.win_acts.get(X, []))))
+            else:
+                out.append(Decision("win_over_pung", "prio.5", X, Y, (W.seq, P.seq), (Effect("priority", seat=X),),
+                                    "pung"))
+            continue
+        if w.chow is not None and X != N:  # prio.6
+            done = w.n_discard
+            if done is not None and _t(done) < _t(W):
+                out.append(Decision("chow_over_win", "prio.6", N, X, (w.chow.seq, done.seq, W.seq),
+                                    (Effect("priority", seat=N), Effect("passed_win", seat=X)), "win",
+                                    _acts(w.win_acts.get(X, []))))
+            else:
+                out.append(Decision("win_over_chow", "prio.6", X, N, (W.seq, w.chow.seq),
+                                    (Effect("priority", seat=X), Effect("claim_undone", seat=N)), "chow"))
+            continue
+        if w.draw is not None and X != N:  # prio.7
+            done = w.n_discard
+            if done is not None and _t(done) < _t(W):
+                out.append(Decision("draw_over_win", "prio.7", N, X, (w.draw.seq, done.seq, W.seq),
+                                    (Effect("priority", seat=N), Effect("passed_win", seat=X)), "win",
+                                    _acts(w.win_acts.get(X, []))))
+            else:
+                out.append(Decision("win_over_draw", "prio.7", X, N, (W.seq, w.draw.seq),
+                                    (Effect("priority", seat=X), Effect("drawn_tile_returned", seat=N)), "draw"))
+    if len(winners) >= 2:  # prio.8
+        near = winners[0]
+        W = first(w.win[near])
+        touched = w.touch.get(near)
+        if touched is not None and _t(touched) < _t(W):
+            later = winners[1]
+            out.append(Decision("later_win_over_touched", "prio.8", later, near,
+                                (touched.seq, W.seq, first(w.win[later]).seq),
+                                (Effect("priority", seat=later), Effect("passed_win", seat=near)), "win_vs_win",
+                                _acts(w.win_acts.get(near, []))))
+    return out
+
+
+__all__ = ["Decision", "analyze"]

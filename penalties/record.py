@@ -1,0 +1,177 @@
+"""What penalties reads about a hand: the events, the referee's adjudication of them, and
+the wall at every event.
+
+:func:`build` replays the events through the referee (:class:`referee.machine.Referee`,
+the same code as ``flask replay``) and keeps, after each event, the wall's counts
+(:class:`Moment`): how many tiles were drawn from the front (摸序, for the "next eight
+draws" of 代位賠付), from the tail (槓尾), and how many drawable tiles are left (末八張).
+Penalties never changes the referee's state; it reads.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.events import Event, EventType, Setup
+from referee.machine import Referee
+from referee.outcome import Adjudication, OutcomeKind, WinResult
+from referee.ruleset import Ruleset
+from referee.scoring.context import Stakes
+from referee.verdicts import Irregularity, Status
+
+from .errors import AdjudicationError
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The wall right after an event: tiles drawn from the front (the deal included) and
+    from the tail, and drawable tiles left (``play.exhausted``)."""
+
+    front: int
+    tail: int
+    live: int
+    #: the seat whose turn it is, and the tile it last took in (None when unknown)
+    turn: int
+    drawn: int | None
+    #: the last tile taken in came from the tail (a kong's or a flower's replacement)
+    from_tail: bool
+    #: it was placed into the hand (靠張)
+    placed: bool
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand as penalties sees it.
+
+    :param events: the hand's events, ``hand_start`` first.
+    :param adjudication: the referee's answer (verdicts, irregularities, outcome).
+    :param moments: seq → :class:`Moment` after that event.
+    :param ruleset: / :param stakes: what the hand is played and paid under.
+    """
+
+    events: tuple[Event, ...]
+    adjudication: Adjudication
+    moments: dict[int, Moment]
+    ruleset: Ruleset
+    stakes: Stakes
+    index: dict[int, int] = field(default_factory=dict)
+
+    # ---- the table
+    @property
+    def setup(self) -> Setup:
+        return self.events[0].setup or Setup()
+
+    @property
+    def dealer(self) -> int:
+        return self.setup.dealer
+
+    @property
+    def streak(self) -> int:
+        return self.setup.streak
+
+    @property
+    def marker(self) -> int | None:
+        return self.setup.streak_marker
+
+    @property
+    def digital(self) -> bool:
+        return self.adjudication.mode == "digital"
+
+    # ---- events
+    def event(self, seq: int) -> Event:
+        return self.events[self.index[seq]]
+
+    def after(self, seq: int, until: int | None = None) -> Iterable[Event]:
+        """Events after *seq* (up to and including *until*)."""
+        start = self.index.get(seq, -1) + 1
+        for ev in self.events[start:]:
+            if until is not None and ev.seq > until:
+                return
+            yield ev
+
+    def before(self, seq: int) -> Iterable[Event]:
+        """Events before *seq*, latest first."""
+        end = self.index.get(seq, len(self.events))
+        return reversed(self.events[:end])
+
+    def moment(self, seq: int) -> Moment:
+        return self.moments[seq]
+
+    def front_draws_between(self, start: int, end: int) -> int:
+        """Tiles drawn from the front of the wall after event *start* up to event *end*."""
+        return self.moments[end].front - self.moments[start].front
+
+    def reports(self) -> list[Event]:
+        return [e for e in self.events if e.type is EventType.REPORT]
+
+    # ---- the referee's answer
+    @property
+    def irregularities(self) -> tuple[Irregularity, ...]:
+        return self.adjudication.irregularities
+
+    def rejected(self) -> set[tuple[int, str]]:
+        """``(seq, code)`` of irregularities the referee refused outright (a digital
+        table's illegal act: it changed nothing, so nothing is ruled on)."""
+        out = set()
+        for seq, verdict in self.adjudication.verdicts:
+            if verdict.status is Status.REJECTED:
+                out.update((seq, i.code) for i in verdict.irregularities)
+        return out
+
+    def irregularities_at(self, seq: int) -> list[Irregularity]:
+        """The referee's irregularities of event *seq* that it did not refuse outright."""
+        rejected = self.rejected()
+        return [i for i in self.adjudication.irregularities if i.seq == seq and (i.seq, i.code) not in rejected
+                and i.code != "reported"]
+
+    @property
+    def wins(self) -> tuple[WinResult, ...]:
+        return self.adjudication.outcome.wins
+
+    @property
+    def exhausted(self) -> bool:
+        return self.adjudication.outcome.kind is OutcomeKind.EXHAUSTIVE_DRAW
+
+
+def build(events: Sequence[Event], *, ruleset: Ruleset | None = None, stakes: Stakes | None = None) -> HandRecord:
+    """Replay one hand's events through the referee and record the wall at each event.
+
+    :raises AdjudicationError: no events, or the first is not ``hand_start``.
+    :raises referee.machine.StreamError: a stream the referee cannot follow.
+    """
+    events = tuple(events)
+    if not events or events[0].type is not EventType.HAND_START:
+        raise AdjudicationError("a hand's events start with hand_start", field="events[0].type",
+                                reason_zh="每盤的事件須以 hand_start 開始")
+    ref = Referee(ruleset)
+    moments: dict[int, Moment] = {}
+    for ev in events:
+        ref.apply(ev)
+        st = ref.state
+        w = st.wall
+        moments[ev.seq] = Moment(w.front, w.tail, w.live, st.turn, st.drawn, _from_tail(st), st.placed)
+    adjudication = ref.finish()
+    rules = ref.state.rules.ruleset
+    setup = events[0].setup or Setup()
+    return HandRecord(events, adjudication, moments, rules, stakes or Stakes(setup.base, setup.per_tai),
+                      {e.seq: i for i, e in enumerate(events)})
+
+
+def _from_tail(st: Any) -> bool:
+    from referee.state import Source
+
+    return st.source in (Source.KONG, Source.MELDED_KONG, Source.FLOWER)
+
+
+def state_before(record: HandRecord, seq: int) -> Any:
+    """The referee's table state just before event *seq* (a fresh replay up to it)."""
+    ref = Referee(record.ruleset)
+    for ev in record.events:
+        if ev.seq >= seq:
+            break
+        ref.apply(ev)
+    return ref.state
+
+
+__all__ = ["HandRecord", "Moment", "build", "state_before"]

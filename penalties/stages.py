@@ -1,0 +1,134 @@
+"""How far an error got before it was caught (既遂 / 未遂, GLOSSARY: completed / caught).
+
+The officials stop play with a ``report`` event (code ``caught``, ``seat`` the offender;
+any report naming the offender's error by its code counts too). Without one, the error
+got as far as the stream shows. These functions read the events after the error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.events import EventType
+
+from .record import HandRecord
+
+#: report codes that stop play on a seat's pending error
+CATCH_CODES = frozenset({"caught", "wrong_kong", "wrong_pung", "exposed_discard", "tile_unidentifiable"})
+#: a kong's stages in order (the referee's ``stage`` fact uses the same words)
+KONG_STAGES = ("declared", "replaced", "placed", "completed")
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where an error stood when it was caught (or the stream ended).
+
+    :param stage: ``declared`` / ``replaced`` / ``placed`` / ``completed`` for a kong.
+    :param caught: the seq of the report that caught it, or ``None``.
+    :param seqs: the events that moved it on (the tail draw, the placing, the discard).
+    :param robbed: for an added kong: the seq of a win robbing it before the replacement.
+    :param unidentifiable: an official reported the placed tile cannot be identified.
+    """
+
+    stage: str
+    caught: int | None
+    seqs: tuple[int, ...] = ()
+    robbed: int | None = None
+    unidentifiable: bool = False
+
+
+def caught_at(record: HandRecord, seat: int, after: int, until: int | None = None) -> int | None:
+    """The seq of the first report catching *seat*'s error after event *after*."""
+    for ev in record.after(after, until):
+        if ev.type is EventType.REPORT and ev.code in CATCH_CODES and ev.seat in (seat, None):
+            return ev.seq
+    return None
+
+
+def kong_progress(record: HandRecord, seat: int, kong_seq: int) -> Progress:
+    """A kong's stage: replacement drawn (``replaced``), placed into the hand (``placed``),
+    a tile discarded after it (``completed``) — up to the report that caught it."""
+    stage = "declared"
+    seqs: list[int] = []
+    robbed = None
+    unidentifiable = False
+    caught = None
+    for ev in record.after(kong_seq):
+        if ev.type is EventType.REPORT and ev.seat in (seat, None):
+            if ev.code == "tile_unidentifiable":
+                unidentifiable = True
+            if ev.code in CATCH_CODES:
+                caught = ev.seq
+                break
+        if ev.type is EventType.WIN and ev.seat != seat and stage == "declared":
+            robbed = ev.seq
+            break
+        if ev.seat != seat:
+            continue
+        if ev.type is EventType.TAIL_DRAW and stage == "declared":
+            stage = "replaced"
+            seqs.append(ev.seq)
+        elif ev.type is EventType.PLACE and stage == "replaced":
+            stage = "placed"
+            seqs.append(ev.seq)
+        elif ev.type is EventType.DISCARD and stage in ("replaced", "placed"):
+            stage = "completed"
+            seqs.append(ev.seq)
+            break
+        elif ev.type is EventType.WIN:
+            break
+    if caught is not None and not unidentifiable:
+        for ev in record.after(caught):
+            if ev.type is EventType.REPORT and ev.code == "tile_unidentifiable" and ev.seat in (seat, None):
+                unidentifiable = True
+                break
+            if ev.type is not EventType.REPORT:
+                break
+    return Progress(stage, caught, tuple(seqs), robbed, unidentifiable)
+
+
+def claim_completed(record: HandRecord, seat: int, act_seq: int) -> tuple[bool, int | None, tuple[int, ...]]:
+    """After a claim by *seat* (a wrong pung or chow, ``pen.wrong-pon``): did it stand?
+
+    It stood (既遂) when the discard made after it was claimed and the claimer discarded in
+    turn, or the next player drew and placed the tile into the hand (or discarded after
+    drawing), before a report caught it. Returns ``(completed, caught seq, evidence)``.
+    """
+    discard = None
+    for ev in record.after(act_seq):
+        if ev.type is EventType.REPORT and ev.code in CATCH_CODES and ev.seat in (seat, None):
+            return False, ev.seq, ()
+        if ev.type is EventType.DISCARD and ev.seat == seat:
+            discard = ev
+            break
+        if ev.type is EventType.WIN:
+            return False, None, ()
+    if discard is None:
+        return False, None, ()
+    nxt = (seat + 1) % 4
+    claimer = None
+    drew = None
+    for ev in record.after(discard.seq):
+        if ev.type is EventType.REPORT and ev.code in CATCH_CODES and ev.seat in (seat, None):
+            return False, ev.seq, ()
+        if ev.type in (EventType.CHOW, EventType.PUNG) or (ev.type is EventType.KONG and ev.seat != seat
+                                                            and getattr(ev.kind, "name", "") == "MELDED_KONG"):
+            if ev.seat != seat and claimer is None:
+                claimer = ev
+            continue
+        if ev.type is EventType.DISCARD:
+            if claimer is not None and ev.seat == claimer.seat:
+                return True, None, (discard.seq, claimer.seq, ev.seq)
+            if drew is not None and ev.seat == nxt:
+                return True, None, (discard.seq, drew.seq, ev.seq)
+            return False, None, ()
+        if ev.type is EventType.DRAW and ev.seat == nxt and claimer is None:
+            drew = ev
+            continue
+        if ev.type is EventType.PLACE and drew is not None and ev.seat == nxt:
+            return True, None, (discard.seq, drew.seq, ev.seq)
+        if ev.type is EventType.WIN:
+            return False, None, ()
+    return False, None, ()
+
+
+__all__ = ["CATCH_CODES", "KONG_STAGES", "Progress", "caught_at", "claim_completed", "kong_progress"]

@@ -1,0 +1,514 @@
+"""The action-stream protocol: one event per fact at the table (``docs/protocol.md``).
+
+A stream records **facts, not verdicts**: what a player did, legal or not (a chow from
+the wrong seat, a kong of unlike tiles, a discard taken from an exposed meld, a call not
+completed, a hand reaching to the wall, a win declared). The referee
+(:mod:`referee.machine`) gives each event its verdict.
+
+Every event has ``type``, ``seq`` (strictly increasing within a hand), ``ts`` (ms; the
+priority rules ``prio.*`` compare them, so they may run out of ``seq`` order when a
+scorer records a gesture late), ``table``, ``hand`` and, for acts, ``seat`` (0–3,
+counterclockwise; 下家 = ``(seat + 1) % 4``). Tiles are known (``tiles``) or, at a
+physical table, only counted (``count``).
+
+The gestures the priority rules name are events too: a call (:attr:`EventType.CALL`),
+a hand touching the wall (:attr:`EventType.TOUCH_WALL`), a drawn tile placed into the
+hand (:attr:`EventType.PLACE`, 靠張); a meld exposed is the chow / pung / kong event
+itself, a discard made is the discard event.
+
+JSON in, :class:`Event` out: :func:`parse_event`, :func:`parse_stream`; back to JSON:
+:func:`event_to_dict`. Errors name the field at fault (``events[7].tiles``).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import Any
+
+from .errors import MjrefError
+from .melds import MeldKind
+from .tiles import FLOWER_BASE, Wind, format_tiles, parse_tiles
+
+#: protocol version carried by ``hand_start`` (``"v"``) and the JSON Schema's ``$id``
+PROTOCOL_VERSION = 1
+
+
+class EventError(MjrefError, ValueError):
+    """An event that cannot be read: unknown type, a missing or malformed field, a seq
+    that does not increase. ``field`` names the field (``events[3].tiles``)."""
+
+    code = "invalid_event"
+
+
+class EventType(IntEnum):
+    """What happened (the protocol's ``type``); values index the referee's dispatch table."""
+
+    HAND_START = 0  # hand_start: table, mode, ruleset, dealer, round wind, streak
+    SEAT_DICE = 1  # seat_dice: 搬風 dice (seat.banfeng, seat.dice.*)
+    DEALER_DICE = 2  # dealer_dice: 定莊 dice (seat.dealer)
+    BREAK_DICE = 3  # break_dice: 開門 dice thrown by the dealer (deal.wall, deal.break)
+    WALL = 4  # wall: the 144 tiles as built (deal.walls); digital tables
+    DEAL = 5  # deal: a take of tiles while dealing (deal.wall: 4 at a time, then 門牌)
+    FLOWER = 6  # flower: flowers laid out (deal.flowers, app.flowers.*)
+    DRAW = 7  # draw: a tile from the wall (play.draw)
+    TAIL_DRAW = 8  # tail_draw: a replacement from the tail (槓尾) after a flower or kong
+    DISCARD = 9  # discard (play.discard)
+    CHOW = 10  # chow: 吃 (play.chi)
+    PUNG = 11  # pung: 碰 (play.pon)
+    KONG = 12  # kong: melded / added / concealed (play.kong.*)
+    READY = 13  # ready: 天聽 / 地聽 / 宣告聽牌 (tai.31, tai.32, app.ready)
+    WIN = 14  # win: a win declared (play.win, app.win-ways)
+    PASS = 15  # pass: declines a claim
+    SKIP_LAST_TILE = 16  # skip_last_tile: leaves the 海底 tile undrawn (tai.25)
+    CALL = 17  # call: a call (碰 吃 槓 胡) as a gesture (prio.*, pen.unfulfilled-call)
+    TOUCH_WALL = 18  # touch_wall: a hand reaching to the wall (play.passed-win, play.intercept)
+    PLACE = 19  # place: the drawn tile placed into the hand (靠張, tai.23, tai.31)
+    REVEAL = 20  # reveal: concealed tiles shown or said aloud (play.restrict.8)
+    REPORT = 21  # report: an official's report of what the stream cannot show (pen.*)
+    HAND_END = 22  # hand_end: the table closes the hand
+
+    def __repr__(self) -> str:
+        return f"EventType.{self.name}"
+
+    @property
+    def wire(self) -> str:
+        """The protocol's name: ``"tail_draw"``."""
+        return self.name.lower()
+
+    @property
+    def zh(self) -> str:
+        return _TYPE_ZH[self]
+
+
+_TYPE_ZH = dict(zip(EventType, (
+    "開局", "搬風骰", "定莊骰", "開門骰", "牌牆", "配牌", "補花", "摸牌", "槓尾補牌", "捨牌", "吃", "碰", "槓",
+    "宣告聽牌", "胡牌", "不要", "海底棄摸", "喊牌", "伸手摸牌", "靠張", "亮牌", "裁判報告", "結束",
+)))
+_BY_WIRE = {t.wire: t for t in EventType}
+
+
+class Mode(Enum):
+    """How much the table knows (chosen per table)."""
+
+    #: the wall order and every tile are known; every draw is checked against the wall
+    DIGITAL = "digital"
+    #: a scorer or sensors record what is public or revealed; concealed tiles may be unknown
+    PHYSICAL = "physical"
+
+    def __repr__(self) -> str:
+        return f"Mode.{self.name}"
+
+
+class Call(Enum):
+    """What a call announces (``call`` events): the gesture behind ``prio.*``."""
+
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    WIN = "win"
+
+    def __repr__(self) -> str:
+        return f"Call.{self.name}"
+
+
+class ReadyKind(Enum):
+    """A readiness declaration (``ready`` events)."""
+
+    #: 天聽 (tai.31, app.heavenly-ready)
+    HEAVENLY = "heavenly"
+    #: 地聽 (tai.32, app.heavenly-ready)
+    EARTHLY = "earthly"
+    #: 宣告聽牌 (app.ready, opt.declare-ready)
+    DECLARED = "declared"
+
+    def __repr__(self) -> str:
+        return f"ReadyKind.{self.name}"
+
+
+_KONG_KINDS = {"melded": MeldKind.MELDED_KONG, "added": MeldKind.ADDED_KONG, "concealed": MeldKind.CONCEALED_KONG}
+_KONG_WIRE = {v: k for k, v in _KONG_KINDS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What ``hand_start`` says about the table and the hand.
+
+    :param mode: :class:`Mode`.
+    :param ruleset: profile name (``data/rulesets``); ``rules`` overrides, as sorted pairs.
+    :param dealer: the dealer's seat (莊家).
+    :param round_wind: 圈風.
+    :param streak: N of 連N拉N before this hand (``tai.10``).
+    :param streak_marker: what the dealer's dice show, when it differs (``score.streak-marker``).
+    :param first_dealer: the match's starting dealer seat (起莊位, ``seat.dealer``): the
+        round wind advances when the deal comes back to it.
+    :param first_hand: the first hand of the match (``seat.first_hand_east``).
+    :param base: / :param per_tai: the stakes (底 / 台, ``100/20``).
+    """
+
+    mode: Mode = Mode.DIGITAL
+    ruleset: str = "competition"
+    rules: tuple[tuple[str, Any], ...] = ()
+    dealer: int = 0
+    round_wind: Wind = Wind.EAST
+    streak: int = 0
+    streak_marker: int | None = None
+    first_dealer: int = 0
+    first_hand: bool = False
+    base: int = 100
+    per_tai: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One fact at the table. Which fields an event type uses: ``docs/protocol.md``.
+
+    ``tiles`` is ``None`` when the table does not know them (physical mode; ``count``
+    then says how many); ``kind`` is a :class:`MeldKind` for kongs, a :class:`Call`
+    for calls, a :class:`ReadyKind` for ready declarations.
+    """
+
+    type: EventType
+    seq: int
+    ts: int = 0
+    seat: int | None = None
+    tiles: tuple[int, ...] | None = None
+    count: int | None = None
+    kind: MeldKind | Call | ReadyKind | None = None
+    dice: tuple[int, int, int] | None = None
+    exposed: bool = False
+    by_other: bool = False
+    code: str | None = None
+    clause: str | None = None
+    note: str | None = None
+    setup: Setup | None = None
+    table: str = ""
+    hand: int = 0
+
+    @property
+    def tile(self) -> int | None:
+        """The single tile of a draw or discard, when known."""
+        tiles = self.tiles
+        return tiles[0] if tiles else None
+
+    @property
+    def size(self) -> int:
+        """How many tiles the event moves: known or counted."""
+        return len(self.tiles) if self.tiles is not None else (self.count or 0)
+
+
+# --- reading JSON ------------------------------------------------------------------------
+
+_COMMON = {"v", "type", "seq", "ts", "table", "hand", "seat"}
+#: fields each event type may carry besides the common ones
+FIELDS: dict[EventType, frozenset[str]] = {
+    EventType.HAND_START: frozenset({"mode", "ruleset", "rules", "dealer", "round_wind", "streak", "streak_marker",
+                                     "first_dealer", "first_hand", "base", "per_tai"}),
+    EventType.SEAT_DICE: frozenset({"dice"}),
+    EventType.DEALER_DICE: frozenset({"dice"}),
+    EventType.BREAK_DICE: frozenset({"dice"}),
+    EventType.WALL: frozenset({"tiles"}),
+    EventType.DEAL: frozenset({"tiles", "tile", "count"}),
+    EventType.FLOWER: frozenset({"tiles", "tile"}),
+    EventType.DRAW: frozenset({"tiles", "tile", "count"}),
+    EventType.TAIL_DRAW: frozenset({"tiles", "tile", "count"}),
+    EventType.DISCARD: frozenset({"tiles", "tile", "exposed"}),
+    EventType.CHOW: frozenset({"tiles"}),
+    EventType.PUNG: frozenset({"tiles"}),
+    EventType.KONG: frozenset({"tiles", "count", "kind"}),
+    EventType.READY: frozenset({"kind"}),
+    EventType.WIN: frozenset({"tiles"}),
+    EventType.PASS: frozenset(),
+    EventType.SKIP_LAST_TILE: frozenset(),
+    EventType.CALL: frozenset({"kind"}),
+    EventType.TOUCH_WALL: frozenset(),
+    EventType.PLACE: frozenset(),
+    EventType.REVEAL: frozenset({"tiles", "tile", "by_other"}),
+    EventType.REPORT: frozenset({"code", "clause", "note", "tiles"}),
+    EventType.HAND_END: frozenset(),
+}
+#: event types that need a seat
+SEATED = frozenset(set(EventType) - {EventType.HAND_START, EventType.WALL, EventType.HAND_END, EventType.REPORT})
+
+
+def _err(field: str, message: str, zh: str, value: object = None) -> EventError:
+    shown = json.dumps(value, ensure_ascii=False) if value is not None else ""
+    return EventError(f"{message}{': ' + shown if shown else ''}", field=field, reason_zh=f"{zh}{'：' + shown if shown else ''}")
+
+
+def _int(raw: Mapping, key: str, where: str, *, lo: int | None = None, hi: int | None = None, required: bool = True) -> int | None:
+    if key not in raw or raw[key] is None:
+        if required:
+            raise _err(f"{where}.{key}", f"missing field {key!r}", f"缺少欄位 {key}")
+        return None
+    value = raw[key]
+    if type(value) is not int or (lo is not None and value < lo) or (hi is not None and value > hi):
+        span = f" ({lo}–{hi})" if hi is not None else f" (≥ {lo})" if lo is not None else ""
+        raise _err(f"{where}.{key}", f"{key} must be an integer{span}", f"{key} 須為整數{span}", value)
+    return value
+
+
+def _bool(raw: Mapping, key: str, where: str) -> bool:
+    value = raw.get(key, False)
+    if type(value) is not bool:
+        raise _err(f"{where}.{key}", f"{key} must be true or false", f"{key} 須為 true 或 false", value)
+    return value
+
+
+def _str(raw: Mapping, key: str, where: str) -> str | None:
+    value = raw.get(key)
+    if value is not None and not isinstance(value, str):
+        raise _err(f"{where}.{key}", f"{key} must be a string", f"{key} 須為字串", value)
+    return value
+
+
+def _tiles(raw: Mapping, where: str) -> tuple[int, ...] | None:
+    """``tiles`` as notation (``"123m 5z"``) or a list of notations / indices; or ``tile``."""
+    if "tile" in raw and raw["tile"] is not None:
+        if "tiles" in raw and raw["tiles"] is not None:
+            raise _err(f"{where}.tile", "give tile or tiles, not both", "tile 與 tiles 只能擇一")
+        key, value = "tile", raw["tile"]
+        if type(value) is int:
+            value = [value]
+    elif "tiles" in raw and raw["tiles"] is not None:
+        key, value = "tiles", raw["tiles"]
+    else:
+        return None
+    field = f"{where}.{key}"
+    if isinstance(value, str):
+        return tuple(parse_tiles(value, field=field))
+    if not isinstance(value, list):
+        raise _err(field, f"{key} must be tile notation or a list of tiles", f"{key} 須為牌的寫法或牌的清單", value)
+    out: list[int] = []
+    for i, item in enumerate(value):
+        if type(item) is int:
+            if not 0 <= item < FLOWER_BASE + 8:
+                raise _err(f"{field}[{i}]", "not a tile index (0–41)", "不是牌的編號（0–41）", item)
+            out.append(item)
+        elif isinstance(item, str):
+            out.extend(parse_tiles(item, field=f"{field}[{i}]"))
+        else:
+            raise _err(f"{field}[{i}]", "a tile is notation or an index", "牌須為寫法或編號", item)
+    return tuple(out)
+
+
+def _enum(raw: Mapping, key: str, where: str, table: Mapping[str, Any], *, required: bool = False) -> Any:
+    value = raw.get(key)
+    if value is None:
+        if required:
+            raise _err(f"{where}.{key}", f"missing field {key!r}; one of {sorted(table)}", f"缺少欄位 {key}；可為 {sorted(table)}")
+        return None
+    if not isinstance(value, str) or value not in table:
+        raise _err(f"{where}.{key}", f"{key} must be one of {sorted(table)}", f"{key} 須為 {sorted(table)} 之一", value)
+    return table[value]
+
+
+_WINDS = {"east": Wind.EAST, "south": Wind.SOUTH, "west": Wind.WEST, "north": Wind.NORTH,
+          "東": Wind.EAST, "南": Wind.SOUTH, "西": Wind.WEST, "北": Wind.NORTH}
+
+
+def _setup(raw: Mapping, where: str) -> Setup:
+    mode = _enum(raw, "mode", where, {m.value: m for m in Mode}) or Mode.DIGITAL
+    ruleset = _str(raw, "ruleset", where) or "competition"
+    rules = raw.get("rules") or {}
+    if not isinstance(rules, Mapping):
+        raise _err(f"{where}.rules", "rules must be an object of parameter overrides", "rules 須為參數覆寫的物件", rules)
+    wind = raw.get("round_wind", "east")
+    if type(wind) is int and 0 <= wind < 4:
+        round_wind = Wind(wind)
+    elif isinstance(wind, str) and wind.lower() in _WINDS:
+        round_wind = _WINDS[wind.lower()]
+    else:
+        raise _err(f"{where}.round_wind", "round_wind must be east/south/west/north or 0–3", "圈風須為東南西北或 0–3", wind)
+    dealer = _int(raw, "dealer", where, lo=0, hi=3)
+    for key in ("base", "per_tai"):
+        if key in raw:
+            _int(raw, key, where, lo=0)
+    return Setup(
+        mode=mode,
+        ruleset=ruleset,
+        rules=tuple(sorted((str(k), v) for k, v in rules.items())),
+        dealer=dealer,
+        round_wind=round_wind,
+        streak=_int(raw, "streak", where, lo=0, required=False) or 0,
+        streak_marker=_int(raw, "streak_marker", where, lo=0, required=False),
+        first_dealer=_int(raw, "first_dealer", where, lo=0, hi=3, required=False) or 0,
+        first_hand=_bool(raw, "first_hand", where),
+        base=raw.get("base", 100),
+        per_tai=raw.get("per_tai", 20),
+    )
+
+
+def parse_event(raw: Any, *, index: int | None = None) -> Event:
+    """Read one event from its JSON object.
+
+    :param index: the event's position in its stream, used in error fields (``events[3]``).
+    :raises EventError: naming the field at fault and showing the bad value.
+    """
+    where = "event" if index is None else f"events[{index}]"
+    if not isinstance(raw, Mapping):
+        raise _err(where, "an event is a JSON object", "事件須為 JSON 物件", raw)
+    kind = raw.get("type")
+    etype = _BY_WIRE.get(kind) if isinstance(kind, str) else None
+    if etype is None:
+        raise _err(f"{where}.type", f"unknown event type; one of {sorted(_BY_WIRE)}", "不明的事件種類", kind)
+    version = raw.get("v", PROTOCOL_VERSION)
+    if version != PROTOCOL_VERSION:
+        raise _err(f"{where}.v", f"protocol version {PROTOCOL_VERSION} expected", f"協定版本應為 {PROTOCOL_VERSION}", version)
+    extra = set(raw) - _COMMON - FIELDS[etype]
+    if extra:
+        raise _err(f"{where}.{sorted(extra)[0]}", f"field not used by a {etype.wire} event", f"{etype.zh}事件沒有此欄位",
+                   sorted(extra)[0])
+    seq = _int(raw, "seq", where, lo=0)
+    ts = _int(raw, "ts", where, lo=0, required=False) or 0
+    seat = _int(raw, "seat", where, lo=0, hi=3, required=etype in SEATED)
+    table = _str(raw, "table", where) or ""
+    hand = raw.get("hand", 0)
+    if type(hand) is not int:
+        raise _err(f"{where}.hand", "hand must be an integer", "hand 須為整數", hand)
+    fields: dict[str, Any] = {}
+    allowed = FIELDS[etype]
+    if "tiles" in allowed:
+        fields["tiles"] = _tiles(raw, where)
+    if "count" in allowed:
+        fields["count"] = _int(raw, "count", where, lo=0, hi=144, required=False)
+    if "dice" in allowed:
+        dice = raw.get("dice")
+        if not (isinstance(dice, list) and len(dice) == 3 and all(type(d) is int and 1 <= d <= 6 for d in dice)):
+            raise _err(f"{where}.dice", "three dice of 1–6 expected", "須為三顆 1–6 點的骰子", dice)
+        fields["dice"] = tuple(dice)
+    if etype is EventType.KONG:
+        fields["kind"] = _enum(raw, "kind", where, _KONG_KINDS, required=True)
+    elif etype is EventType.CALL:
+        fields["kind"] = _enum(raw, "kind", where, {c.value: c for c in Call}, required=True)
+    elif etype is EventType.READY:
+        fields["kind"] = _enum(raw, "kind", where, {r.value: r for r in ReadyKind}, required=True)
+    for flag in ("exposed", "by_other"):
+        if flag in allowed:
+            fields[flag] = _bool(raw, flag, where)
+    if etype is EventType.REPORT:
+        fields["code"] = _str(raw, "code", where)
+        fields["clause"] = _str(raw, "clause", where)
+        fields["note"] = _str(raw, "note", where)
+        if not fields["code"]:
+            raise _err(f"{where}.code", "a report needs a code", "裁判報告須有代碼")
+    if etype is EventType.HAND_START:
+        fields["setup"] = _setup(raw, where)
+    _check_shape(etype, fields, where)
+    return Event(etype, seq, ts, seat, table=table, hand=hand, **fields)
+
+
+_SINGLE = (EventType.DRAW, EventType.TAIL_DRAW, EventType.DISCARD)
+
+
+def _check_shape(etype: EventType, fields: dict, where: str) -> None:
+    """Sizes the protocol fixes (a draw is one tile, a wall 144); not legality."""
+    tiles = fields.get("tiles")
+    count = fields.get("count")
+    if etype in _SINGLE:
+        if tiles is not None and len(tiles) != 1:
+            raise _err(f"{where}.tiles", f"a {etype.wire} moves one tile", f"{etype.zh}只有一張牌", format_tiles(tiles, sort=False))
+        if etype is EventType.DISCARD and tiles is None:
+            raise _err(f"{where}.tile", "a discard is seen by everyone: give its tile", "捨牌人人可見，須寫出是哪張牌")
+        if count not in (None, 1):
+            raise _err(f"{where}.count", f"a {etype.wire} moves one tile", f"{etype.zh}只有一張牌", count)
+    elif etype is EventType.WALL and (tiles is None or len(tiles) != 144):
+        raise _err(f"{where}.tiles", "a wall is 144 tiles (deal.walls)", "牌牆須為 144 張（deal.walls）", len(tiles or ()))
+    elif etype in (EventType.FLOWER, EventType.CHOW, EventType.PUNG, EventType.REVEAL) and not tiles:
+        raise _err(f"{where}.tiles", f"a {etype.wire} event shows its tiles", f"{etype.zh}須寫出牌張")
+    elif etype is EventType.DEAL and tiles is None and count is None:
+        raise _err(f"{where}.count", "a deal gives its tiles or their count", "配牌須寫出牌張或張數")
+    elif etype is EventType.KONG and tiles is None and fields["kind"] is not MeldKind.CONCEALED_KONG:
+        raise _err(f"{where}.tiles", "an exposed kong shows its tiles", "明槓須寫出牌張")
+
+
+def parse_stream(source: str | bytes | Iterable[Any]) -> list[Event]:
+    """Read a whole stream: JSON Lines text, a JSON array text, or a list of objects.
+
+    Blank lines are skipped. ``seq`` must strictly increase within a hand.
+
+    :raises EventError: for unreadable JSON (naming the line) or a bad event.
+    """
+    if isinstance(source, bytes):
+        source = source.decode("utf-8")
+    if isinstance(source, str):
+        text = source.strip()
+        if text.startswith("["):
+            try:
+                items: Iterable[Any] = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise _err("events", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
+                           f"不是有效的 JSON（第 {exc.lineno} 行第 {exc.colno} 欄）") from None
+        else:
+            items = []
+            for number, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        items.append(json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        raise _err(f"line {number}", f"not a JSON object ({exc.msg})", f"第 {number} 行不是 JSON 物件",
+                                   line[:80]) from None
+    else:
+        items = source
+    events = [parse_event(raw, index=i) for i, raw in enumerate(items)]
+    check_order(events)
+    return events
+
+
+def check_order(events: Sequence[Event]) -> None:
+    """:raises EventError: when ``seq`` does not strictly increase within a hand."""
+    last: dict[tuple[str, int], int] = {}
+    for i, event in enumerate(events):
+        key = (event.table, event.hand)
+        previous = last.get(key)
+        if previous is not None and event.seq <= previous:
+            raise _err(f"events[{i}].seq", f"seq must strictly increase within a hand (previous {previous})",
+                       f"同一盤內 seq 須嚴格遞增（前一個為 {previous}）", event.seq)
+        last[key] = event.seq
+
+
+# --- writing JSON ------------------------------------------------------------------------
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The event as the protocol writes it (compact tile notation, in the order given)."""
+    out: dict[str, Any] = {"type": event.type.wire, "seq": event.seq, "ts": event.ts}
+    if event.table:
+        out["table"] = event.table
+    if event.hand:
+        out["hand"] = event.hand
+    if event.seat is not None:
+        out["seat"] = event.seat
+    if event.tiles is not None:
+        out["tiles"] = format_tiles(event.tiles, sort=False)
+    if event.count is not None:
+        out["count"] = event.count
+    if event.kind is not None:
+        out["kind"] = _KONG_WIRE[event.kind] if isinstance(event.kind, MeldKind) else event.kind.value
+    if event.dice is not None:
+        out["dice"] = list(event.dice)
+    if event.exposed:
+        out["exposed"] = True
+    if event.by_other:
+        out["by_other"] = True
+    for key in ("code", "clause", "note"):
+        if getattr(event, key) is not None:
+            out[key] = getattr(event, key)
+    if event.setup is not None:
+        s = event.setup
+        out.update({"v": PROTOCOL_VERSION, "mode": s.mode.value, "ruleset": s.ruleset, "dealer": s.dealer,
+                    "round_wind": s.round_wind.name.lower(), "streak": s.streak, "first_dealer": s.first_dealer,
+                    "base": s.base, "per_tai": s.per_tai})
+        if s.rules:
+            out["rules"] = dict(s.rules)
+        if s.streak_marker is not None:
+            out["streak_marker"] = s.streak_marker
+        if s.first_hand:
+            out["first_hand"] = True
+    return out
+
+
+def to_jsonl(events: Iterable[Event]) -> str:
+    """A stream as JSON Lines."""
+    return "".join(json.dumps(event_to_dict(e), ensure_ascii=False) + "\n" for e in events)

@@ -1,0 +1,334 @@
+"""The end of a hand: who won and how much (scored and settled by :mod:`referee.scoring`),
+or an exhaustive draw, or a void hand; and who deals next.
+
+* several win declarations on one discard: the nearest after the discarder wins
+  (攔胡 ``play.intercept``, ``app.priority``) unless the ruleset plays
+  ``play.multiple_wins`` (一炮多響); a discard win against the next player's self-draw:
+  whichever was declared first (``prio.2``);
+* 荒局 (``play.exhausted``, ``app.exhausted``, ``app.exhausted.eight-stacks``): the wall is
+  down to the dead wall (or the last tile was left, ``tai.25``) and nobody won: nobody
+  pays, the dealer repeats;
+* 連莊 / 下莊 (``seat.dealer``, ``app.dealer-continue``, ``tai.09``): the dealer repeats
+  when he wins or the hand is exhausted (the streak grows by one); otherwise the seat
+  after him deals, and when the deal comes back to the starting dealer's seat the round
+  wind advances; after the North round the match is over;
+* a hand ended by an irregularity (a false win at a physical table): by default the
+  dealer passes if he was the offender, otherwise he keeps the deal without counting
+  the streak (``pen.false-win.3``); :mod:`penalties` rules on the rest.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .errors import MjrefError
+from .hand import Hand
+from .restrictions import nearest_after
+from .scoring import Stakes, WinContext, score, settle
+from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
+from .tiles import Wind, format_tiles, tile_name
+from .verdicts import Irregularity, Verdict, irregularity
+from .winning import WinClaim
+
+
+class OutcomeKind(Enum):
+    """How the hand ended."""
+
+    #: one or more wins, scored and settled
+    WIN = "win"
+    #: 荒局: the wall ran down to the dead wall with no win (play.exhausted)
+    EXHAUSTIVE_DRAW = "exhaustive_draw"
+    #: the hand did not finish (the stream stopped): replayed with the same dealer and streak
+    VOID = "void"
+    #: a physical table's hand knocked down by a false win (詐胡) or like irregularity
+    ENDED_BY_IRREGULARITY = "ended_by_irregularity"
+
+    def __repr__(self) -> str:
+        return f"OutcomeKind.{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Who deals the next hand, with what streak, in which round (``seat.dealer``)."""
+
+    dealer: int
+    streak: int
+    round_wind: Wind
+    first_dealer: int
+    dealer_repeats: bool
+    #: the hand counts toward the streak (連莊序); False after a void hand or pen.false-win.3
+    streak_counted: bool
+    #: the North round is over: the match (將) ends
+    match_over: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "streak": self.streak, "round_wind": self.round_wind.name.lower(),
+                "round_wind_zh": self.round_wind.zh, "first_dealer": self.first_dealer,
+                "dealer_repeats": self.dealer_repeats, "streak_counted": self.streak_counted,
+                "match_over": self.match_over}
+
+
+def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, repeats: bool,
+              counted: bool = True) -> NextHand:
+    """The next hand's dealer, streak and round wind (``seat.dealer``, ``app.dealer-continue``).
+
+    >>> next_hand(3, 0, Wind.EAST, 0, repeats=False)
+    NextHand(dealer=0, streak=0, round_wind=Wind.SOUTH, first_dealer=0, dealer_repeats=False, streak_counted=True, match_over=False)
+    """
+    if repeats:
+        return NextHand(dealer, streak + 1 if counted else streak, round_wind, first_dealer, True, counted)
+    following = (dealer + 1) % 4
+    wind, over = round_wind, False
+    if following == first_dealer:
+        if round_wind is Wind.NORTH:
+            over = True
+        else:
+            wind = Wind(round_wind + 1)
+    return NextHand(following, 0, wind, first_dealer, False, counted, over)
+
+
+@dataclass(frozen=True, slots=True)
+class WinResult:
+    """One win: the claim, the scored context and hand, the score and the payments.
+
+    ``score`` / ``settlement`` are ``None`` when the win could not be scored (a physical
+    table never showed the hand); ``unscored`` says why.
+    """
+
+    claim: WinClaim
+    context: WinContext | None = None
+    hand: Hand | None = None
+    score: Any = None
+    settlement: Any = None
+    unscored: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.claim
+        out: dict[str, Any] = {
+            "seat": c.seat, "seq": c.seq, "source": c.source.value, "source_zh": c.source.zh,
+            "tile": tile_name(c.tile) if c.tile is not None else None,
+            "tile_zh": tile_name(c.tile, "zh") if c.tile is not None else None,
+            "discarder": c.discarder, "flower_win": c.flower_win.value, "readiness": c.readiness.value,
+            "first_turn": c.first_turn.value,
+        }
+        if c.readiness_note:
+            out["readiness_note"] = c.readiness_note
+        if self.hand is not None:
+            out["hand"] = str(self.hand)
+        if self.score is not None:
+            out["score"] = self.score.to_dict()
+        if self.settlement is not None:
+            out["settlement"] = self.settlement.to_dict()
+        if self.unscored:
+            out["unscored"] = self.unscored
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the hand ended, what was paid (per seat, summing to zero), who deals next."""
+
+    kind: OutcomeKind
+    clause: str
+    next: NextHand
+    wins: tuple[WinResult, ...] = ()
+    payments: tuple[int, int, int, int] = (0, 0, 0, 0)
+    seq: int | None = None
+    detail_zh: str = ""
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "clause": self.clause, "seq": self.seq, "detail_zh": self.detail_zh,
+                "detail": self.detail, "wins": [w.to_dict() for w in self.wins], "payments": list(self.payments),
+                "next": self.next.to_dict()}
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """The referee's answer for one hand: a verdict per event, every irregularity (with
+    those found after their event), the outcome, and the final table."""
+
+    table: str
+    hand: int
+    mode: str
+    ruleset: str
+    verdicts: tuple[tuple[int, Verdict], ...]
+    irregularities: tuple[Irregularity, ...]
+    outcome: Outcome
+    #: the table state at the end (not compared; see :attr:`final`)
+    state: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def final(self) -> dict[str, Any]:
+        """The table at the end: each seat's tiles, melds, flowers, pond; the wall's counts."""
+        return final_table(self.state) if self.state is not None else {}
+
+    @property
+    def accepted(self) -> bool:
+        """No irregularity at all."""
+        return not self.irregularities
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table, "hand": self.hand, "mode": self.mode, "ruleset": self.ruleset,
+            "outcome": self.outcome.to_dict(),
+            "irregularities": [i.to_dict() for i in self.irregularities],
+            "verdicts": [v.to_dict(seq) for seq, v in self.verdicts],
+            "final": self.final,
+        }
+
+
+# --- deciding the outcome -------------------------------------------------------------------
+
+
+def resolve_wins(claims: list[WinClaim], multiple_wins: bool) -> tuple[list[WinClaim], list[Irregularity]]:
+    """Which win claims win (``play.intercept``, ``play.multiple_wins``, ``prio.2``), and the
+    irregularities of those who knocked down a hand after losing priority."""
+    if not claims:
+        return [], []
+    lost: list[Irregularity] = []
+    own = [c for c in claims if c.window_seq is None]
+    on_tile = [c for c in claims if c.window_seq is not None]
+    if own and on_tile:
+        first = min(c.ts for c in on_tile)
+        if first < own[0].ts:
+            losers, claims = own, on_tile
+        else:
+            losers, claims = on_tile, own
+        for c in losers:
+            lost.append(irregularity("lost_priority", c.seq, c.seat, clause="prio.2", kind="win", kind_zh="胡牌",
+                                     evidence=(c.seq,)))
+    if claims[0].window_seq is None:
+        return [claims[0]], lost
+    if multiple_wins:
+        seen, winners = set(), []
+        for c in claims:
+            if c.seat not in seen:
+                seen.add(c.seat)
+                winners.append(c)
+        return winners, lost
+    discarder = claims[0].discarder
+    nearest = nearest_after(discarder, [c.seat for c in claims])
+    return [next(c for c in claims if c.seat == nearest)], lost
+
+
+def adjudicate(ref) -> Adjudication:
+    """Close the referee's hand: decide the outcome and build the :class:`Adjudication`."""
+    st = ref.state
+    setup = st.setup
+    rules = st.rules
+    winners, lost = resolve_wins(st.wins, rules.multiple_wins)
+    for irr in lost:
+        ref._found(irr)
+    dealer = setup.dealer
+    if winners:
+        results = tuple(_score(st, c) for c in winners)
+        payments = [0, 0, 0, 0]
+        for r in results:
+            if r.settlement is not None:
+                for s in range(4):
+                    payments[s] += r.settlement.payments[s]
+        seats = {c.seat for c in winners}
+        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=dealer in seats)
+        names = "、".join(f"{c.seat} 號座{c.source.zh}" for c in winners)
+        outcome = Outcome(OutcomeKind.WIN, "play.win", nxt, results, tuple(payments), winners[0].seq,
+                          f"{names}胡牌", "won: " + ", ".join(f"seat {c.seat} ({c.source.value})" for c in winners))
+    elif st.ended_by is not None:
+        offender = st.ended_by.seat
+        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=offender != dealer,
+                        counted=False)
+        outcome = Outcome(OutcomeKind.ENDED_BY_IRREGULARITY, st.ended_by.clause, nxt, seq=st.ended_by.seq,
+                          detail_zh=f"本盤因違規終止：{st.ended_by.detail_zh}",
+                          detail=f"the hand ended on an irregularity: {st.ended_by.detail}")
+    elif st.skipped_last or (st.phase.value >= 3 and st.wall.live == 0):
+        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True)
+        clause = "tai.25" if st.skipped_last else "play.exhausted"
+        outcome = Outcome(OutcomeKind.EXHAUSTIVE_DRAW, clause, nxt, seq=st.end_seq,
+                          detail_zh=f"荒局：牌牆只剩殘牌 {st.wall.remaining} 張，無人胡牌，莊家續莊",
+                          detail=f"exhaustive draw: {st.wall.remaining} dead-wall tiles left and no win; the dealer repeats")
+    elif rules.unreplaced_ends_hand and st.phase.value >= 3 and any(s.held_flowers for s in st.seats):
+        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True)
+        outcome = Outcome(OutcomeKind.EXHAUSTIVE_DRAW, "app.flowers.no-replace", nxt, seq=st.end_seq,
+                          detail_zh="不補不打，這一手流局", detail="a flower was neither replaced nor discarded: the hand is drawn")
+    else:
+        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True, counted=False)
+        outcome = Outcome(OutcomeKind.VOID, "play.win", nxt, seq=st.end_seq,
+                          detail_zh="此盤未完成（事件流於胡牌或荒局之前結束），重打此盤",
+                          detail="the hand did not finish (the stream stopped before a win or the end of the wall): replay it")
+    return Adjudication(
+        table=st.table, hand=st.hand_no, mode=setup.mode.value, ruleset=rules.ruleset.profile,
+        verdicts=tuple(ref.verdicts), irregularities=tuple(_completed(ref)), outcome=outcome, state=st,
+    )
+
+
+def _completed(ref) -> list[Irregularity]:
+    """Irregularities with the facts only the rest of the hand shows (how far a wrong kong got)."""
+    out = list(ref.irregularities)
+    for index, _seat, stage in ref.state.wrong_kongs:
+        out[index] = out[index].with_facts(stage=stage)
+    return out
+
+
+def _score(st, claim: WinClaim) -> WinResult:
+    """Score and settle one win with :mod:`referee.scoring`."""
+    setup = st.setup
+    seat = st.seats[claim.seat]
+    east = st.east
+    readiness = claim.readiness
+    if readiness is Readiness.HEAVENLY and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
+        readiness = Readiness.EARTHLY
+    try:
+        ctx = WinContext(
+            winner=claim.seat, dealer=setup.dealer, round_wind=setup.round_wind, source=claim.source,
+            winning_tile=claim.tile if claim.source is not WinSource.FLOWER_WIN else None,
+            discarder=claim.discarder, wall_break=east, streak=setup.streak, streak_marker=setup.streak_marker,
+            flower_win=claim.flower_win, dealt_flower_win=claim.dealt_flower_win, readiness=readiness,
+            first_turn=claim.first_turn, robbed_flower=_robbed_flower(st, claim),
+        )
+    except MjrefError as exc:
+        return WinResult(claim, unscored=f"context: {exc.message}")
+    flowers = list(seat.flowers)
+    if ctx.robbed_flower is not None and ctx.robbed_flower not in flowers:
+        flowers.append(ctx.robbed_flower)
+    hand = None
+    if claim.source is not WinSource.FLOWER_WIN:
+        melds = seat.melds_for_scoring()
+        if claim.concealed is None or melds is None:
+            return WinResult(claim, ctx, unscored="the hand was not shown" if claim.concealed is None
+                             else "a meld on the table does not form a set")
+        try:
+            hand = Hand(claim.concealed, melds, tuple(sorted(flowers)))
+        except MjrefError as exc:
+            return WinResult(claim, ctx, unscored=f"hand: {exc.message}")
+    try:
+        result = score(hand, ctx, st.rules.ruleset, flowers=flowers)
+        settlement = settle(result, Stakes(setup.base, setup.per_tai))
+    except MjrefError as exc:
+        return WinResult(claim, ctx, hand, unscored=f"score: {exc.message}")
+    return WinResult(claim, ctx, hand, result, settlement)
+
+
+def _robbed_flower(st, claim: WinClaim) -> int | None:
+    if claim.flower_win not in (FlowerWin.SEVEN_ROB_ONE, FlowerWin.SEVEN_ROB_ONE_DRAWN) or claim.discarder is None:
+        return None
+    flowers = st.seats[claim.discarder].flowers
+    return flowers[-1] if flowers else None
+
+
+def final_table(st) -> dict[str, Any]:
+    """The table at the end: each seat's tiles, melds, flowers, pond; the wall's counts."""
+    seats = []
+    for s in st.seats:
+        tiles = [t for t in range(34) for _ in range(s.hand[t])]
+        seats.append({
+            "seat": s.seat, "tiles": format_tiles(tiles), "unknown": s.unknown,
+            "melds": [str(m) for m in s.melds], "flowers": format_tiles(s.flowers, sort=False),
+            "pond": format_tiles(s.pond, sort=False), "passed_win": s.passed is not None,
+            "ready": s.ready.value if s.ready else None, "dead_hand": s.dead_hand,
+        })
+    w = st.wall
+    return {"dealer": st.dealer, "east": st.east, "wall": {"drawn": w.front, "replacements": w.tail,
+                                                             "kongs": w.kongs, "live": w.live,
+                                                             "remaining": w.remaining},
+            "seats": seats}

@@ -1,0 +1,443 @@
+"""The table during a hand: wall, hands, melds, ponds, flowers, whose turn, open claims.
+
+One mutable, slotted :class:`TableState` per hand, changed in place by the state machine
+(:mod:`referee.machine`): no per-event copies. Concealed hands are count vectors over
+the 34 kinds; a physical table's tiles nobody has seen are counted in
+:attr:`SeatState.unknown` until they show (a discard, a meld, a flower, a win).
+
+:meth:`TableState.census` accounts for all 144 tiles (``deal.walls``); the property
+tests check it after every event. :meth:`TableState.snapshot` is a plain, comparable
+picture of the state (live == replay).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from .events import ReadyKind, Setup
+from .melds import Meld, MeldKind
+from .play_rules import PlayRules
+from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
+from .wall import TILES, Wall
+
+
+class Phase(IntEnum):
+    """Where the hand is."""
+
+    SETUP = 0  # hand_start seen: dice, wall
+    DEAL = 1  # dealing (deal.wall)
+    FLOWERS = 2  # the replacement rounds after the deal (deal.flowers)
+    PLAY = 3  # turns, claims
+    ENDED = 4  # won, exhausted, or void
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+class Intake(IntEnum):
+    """How the current turn took its tile in (``play.restrict``: one kind per turn)."""
+
+    NONE = 0  # nothing yet: the turn's player has to take a tile
+    DEALT = 1  # the dealer's first turn: the dealt 17 (the 門牌 counts as the first draw)
+    DRAW = 2  # 摸牌
+    CHOW = 3  # 吃
+    PUNG = 4  # 碰
+    MELDED_KONG = 5  # 碰槓 (明槓 on a discard)
+
+    def __repr__(self) -> str:
+        return f"Intake.{self.name}"
+
+    @property
+    def zh(self) -> str:
+        return ("未進牌", "配牌", "摸牌", "吃牌", "碰牌", "碰槓")[self]
+
+
+class Source(IntEnum):
+    """Where the last tile taken into the turn's hand came from (for self-draw wins)."""
+
+    DEALT = 0
+    WALL = 1
+    LAST_TILE = 2  # 海底
+    KONG = 3  # concealed or added kong's replacement (槓上開花)
+    MELDED_KONG = 4  # a melded kong's replacement (play.restrict.2)
+    FLOWER = 5  # a flower's replacement
+
+    def __repr__(self) -> str:
+        return f"Source.{self.name}"
+
+
+class WindowKind(IntEnum):
+    """What others may claim right now."""
+
+    DISCARD = 0  # a discard: win, pung, kong, chow
+    ADDED_KONG = 1  # an added kong's tile: robbing (搶槓)
+    CONCEALED_KONG = 2  # a concealed kong, when the ruleset lets it be robbed
+    FLOWER = 3  # the eighth flower laid out: 七搶一 (tai.30.1)
+
+    def __repr__(self) -> str:
+        return f"WindowKind.{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld as it lies on the table; its tiles may be unlike (a wrong kong stood at a
+    physical table) or unknown (a concealed kong face down: ``tiles`` is ``None``)."""
+
+    kind: MeldKind
+    tiles: tuple[int, ...] | None
+    claimed: int | None = None
+    from_seat: int | None = None
+    seq: int = 0
+
+    @property
+    def size(self) -> int:
+        return 4 if self.kind.is_kong else 3
+
+    def to_meld(self) -> Meld | None:
+        """The :class:`referee.melds.Meld` for scoring, or ``None`` if the tiles are unknown or
+        do not form the meld (a wrong kong, a tile taken away by 錯打明牌)."""
+        tiles = self.tiles
+        if tiles is None or len(tiles) != self.size:
+            return None
+        low = min(tiles)
+        if self.kind is MeldKind.CHOW:
+            if sorted(tiles) != [low, low + 1, low + 2] or low >= 27 or low % 9 > 6:
+                return None
+        elif len(set(tiles)) != 1:
+            return None
+        return Meld(self.kind, low, self.claimed if self.kind is not MeldKind.CONCEALED_KONG else None)
+
+    def __str__(self) -> str:
+        return f"{self.kind.zh}:{format_tiles(self.tiles, sort=False) if self.tiles else '????'}"
+
+
+class SeatState:
+    """One seat's tiles and what the rules remember about it this hand."""
+
+    __slots__ = (
+        "seat", "hand", "keys", "n", "waits", "unknown", "melds", "flowers", "held_flowers", "pond", "discards", "last_discard",
+        "last_discard_seq", "passed", "pung_passed", "revealed", "revealed_sets", "ready", "ready_seq",
+        "ready_discards", "ready_lapsed", "dead_hand", "chances", "drawn_count", "first_drawn", "start_flowers",
+        "flower_round",
+    )
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        #: concealed tiles, a count per kind (0–33)
+        self.hand = [0] * KINDS
+        #: the same tiles as four suit keys (referee.tables), kept in step with ``hand``
+        self.keys = [0, 0, 0, 0]
+        #: how many known concealed tiles (the sum of ``hand``)
+        self.n = 0
+        #: the tiles a known 16-tile hand waits on (set at its discard), None otherwise
+        self.waits: frozenset[int] | None = None
+        #: concealed tiles nobody has seen (physical table)
+        self.unknown = 0
+        self.melds: list[TableMeld] = []
+        #: flowers laid out (deal.flowers)
+        self.flowers: list[int] = []
+        #: flowers drawn and not yet laid out
+        self.held_flowers: list[int] = []
+        #: discards still lying in the pond (claimed ones leave it)
+        self.pond: list[int] = []
+        #: discards made this hand
+        self.discards = 0
+        self.last_discard: int | None = None
+        self.last_discard_seq: int | None = None
+        #: seq of the chance that left this seat in 過水 (play.passed-win), None when free
+        self.passed: int | None = None
+        #: tiles this seat let go without punging, this go-around (過水碰, play.pon)
+        self.pung_passed: list[int] = []
+        #: kinds shown or said aloud by its own fault (play.restrict.8)
+        self.revealed: set[int] = set()
+        self.revealed_sets: list[tuple[int, ...]] = []
+        #: declared readiness still standing (天聽 地聽 宣告聽牌), when and after which discard
+        self.ready: ReadyKind | None = None
+        self.ready_seq: int | None = None
+        self.ready_discards = 0
+        #: why a declared readiness lapsed (換牌, 靠張, 過水)
+        self.ready_lapsed: str | None = None
+        #: 相公 (pen.dead-hand), set by an official's report or by penalties
+        self.dead_hand = False
+        #: winning chances since this seat's last discard: (tile, seq) of others' discards and
+        #: added kongs (checked at a physical table once the hand shows, play.passed-win)
+        self.chances: list[tuple[int, int]] = []
+        #: draws from the wall so far, and the first tile drawn (地聽 keeps it, app.heavenly-ready)
+        self.drawn_count = 0
+        self.first_drawn: int | None = None
+        #: flowers held when play began (配牌花胡, tai.28)
+        self.start_flowers = 0
+        #: replacement round in which each held flower may be laid out (deal.flowers)
+        self.flower_round: dict[int, int] = {}
+
+    @property
+    def concealed_count(self) -> int:
+        return self.n + self.unknown
+
+    @property
+    def size(self) -> int:
+        """Tiles toward win.shape: concealed + 3 per meld."""
+        return self.n + self.unknown + 3 * len(self.melds)
+
+    @property
+    def known(self) -> bool:
+        """Every concealed tile is known."""
+        return self.unknown == 0
+
+    def melds_for_scoring(self) -> tuple[Meld, ...] | None:
+        out = []
+        for m in self.melds:
+            meld = m.to_meld()
+            if meld is None:
+                return None
+            out.append(meld)
+        return tuple(out)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "hand": tuple(self.hand), "unknown": self.unknown, "melds": tuple(self.melds),
+            "flowers": tuple(self.flowers), "held_flowers": tuple(self.held_flowers), "pond": tuple(self.pond),
+            "discards": self.discards, "passed": self.passed, "pung_passed": tuple(self.pung_passed),
+            "revealed": tuple(sorted(self.revealed)), "ready": self.ready, "ready_lapsed": self.ready_lapsed,
+            "dead_hand": self.dead_hand, "chances": tuple(self.chances),
+        }
+
+
+class Taken:
+    """Who took the turn after a claimable tile, and how (for priority, ``prio.*``)."""
+
+    __slots__ = ("intake", "seat", "seq", "ts", "placed_ts", "discarded", "tile", "meld", "hand_tiles", "replaced")
+
+    def __init__(self, intake: Intake, seat: int, seq: int, ts: int, tile: int | None = None,
+                 meld: TableMeld | None = None, hand_tiles: tuple[int, ...] = ()) -> None:
+        self.intake = intake
+        self.seat = seat
+        self.seq = seq
+        self.ts = ts
+        #: when the drawn tile was placed into the hand (prio.4), None if not yet
+        self.placed_ts: int | None = None
+        self.discarded = False
+        self.tile = tile
+        self.meld = meld
+        #: tiles the claim took from the hand (known ones; None entries were unknown)
+        self.hand_tiles = hand_tiles
+        #: a melded kong's replacement was drawn (too late to undo)
+        self.replaced = False
+
+
+_NO_DICT: dict = {}
+_NO_LIST: list = []
+_NO_SET: frozenset = frozenset()
+
+
+class Window:
+    """A tile others may claim: a discard, an added kong, the eighth flower."""
+
+    __slots__ = ("kind", "seat", "tile", "seq", "ts", "last", "calls", "wins", "taken", "touched", "passes",
+                 "fulfilled", "closed")
+
+    def __init__(self, kind: WindowKind, seat: int, tile: int, seq: int, ts: int, last: bool = False) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.tile = tile
+        self.seq = seq
+        self.ts = ts
+        #: the discard after drawing the last tile (河底)
+        self.last = last
+        #: seat → (call kind, ts, seq), the earliest call of each seat
+        self.calls: dict[int, tuple[Any, int, int]] = _NO_DICT
+        #: (seat, seq, ts) of win declarations that stand so far
+        self.wins: list[tuple[int, int, int]] = _NO_LIST
+        self.taken: Taken | None = None
+        #: seat → (ts, seq) of a hand reaching to the wall while this tile could be claimed
+        self.touched: dict[int, tuple[int, int]] = _NO_DICT
+        self.passes: frozenset[int] | set[int] = _NO_SET
+        #: seats whose call was carried out (or lost to priority)
+        self.fulfilled: frozenset[int] | set[int] = _NO_SET
+        self.closed = False
+
+    # the containers start as shared empty read-only values; these make them writable
+
+    def note_call(self, seat: int, value: tuple[Any, int, int]) -> None:
+        if self.calls is _NO_DICT:
+            self.calls = {}
+        self.calls.setdefault(seat, value)
+
+    def note_touch(self, seat: int, value: tuple[int, int]) -> None:
+        if self.touched is _NO_DICT:
+            self.touched = {}
+        self.touched.setdefault(seat, value)
+
+    def note_pass(self, seat: int) -> None:
+        if self.passes is _NO_SET:
+            self.passes = set()
+        self.passes.add(seat)
+
+    def note_fulfilled(self, seat: int) -> None:
+        if self.fulfilled is _NO_SET:
+            self.fulfilled = set()
+        self.fulfilled.add(seat)
+
+    def note_win(self, value: tuple[int, int, int]) -> None:
+        if self.wins is _NO_LIST:
+            self.wins = []
+        self.wins.append(value)
+
+
+class TableState:
+    """Everything about the hand at one moment. Mutated in place by the referee."""
+
+    __slots__ = (
+        "setup", "rules", "mode_digital", "dealer", "east", "round_wind", "wall", "layout", "break_seat",
+        "break_skip", "seats", "phase", "turn", "intake", "owed", "owed_kinds", "source", "drawn", "placed",
+        "turn_kongs", "melded_kong_turn", "placed_before_kong", "kong_this_turn", "after_claim_tile",
+        "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
+        "discards_made", "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events", "last_drawn_seq",
+        "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
+        "table", "hand_no", "wrong_kongs", "door_tile",
+    )
+
+    def __init__(self, setup: Setup, rules: PlayRules) -> None:
+        self.setup = setup
+        self.rules = rules
+        self.mode_digital = setup.mode.value == "digital"
+        self.dealer = setup.dealer
+        #: East of this hand (開門位, deal.wall); the dealer until the break dice say otherwise
+        self.east = setup.dealer
+        self.round_wind: Wind = setup.round_wind
+        self.wall = Wall(None, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
+        #: the wall as laid out (the wall event), until the deal begins
+        self.layout: tuple[int, ...] | None = None
+        self.break_seat: int | None = None
+        self.break_skip: int | None = None
+        self.seats = [SeatState(s) for s in range(4)]
+        self.phase = Phase.SETUP
+        #: the seat whose turn it is (after a discard: the discarder, until someone takes a tile)
+        self.turn = setup.dealer
+        self.intake = Intake.NONE
+        #: replacements the turn's player owes from the tail (flowers laid out, kongs)
+        self.owed = 0
+        #: why, oldest first: Source.KONG / MELDED_KONG / FLOWER
+        self.owed_kinds: list[Source] = []
+        self.source = Source.DEALT
+        #: the tile last taken into the turn's hand (摸打 / 靠張), and whether it was placed
+        self.drawn: int | None = None
+        self.placed = False
+        self.turn_kongs = 0
+        self.melded_kong_turn = False
+        #: the drawn tile was placed into the hand before this turn's concealed kong (play.restrict.5)
+        self.placed_before_kong = False
+        self.kong_this_turn = False
+        #: after a chow or pung: the claimed tile and the tiles that may not be discarded now
+        self.after_claim_tile: int | None = None
+        self.after_claim_forbidden: tuple[int, ...] = ()
+        self.window: Window | None = None
+        self.prev_window: Window | None = None
+        self.deal_index = 0
+        self.flower_round = 1
+        self.flower_rel = -1
+        #: chows, pungs and kongs made so far by anyone (天聽 / 地聽, app.heavenly-ready)
+        self.claims_made = 0
+        self.discards_made = 0
+        #: win declarations that stand (referee.winning.WinClaim)
+        self.wins: list[Any] = []
+        #: the irregularity that ended the hand (a false win at a physical table), if any
+        self.ended_by: Any = None
+        self.end_seq: int | None = None
+        self.seat_dice_east: int | None = None
+        self.last_seq: int | None = None
+        self.events = 0
+        self.last_drawn_seq: int | None = None
+        self.skipped_last = False
+        #: the hand ended because a flower was not replaced (app.flowers.no-replace)
+        self.unreplaced_end = False
+        self.turn_start_seq: int | None = None
+        self.ready_discard_pending: int | None = None
+        self.flower_win_seat: int | None = None
+        self.table = ""
+        self.hand_no = 0
+        #: wrong kongs so far: [index in the referee's irregularities, seat, stage]
+        #: (stage: declared → replaced → placed → completed, pen.wrong-kong.*)
+        self.wrong_kongs: list[list] = []
+        #: the last tile the dealer took before play (the 門牌, or its flower's replacement)
+        self.door_tile: int | None = None
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def digital(self) -> bool:
+        return self.mode_digital
+
+    @property
+    def ended(self) -> bool:
+        return self.phase is Phase.ENDED
+
+    def known_count(self, t: int) -> int:
+        """How many copies of tile *t* are known to be out of the wall (hands, melds, ponds,
+        flowers), plus those known to stand in it."""
+        c = 0
+        for s in self.seats:
+            if t < KINDS:
+                c += s.hand[t]
+            c += s.pond.count(t) + s.flowers.count(t) + s.held_flowers.count(t)
+            for m in s.melds:
+                if m.tiles:
+                    c += m.tiles.count(t)
+        if self.wall.tiles is not None:
+            c += self.wall.standing().count(t)
+        return c
+
+    def census(self) -> tuple[list[int], int]:
+        """Every known tile's count (42 entries, flowers included) and the number of
+        unknown tiles, over wall, hands, melds, ponds and flowers: the two always add up
+        to 144 (``deal.walls``)."""
+        counts = [0] * (FLOWER_BASE + 8)
+        unknown = 0
+        wall = self.wall
+        if wall.known:
+            for t in wall.standing():
+                counts[t] += 1
+        else:
+            unknown += wall.remaining
+        for s in self.seats:
+            for t in range(KINDS):
+                counts[t] += s.hand[t]
+            unknown += s.unknown
+            for m in s.melds:
+                if m.tiles is None:
+                    unknown += m.size
+                else:
+                    for t in m.tiles:
+                        counts[t] += 1
+            for t in s.flowers:
+                counts[t] += 1
+            for t in s.held_flowers:
+                counts[t] += 1
+            for t in s.pond:
+                counts[t] += 1
+        return counts, unknown
+
+    def check_census(self) -> list[str]:
+        """Problems with the tile accounting (empty when all 144 are accounted for and
+        no kind shows more than four times, no flower twice)."""
+        counts, unknown = self.census()
+        problems = []
+        if sum(counts) + unknown != TILES:
+            problems.append(f"{sum(counts)} known + {unknown} unknown tiles != {TILES}")
+        for t, c in enumerate(counts):
+            if c > (1 if t >= FLOWER_BASE else 4):
+                problems.append(f"{c} copies of tile {t}")
+        return problems
+
+    def snapshot(self) -> dict[str, Any]:
+        """A plain picture of the state, equal for equal states (live == replay)."""
+        w = self.window
+        return {
+            "phase": self.phase, "turn": self.turn, "intake": self.intake, "owed": self.owed,
+            "source": self.source, "drawn": self.drawn, "placed": self.placed, "east": self.east,
+            "wall": (self.wall.front, self.wall.tail, self.wall.kongs, self.wall.live),
+            "window": None if w is None else (w.kind, w.seat, w.tile, w.seq, tuple(w.wins), w.closed),
+            "wins": tuple((c.seat, c.seq) for c in self.wins), "claims": self.claims_made,
+            "discards": self.discards_made, "seats": tuple(tuple(s.snapshot().items()) for s in self.seats),
+        }

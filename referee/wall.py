@@ -1,0 +1,183 @@
+"""The wall: 144 tiles in four walls of 18 stacks of two (``deal.walls``), opened where
+the dice say (``deal.wall``, ``deal.break``), drawn from the front, replaced from the
+tail (槓尾), with the last 8 stacks never drawn (``play.exhausted``,
+``app.exhausted.eight-stacks``; one more tile per kong with ``app.dead-wall``).
+
+Layout (the ``wall`` event lists the tiles this way): wall ``w`` stands in front of
+seat ``w``; its stacks are numbered 0–17 from that seat's **right** end; each stack
+has a top and a bottom tile. Layout index = ``36 * w + 2 * stack + (0 top | 1 bottom)``.
+
+Opening (``deal.wall``: 點到座位之牌牆右起於擲骰點數之次一墩開門): the break dice,
+counted from the thrower, point at a seat; in that seat's wall ``total`` stacks are
+left standing on the right and the deal starts at the next stack (``deal.break``: 11
+points → stacks 12 and 13 are the first take). Drawing goes clockwise: leftward along
+that wall, then on into the wall of the seat before it (上家, ``(w - 1) % 4``) from its
+right end. The tail is the other end of the same ring: replacements take the last
+stack's top tile, then its bottom, then the stack before (see docs/rulings.md).
+
+Hot path: a :class:`Wall` keeps the tiles in draw order and two counters.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .dice import counted_seat
+from .errors import MjrefError
+
+TILES = 144
+STACKS = 72
+STACKS_PER_WALL = 18
+#: tiles dealt to each seat (deal.wall: 4 takes of 4; the dealer's 門牌 makes 17)
+HAND_TILES = 16
+#: the deal: four rounds of 4 tiles each, dealer first, counterclockwise; then the dealer's 門牌
+DEAL_ROUNDS = 4
+TAKE = 4
+
+
+class WallError(MjrefError, ValueError):
+    """A wall that cannot be built: not 144 tiles, a bad break."""
+
+    code = "invalid_wall"
+
+
+def break_point(thrower: int, total: int) -> tuple[int, int]:
+    """Where the wall opens: ``(wall seat, stacks left standing on its right)``
+    (``deal.wall``, ``deal.break``, ``seat.dice.*``).
+
+    >>> break_point(0, 11)   # East throws 11: West's wall, 11 stacks stay
+    (2, 11)
+    """
+    return counted_seat(thrower, total), total
+
+
+def draw_order(break_seat: int, skip: int) -> list[int]:
+    """Layout indices in draw order: the front of the wall first, the tail last."""
+    if not (0 <= break_seat < 4 and 0 <= skip <= STACKS_PER_WALL):
+        raise WallError(f"no break at wall {break_seat!r}, {skip!r} stacks", field="dice", reason_zh="開門位置無效")
+    order: list[int] = []
+    wall, stack = break_seat, skip
+    for _ in range(STACKS):
+        if stack == STACKS_PER_WALL:
+            wall, stack = (wall - 1) % 4, 0
+        base = 36 * wall + 2 * stack
+        order += (base, base + 1)
+        stack += 1
+    return order
+
+
+def tail_index(k: int) -> int:
+    """Draw-order index of the *k*-th replacement tile (0 = the first from the tail)."""
+    return 2 * (STACKS - 1 - k // 2) + k % 2
+
+
+def deal_takes(dealer: int) -> list[tuple[int, int]]:
+    """The deal as ``(seat, tiles)`` takes: 4 rounds of 4 (2 stacks) dealer first,
+    counterclockwise, then the dealer's extra 門牌 (``deal.wall``, ``deal.hand-size``)."""
+    takes = [((dealer + i) % 4, TAKE) for _ in range(DEAL_ROUNDS) for i in range(4)]
+    takes.append((dealer, 1))
+    return takes
+
+
+def describe_position(layout: int) -> tuple[int, int, int]:
+    """``(wall seat, stack from its right end, 0 top | 1 bottom)`` of a layout index."""
+    return layout // 36, (layout % 36) // 2, layout % 2
+
+
+class Wall:
+    """The wall during a hand: tiles in draw order (``None`` when unknown, physical mode),
+    how many were drawn from the front and from the tail, how many must stay.
+
+    :param tiles: 144 tiles in draw order, or ``None`` (physical table).
+    :param dead_wall: tiles never drawn (``wall.dead_wall``: 16 = 8 stacks).
+    :param per_kong: extra tiles kept per kong (``wall.dead_wall_per_kong``, 一槓一).
+    """
+
+    __slots__ = ("tiles", "front", "tail", "kongs", "dead_wall", "per_kong", "layout")
+
+    def __init__(self, tiles: Sequence[int] | None = None, *, dead_wall: int = 16, per_kong: int = 0,
+                 layout: Sequence[int] | None = None) -> None:
+        if tiles is not None and len(tiles) != TILES:
+            raise WallError(f"a wall is {TILES} tiles, got {len(tiles)}", field="tiles", reason_zh=f"牌牆須為 {TILES} 張")
+        self.tiles = list(tiles) if tiles is not None else None
+        self.front = 0
+        self.tail = 0
+        self.kongs = 0
+        self.dead_wall = dead_wall
+        self.per_kong = per_kong
+        #: draw-order index → layout index, when the break is known
+        self.layout = list(layout) if layout is not None else None
+
+    @classmethod
+    def from_layout(cls, layout_tiles: Sequence[int], break_seat: int, skip: int, **kw) -> Wall:
+        """A wall built as laid out (the ``wall`` event) and opened at the break."""
+        if len(layout_tiles) != TILES:
+            raise WallError(f"a wall is {TILES} tiles, got {len(layout_tiles)}", field="tiles", reason_zh=f"牌牆須為 {TILES} 張")
+        order = draw_order(break_seat, skip)
+        return cls([layout_tiles[i] for i in order], layout=order, **kw)
+
+    @property
+    def known(self) -> bool:
+        return self.tiles is not None
+
+    @property
+    def remaining(self) -> int:
+        """Tiles still standing (dead wall included)."""
+        return TILES - self.front - self.tail
+
+    @property
+    def reserve(self) -> int:
+        """Tiles that must stay undrawn now (8 stacks, plus one per kong with 一槓一)."""
+        return self.dead_wall + self.per_kong * self.kongs
+
+    @property
+    def live(self) -> int:
+        """Tiles still drawable from the front (0 when only the dead wall is left)."""
+        live = TILES - self.front - self.tail - self.dead_wall - self.per_kong * self.kongs
+        return live if live > 0 else 0
+
+    def peek_front(self) -> int | None:
+        """The next tile from the front (``None`` if unknown)."""
+        return self.tiles[self.front] if self.tiles is not None else None
+
+    def peek_tail(self) -> int | None:
+        """The next replacement tile (``None`` if unknown)."""
+        return self.tiles[tail_index(self.tail)] if self.tiles is not None else None
+
+    def take_front(self, n: int = 1) -> list[int] | None:
+        """Draw *n* tiles from the front (the caller checked there are enough)."""
+        start = self.front
+        self.front = start + n
+        return self.tiles[start:start + n] if self.tiles is not None else None
+
+    def take_tail(self) -> int | None:
+        """Draw one replacement tile from the tail."""
+        k = self.tail
+        self.tail = k + 1
+        return self.tiles[tail_index(k)] if self.tiles is not None else None
+
+    def untake_front(self, n: int = 1) -> None:
+        """Put back the last *n* front draws (a draw undone by priority, ``prio.4``)."""
+        self.front -= n
+
+    def untake_tail(self) -> None:
+        self.tail -= 1
+
+    def standing(self) -> list[int]:
+        """The known tiles still standing, front to tail (census, tests)."""
+        if self.tiles is None:
+            return []
+        drawn_tail = {tail_index(k) for k in range(self.tail)}
+        return [t for i, t in enumerate(self.tiles) if i >= self.front and i not in drawn_tail]
+
+    def position_of_front(self) -> tuple[int, int, int] | None:
+        """Where the next front tile stands (wall seat, stack, level), when the break is known."""
+        return describe_position(self.layout[self.front]) if self.layout is not None else None
+
+    def copy(self) -> Wall:
+        other = Wall(self.tiles, dead_wall=self.dead_wall, per_kong=self.per_kong, layout=self.layout)
+        other.front, other.tail, other.kongs = self.front, self.tail, self.kongs
+        return other
+
+    def __repr__(self) -> str:
+        return (f"Wall(front={self.front}, tail={self.tail}, kongs={self.kongs}, live={self.live}, "
+                f"known={self.known})")

@@ -1,0 +1,336 @@
+"""Win declarations (play.win, app.win-ways): what the win is on, whether it stands.
+
+A ``win`` event is checked against:
+
+* what can be won on now: the latest discard (胡銃, 河底 when it followed the last
+  tile), an added kong's tile (搶槓, ``tai.12``), the eighth flower (七搶一 →1,
+  ``tai.30.1``), or the tile one just drew (自摸 and its kin: 海底, 槓上開花);
+* the hand (``win.shape``): 17 tiles (``play.win``: 恰為17張) that win, known to the
+  referee or shown with the win at a physical table (``tiles``: the concealed tiles, the
+  winning tile last); a flower win needs no winning hand (``tai.27``–``tai.30``);
+* 過水 (``play.passed-win``): a seat left passed cannot win until released, nor may a
+  hand that reached for the wall win on the tile it let go (``prio.5``, ``prio.8``);
+  天聽 / 地聽 only lose their readiness (``tai.31``, ``tai.32``);
+* self-draw limits: a turn that began with a chow or pung (``play.restrict.4``), a melded
+  kong's replacement (``play.restrict.2``), a drawn tile placed into the hand first
+  (靠張, ``tai.23``; not for 天胡, ``tai.33``), the tile drawn before a concealed kong
+  placed and a wait discarded this go-around (``play.restrict.5``);
+* priority: 胡 beats 碰 and 吃 while their turn is not complete (``app.priority``,
+  ``prio.3``–``prio.7``).
+
+A win that stands becomes a :class:`WinClaim`; which of several claims win is decided at
+the end of the hand (:mod:`referee.outcome`: ``play.intercept``, ``play.multiple_wins``,
+``prio.2``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .events import Event, ReadyKind
+from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
+from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
+from .state import Intake, Phase, SeatState, Source, TableState, Window, WindowKind
+from .tiles import FLOWER_BASE, KINDS
+from .verdicts import ACCEPTED, Irregularity, Status, Verdict
+
+_SELF_SOURCES = {
+    Source.DEALT: WinSource.WALL,
+    Source.WALL: WinSource.WALL,
+    Source.LAST_TILE: WinSource.LAST_TILE,
+    Source.KONG: WinSource.KONG_REPLACEMENT,
+    Source.MELDED_KONG: WinSource.KONG_REPLACEMENT,
+    Source.FLOWER: WinSource.FLOWER_REPLACEMENT,
+}
+_READINESS = {None: Readiness.NONE, ReadyKind.HEAVENLY: Readiness.HEAVENLY, ReadyKind.EARTHLY: Readiness.EARTHLY,
+              ReadyKind.DECLARED: Readiness.DECLARED}
+#: problems after which a physical table's win does not end the hand
+_HAND_GOES_ON = {"flower_win_unreplaced"}
+
+
+@dataclass(frozen=True, slots=True)
+class WinClaim:
+    """A win declaration that stands (so far): everything the outcome needs to score it.
+
+    :param concealed: the winner's concealed tiles with the winning tile (34 counts),
+        ``None`` when a physical table never showed them.
+    """
+
+    seat: int
+    seq: int
+    ts: int
+    source: WinSource
+    tile: int | None
+    discarder: int | None
+    window_seq: int | None
+    concealed: tuple[int, ...] | None
+    flower_win: FlowerWin = FlowerWin.NONE
+    dealt_flower_win: bool = False
+    readiness: Readiness = Readiness.NONE
+    first_turn: FirstTurn = FirstTurn.NONE
+    #: why a declared readiness was dropped at the win (tai.31: 過水 found afterwards)
+    readiness_note: str | None = None
+
+
+def _keys(counts) -> list[int]:
+    keys = [0, 0, 0, 0]
+    for t in range(KINDS):
+        c = counts[t]
+        if c:
+            keys[SUIT_OF[t]] += c * UNIT_OF[t]
+    return keys
+
+
+def check_win(ref, st: TableState, ev: Event, dry: bool = False):
+    """Check a ``win`` event; record the :class:`WinClaim` when it stands.
+
+    With *dry*, only answer whether it would stand (True / False), changing nothing.
+    """
+    if dry and st.phase is not Phase.PLAY:
+        return False
+    s = ev.seat
+    seat = st.seats[s]
+    irr = ref._irr
+    problems: list[Irregularity] = []
+    if st.phase is Phase.FLOWERS and s == st.dealer:
+        problems += ref._start_play(st, ev)
+    if st.phase is Phase.ENDED:
+        return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
+    if st.phase is not Phase.PLAY:
+        return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
+    w = st.window
+    open_w = w is not None and not w.closed and w.seat != s
+    window: Window | None = None
+    if open_w and w.kind is WindowKind.FLOWER:
+        window = w
+    elif open_w and not (w.taken is not None and w.taken.seat == s):
+        window = w
+    if st.wins:
+        # only more claims on the same tile (play.intercept, play.multiple_wins) or the
+        # drawer's self-draw against a discard win (prio.2) may follow a win
+        same = window is not None and all(c.window_seq == window.seq for c in st.wins)
+        drawer_race = window is None and w is not None and w.taken is not None and w.taken.seat == s \
+            and all(c.window_seq == w.seq for c in st.wins)
+        prior_self = window is not None and window.taken is not None and all(
+            c.window_seq is None and c.seat == window.taken.seat for c in st.wins)
+        if not (same or drawer_race or prior_self):
+            return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
+    self_draw = window is None
+    if self_draw and not (s == st.turn and st.intake is not Intake.NONE):
+        return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
+    if seat.dead_hand:
+        problems.append(irr(ev, "dead_hand_act", clause="pen.dead-hand", kind="win", kind_zh="胡牌"))
+
+    # ---- what the win is on
+    flower_win = FlowerWin.NONE
+    discarder = None
+    tile: int | None
+    undo = None
+    if window is not None:
+        discarder = window.seat
+        if window.kind is WindowKind.FLOWER:
+            flower_win = FlowerWin.SEVEN_ROB_ONE
+            replaced = window.taken is not None and window.taken.seat == s
+            if not st.rules.seven_rob_one or len(seat.flowers) != 7:
+                return False if dry else _false(ref, st, ev, problems + [irr(ev, "false_win", why="no seven flowers to rob with",
+                                                             why_zh="沒有七張花可搶")])
+            if not replaced:
+                return False if dry else _false(ref, st, ev, problems + [irr(ev, "flower_win_unreplaced")])
+            tile = window.taken.tile
+            source = WinSource.FLOWER_REPLACEMENT
+        else:
+            tile = window.tile
+            if window.kind is WindowKind.DISCARD:
+                source = WinSource.LAST_DISCARD if window.last else WinSource.DISCARD
+            else:
+                source = WinSource.ROBBING_KONG
+            taken = window.taken
+            if taken is not None:
+                moved_on = ref._turn_moved_on(st, taken)
+                if taken.intake is Intake.DRAW and moved_on:
+                    problems.append(irr(ev, "lost_priority", clause="prio.7", kind="win", kind_zh="胡牌"))
+                elif taken.intake is Intake.CHOW and moved_on:
+                    problems.append(irr(ev, "lost_priority", clause="prio.6", kind="win", kind_zh="胡牌"))
+                elif taken.intake is Intake.MELDED_KONG and taken.replaced:
+                    problems.append(irr(ev, "lost_priority", clause="prio.5", kind="win", kind_zh="胡牌"))
+                else:
+                    undo = taken
+            if s in window.touched:
+                touch_seq = window.touched[s][1]
+                problems.append(irr(ev, "passed_win", clause="play.passed-win", evidence=(ev.seq, touch_seq),
+                                    reached_for_wall=True, prio="prio.8" if len(window.wins) else "prio.5"))
+            if tile in seat.revealed:
+                problems.append(irr(ev, "claim_revealed_tiles", revealed=tuple(sorted(seat.revealed))))
+    else:
+        tile = st.drawn
+        source = _SELF_SOURCES[st.source]
+        intake = st.intake
+        if intake in (Intake.CHOW, Intake.PUNG):
+            problems.append(irr(ev, "self_draw_not_from_draw", intake=intake.name.lower(), intake_zh=intake.zh))
+        elif st.melded_kong_turn and not st.rules.melded_kong_replacement_self_draw:
+            problems.append(irr(ev, "replacement_self_draw"))
+        if st.owed > 0:
+            problems.append(irr(ev, "flower_win_unreplaced" if st.owed_kinds and st.owed_kinds[0] is Source.FLOWER
+                                else "missing_replacement", clause="tai.27" if st.owed_kinds and
+                                st.owed_kinds[0] is Source.FLOWER else "app.kong"))
+        if st.placed and intake is not Intake.DEALT:
+            problems.append(irr(ev, "self_draw_after_placing"))
+
+    # ---- the hand
+    revealed = ev.tiles
+    concealed: list[int] | None = None
+    if seat.unknown == 0:
+        concealed = list(seat.hand)
+        if window is not None and window.kind is not WindowKind.FLOWER and tile is not None:
+            concealed[tile] += 1
+        if revealed is not None and sorted(revealed) != [t for t in range(KINDS) for _ in range(concealed[t])]:
+            problems.append(irr(ev, "false_win", why="the tiles shown are not the hand held",
+                                why_zh="攤出的牌與手牌不符"))
+    elif revealed is not None:
+        if any(t >= FLOWER_BASE for t in revealed):
+            return False if dry else _false(ref, st, ev, problems + [irr(ev, "flower_not_replaced", tile=next(
+                t for t in revealed if t >= FLOWER_BASE))])
+        shown = [0] * KINDS
+        for t in revealed:
+            shown[t] += 1
+        extra = 1 if window is not None and window.kind is not WindowKind.FLOWER else 0
+        base = list(seat.hand)
+        if extra and tile is not None:
+            base[tile] += 1
+        consistent = all(shown[t] >= base[t] for t in range(KINDS)) and \
+            len(revealed) == seat.n + seat.unknown + extra
+        fifth = None
+        if consistent:
+            fifth = ref._unseen_copies(st, ev, [t for t in range(KINDS) for _ in range(shown[t] - base[t])])
+        if fifth is not None:
+            problems.append(fifth)
+        elif not consistent:
+            problems.append(irr(ev, "false_win", why="the tiles shown do not fit the tiles seen",
+                                why_zh="攤出的牌與已知的牌不符"))
+        else:
+            concealed = shown
+            if self_draw and tile is None:
+                tile = revealed[-1]
+    if concealed is not None:
+        size = sum(concealed) + 3 * len(seat.melds)
+        keys = _keys(concealed)
+        complete = size == 17 and (is_complete(keys) or (st.rules.ligu and not seat.melds and _ligu(concealed)))
+    else:
+        size, keys, complete = None, None, None
+
+    # ---- flower wins (tai.27–tai.30)
+    n_flowers = len(seat.flowers)
+    if flower_win is FlowerWin.NONE and self_draw and st.source is Source.FLOWER:
+        if n_flowers == 8:
+            flower_win = FlowerWin.EIGHT_FLOWERS
+        elif n_flowers == 7 and st.rules.seven_rob_one:
+            holder = next((o.seat for o in st.seats if o.seat != s and len(o.flowers) == 1), None)
+            if holder is not None:
+                flower_win, discarder = FlowerWin.SEVEN_ROB_ONE_DRAWN, holder
+    if flower_win is not FlowerWin.NONE:
+        if not complete:
+            source = WinSource.FLOWER_WIN
+            if flower_win is not FlowerWin.SEVEN_ROB_ONE:
+                tile = None
+    elif complete is False:
+        why, why_zh = (("17 tiles expected, " + str(size), f"應為 17 張，實為 {size} 張") if size != 17
+                       else ("not five sets and a pair", "未成五組一對"))
+        problems.append(irr(ev, "false_win", why=why, why_zh=why_zh))
+
+    # ---- 過水 (play.passed-win)
+    readiness = _READINESS[seat.ready]
+    readiness_note = None
+    passed_seq = seat.passed
+    if passed_seq is None and concealed is not None and seat.chances and st.turn_kongs == 0 and tile is not None \
+            and tile < KINDS:
+        before = list(concealed)
+        before[tile] -= 1
+        keys16 = _keys(before)
+        current = window.seq if window is not None else None
+        passed_seq = next((q for t, q in seat.chances if t < KINDS and q != current and t not in seat.revealed
+                           and wins_with(keys16, t)), None)
+    if passed_seq is not None and flower_win is FlowerWin.NONE:
+        if seat.ready in (ReadyKind.HEAVENLY, ReadyKind.EARTHLY):
+            readiness, readiness_note = Readiness.NONE, "passed_win"
+        else:
+            problems.append(irr(ev, "passed_win", clause="play.passed-win", evidence=(ev.seq, passed_seq)))
+
+    # play.restrict.5: drawn tile placed before a concealed kong, replacement wins, a wait discarded this go-around
+    if self_draw and st.kong_this_turn and st.placed_before_kong and st.source is Source.KONG and concealed:
+        before = list(concealed)
+        if tile is not None and before[tile]:
+            before[tile] -= 1
+            keys16 = _keys(before)
+            hit = next(((t, q) for t, q in seat.chances if t < KINDS and wins_with(keys16, t)), None)
+            if hit is None and seat.last_discard is not None and seat.last_discard < KINDS \
+                    and wins_with(keys16, seat.last_discard):
+                hit = (seat.last_discard, seat.last_discard_seq)
+            if hit is not None:
+                problems.append(irr(ev, "kong_draw_passed_tile", tile=hit[0], evidence=(ev.seq, hit[1])))
+
+    # ---- first-turn wins (tai.33–tai.35), 配牌花胡 (tai.28)
+    first_turn = FirstTurn.NONE
+    dealer = st.dealer
+    if self_draw and s == dealer and st.intake is Intake.DEALT and seat.discards == 0:
+        first_turn = FirstTurn.HEAVENLY_WIN
+        problems = [p for p in problems if p.code != "self_draw_after_placing"]  # tai.33: 不論靠張與否
+    elif s != dealer and seat.discards == 0 and (
+            (self_draw and seat.ready is ReadyKind.HEAVENLY and seat.drawn_count == 1)
+            or (window is not None and window.kind is WindowKind.DISCARD and st.seats[window.seat].discards == 1)):
+        first_turn = FirstTurn.EARTHLY_WIN
+    elif seat.ready is ReadyKind.EARTHLY and seat.discards == seat.ready_discards and readiness is not Readiness.NONE:
+        first_turn = FirstTurn.HUMAN_WIN
+    # 配牌花胡 (tai.28): eight flowers dealt, or seven dealt and the eighth dealt to another
+    dealt_flower_win = flower_win is not FlowerWin.NONE and seat.discards == 0 and (
+        seat.start_flowers == 8 or (seat.start_flowers == 7 and discarder is not None
+                                    and st.seats[discarder].start_flowers >= 1))
+
+    if dry:
+        return not problems
+    if problems:
+        hand_goes_on = all(p.code in _HAND_GOES_ON for p in problems)
+        if st.mode_digital or hand_goes_on:
+            return ref._reject(st, problems) if st.mode_digital else ref._stands(problems)
+        return False if dry else _false(ref, st, ev, problems)
+    if undo is not None:
+        ref._undo(st, window, undo)
+    if concealed is not None and seat.unknown and revealed is not None:
+        _adopt(seat, concealed, tile if window is not None and window.kind is not WindowKind.FLOWER else None)
+    if window is not None:
+        window.note_win((s, ev.seq, ev.ts))
+    claim = WinClaim(
+        seat=s, seq=ev.seq, ts=ref._call_ts(window, s, ev) if window is not None else ev.ts, source=source,
+        tile=tile if tile is not None and tile < KINDS else None, discarder=discarder,
+        window_seq=window.seq if window is not None else None,
+        concealed=tuple(concealed) if concealed is not None and complete else None,
+        flower_win=flower_win, dealt_flower_win=dealt_flower_win, readiness=readiness, first_turn=first_turn,
+        readiness_note=readiness_note,
+    )
+    st.wins.append(claim)
+    return ACCEPTED
+
+
+def _adopt(seat: SeatState, concealed: list[int], window_tile: int | None) -> None:
+    """A physical table showed the hand: the unknown tiles become known."""
+    hand = list(concealed)
+    if window_tile is not None:
+        hand[window_tile] -= 1
+    seat.hand = hand
+    seat.keys = _keys(hand)
+    seat.n = sum(hand)
+    seat.unknown = 0
+
+
+def _ligu(counts: list[int]) -> bool:
+    pungs = [t for t, c in enumerate(counts) if c == 3]
+    return len(pungs) == 1 and all(c in (0, 2, 3, 4) for c in counts) and sum(c // 2 for c in counts if c != 3) == 7
+
+
+def _false(ref, st: TableState, ev: Event, problems: list[Irregularity]) -> Verdict:
+    """A win that cannot stand: refused at a digital table; at a physical one the hand was
+    knocked down (詐胡, pen.false-win) and ends for penalties to rule on."""
+    if st.mode_digital:
+        return ref._reject(st, problems)
+    st.ended_by = problems[0]
+    st.phase = Phase.ENDED
+    st.end_seq = ev.seq
+    return ref._stands(problems)

@@ -1,0 +1,273 @@
+"""Tables, their event log, and the projections rebuilt from it (hands, rulings, overrides).
+
+Every function takes the sqlite-utils ``db`` it works on: a request's read connection
+(:func:`store.get_db`) or, for writes, the group-committed transaction's
+(``tx.db`` inside :meth:`store.writer.GroupCommitter.submit`). Rows come back as dicts;
+JSON columns are decoded.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+
+PLAY = "play"
+OFFICIAL = "official"
+
+
+def now() -> str:
+    """UTC time with milliseconds, ISO 8601 (``2026-11-29T18:30:00.123Z``)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, zh-TW unescaped, keys in their given order."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def canonical(value: Any) -> str:
+    """The canonical JSON of a posted body (sorted keys): equal bodies, equal text."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+# --- tables -------------------------------------------------------------------------------
+
+_TABLE_COLUMNS = "id, name, mode, ruleset, params, tournament_id, created_at, created_by"
+
+
+def _table(row: Sequence) -> dict:
+    return {
+        "id": row[0], "name": row[1], "mode": row[2], "ruleset": row[3], "params": json.loads(row[4]),
+        "tournament": row[5], "created_at": row[6], "created_by": row[7],
+    }
+
+
+def create_table(db: sqlite_utils.Database, table_id: str, *, name: str = "", mode: str = "digital",
+                 ruleset: str = "competition", params: dict | None = None, tournament_id: str | None = None,
+                 created_by: int | None = None) -> dict | None:
+    """Insert a table; ``None`` when the id is taken."""
+    try:
+        db.execute(
+            f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, name, mode, ruleset, dumps(params or {}), tournament_id, now(), created_by),
+        )
+    except sqlite3.IntegrityError:
+        return None
+    return get_table(db, table_id)
+
+
+def get_table(db: sqlite_utils.Database, table_id: str) -> dict | None:
+    row = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+    return _table(row) if row else None
+
+
+def list_tables(db: sqlite_utils.Database, *, tournament_id: str | None = None) -> list[dict]:
+    if tournament_id is None:
+        rows = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id")
+    else:
+        rows = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE tournament_id = ? ORDER BY created_at, id",
+                          (tournament_id,))
+    return [_table(r) for r in rows]
+
+
+# --- the event log ------------------------------------------------------------------------
+
+
+def stream_head(db: sqlite_utils.Database, table_id: str, stream: str = PLAY) -> tuple[int, int] | None:
+    """``(hand, seq)`` of the table's last stored event in *stream*; ``None`` if none."""
+    row = db.execute(
+        "SELECT hand, seq FROM events WHERE table_id = ? AND stream = ? ORDER BY hand DESC, seq DESC LIMIT 1",
+        (table_id, stream),
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def stored_event(db: sqlite_utils.Database, table_id: str, hand: int, seq: int, stream: str = PLAY) -> dict | None:
+    """The stored ``body`` (canonical text) and ``answer`` (decoded) of one event."""
+    row = db.execute(
+        "SELECT id, body, answer FROM events WHERE table_id = ? AND stream = ? AND hand = ? AND seq = ?",
+        (table_id, stream, hand, seq),
+    ).fetchone()
+    return {"id": row[0], "body": row[1], "answer": json.loads(row[2])} if row else None
+
+
+def append_events(db: sqlite_utils.Database, table_id: str, rows: Iterable[tuple], *, stream: str = PLAY,
+                  actor: int | None = None) -> None:
+    """Append events: each row is ``(hand, seq, type, body_text, answer_text)``.
+
+    :raises sqlite3.IntegrityError: a (hand, seq) already stored.
+    """
+    at = now()
+    db.conn.executemany(
+        "INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(table_id, stream, hand, seq, etype, body, answer, actor, at) for hand, seq, etype, body, answer in rows],
+    )
+
+
+def append_event(db: sqlite_utils.Database, table_id: str, hand: int, seq: int, etype: str, body: Any, *,
+                 answer: Any = None, stream: str = PLAY, actor: int | None = None) -> int:
+    """Append one event; its log id."""
+    cursor = db.execute(
+        "INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (table_id, stream, hand, seq, etype, canonical(body), dumps(answer if answer is not None else {}), actor, now()),
+    )
+    return cursor.lastrowid
+
+
+def next_seq(db: sqlite_utils.Database, table_id: str, hand: int, stream: str) -> int:
+    row = db.execute("SELECT MAX(seq) FROM events WHERE table_id = ? AND stream = ? AND hand = ?",
+                     (table_id, stream, hand)).fetchone()
+    return 1 if row[0] is None else row[0] + 1
+
+
+_EVENT_COLUMNS = "id, table_id, stream, hand, seq, type, body, answer, actor, received_at"
+
+
+def _event(row: Sequence) -> dict:
+    return {
+        "id": row[0], "table": row[1], "stream": row[2], "hand": row[3], "seq": row[4], "type": row[5],
+        "body": json.loads(row[6]), "answer": json.loads(row[7]), "actor": row[8], "received_at": row[9],
+    }
+
+
+def events(db: sqlite_utils.Database, table_id: str, *, hand: int | None = None, stream: str | None = PLAY,
+           after_id: int = 0, limit: int | None = None) -> list[dict]:
+    """A table's events in log order (``id``), optionally one hand's, one stream's."""
+    where = ["table_id = ?", "id > ?"]
+    args: list[Any] = [table_id, after_id]
+    if stream is not None:
+        where.append("stream = ?")
+        args.append(stream)
+    if hand is not None:
+        where.append("hand = ?")
+        args.append(hand)
+    sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE {' AND '.join(where)} ORDER BY id"
+    if limit is not None:
+        sql += " LIMIT ?"
+        args.append(limit)
+    return [_event(r) for r in db.execute(sql, args)]
+
+
+def play_bodies(db: sqlite_utils.Database, table_id: str, hand: int) -> Iterator[dict]:
+    """One hand's play events as posted, in seq order (what a replay reads)."""
+    for (body,) in db.execute(
+        "SELECT body FROM events WHERE table_id = ? AND stream = 'play' AND hand = ? ORDER BY seq",
+        (table_id, hand),
+    ):
+        yield json.loads(body)
+
+
+def hand_index(db: sqlite_utils.Database, table_id: str) -> list[dict]:
+    """Every hand of a table that has events: counts and seq range, in hand order."""
+    rows = db.execute(
+        "SELECT hand, COUNT(*), MIN(seq), MAX(seq), MIN(received_at), MAX(received_at) FROM events "
+        "WHERE table_id = ? AND stream = 'play' GROUP BY hand ORDER BY hand",
+        (table_id,),
+    )
+    return [{"hand": r[0], "events": r[1], "first_seq": r[2], "last_seq": r[3], "started_at": r[4], "last_at": r[5]}
+            for r in rows]
+
+
+def tables_with_events(db: sqlite_utils.Database) -> list[str]:
+    return [r[0] for r in db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")]
+
+
+# --- projections: hands, rulings, overrides -------------------------------------------------
+
+
+def save_hand(db: sqlite_utils.Database, table_id: str, hand: int, *, ended: bool, outcome: Any,
+              payments: Sequence[int]) -> None:
+    db.execute(
+        "INSERT INTO hands (table_id, hand, ended, outcome, payments, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (table_id, hand) DO UPDATE SET ended = excluded.ended, outcome = excluded.outcome, "
+        "payments = excluded.payments, updated_at = excluded.updated_at",
+        (table_id, hand, int(ended), dumps(outcome), dumps(list(payments)), now()),
+    )
+
+
+def hands(db: sqlite_utils.Database, table_id: str) -> dict[int, dict]:
+    """The hands projection of a table: ``hand -> {ended, outcome, payments}``."""
+    return {
+        r[0]: {"ended": bool(r[1]), "outcome": json.loads(r[2]), "payments": json.loads(r[3]), "updated_at": r[4]}
+        for r in db.execute(
+            "SELECT hand, ended, outcome, payments, updated_at FROM hands WHERE table_id = ? ORDER BY hand", (table_id,)
+        )
+    }
+
+
+def replace_rulings(db: sqlite_utils.Database, table_id: str, hand: int, rulings: Iterable[dict]) -> None:
+    """Set one hand's rulings (each with its ``ruling`` and ``effective`` form and ``status``)."""
+    db.execute("DELETE FROM rulings WHERE table_id = ? AND hand = ?", (table_id, hand))
+    db.conn.executemany(
+        "INSERT INTO rulings (table_id, hand, id, seq, kind, code, clause, seat, status, ruling, effective) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (table_id, hand, r["id"], r.get("seq"), r["kind"], r["code"], r.get("clause"), r.get("seat"),
+             r["status"], dumps(r["ruling"]), dumps(r["effective"]))
+            for r in rulings
+        ],
+    )
+
+
+def rulings(db: sqlite_utils.Database, *, table_id: str | None = None, hand: int | None = None,
+            ruling_id: str | None = None, status: str | None = None, limit: int = 1000) -> list[dict]:
+    where, args = [], []
+    for column, value in (("table_id", table_id), ("hand", hand), ("id", ruling_id), ("status", status)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            args.append(value)
+    sql = ("SELECT table_id, hand, id, seq, kind, code, clause, seat, status, ruling, effective FROM rulings"
+           + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY table_id, hand, seq, id LIMIT ?")
+    return [
+        {"table": r[0], "hand": r[1], "id": r[2], "seq": r[3], "kind": r[4], "code": r[5], "clause": r[6],
+         "seat": r[7], "status": r[8], "ruling": json.loads(r[9]), "effective": json.loads(r[10])}
+        for r in db.execute(sql, [*args, limit])
+    ]
+
+
+def add_override(db: sqlite_utils.Database, *, event_id: int, table_id: str, hand: int, ruling_id: str,
+                 decision: str, reason: str, reason_zh: str, actor: int | None, actor_label: str,
+                 created_at: str) -> None:
+    db.execute(
+        "INSERT INTO overrides (event_id, table_id, hand, ruling_id, decision, reason, reason_zh, actor, actor_label,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (event_id, table_id, hand, ruling_id, decision, reason, reason_zh, actor, actor_label, created_at),
+    )
+
+
+def overrides(db: sqlite_utils.Database, table_id: str, *, hand: int | None = None,
+              ruling_id: str | None = None) -> list[dict]:
+    """The audit trail: who overruled what, when, why — in log order."""
+    where, args = ["o.table_id = ?"], [table_id]
+    if hand is not None:
+        where.append("o.hand = ?")
+        args.append(hand)
+    if ruling_id is not None:
+        where.append("o.ruling_id = ?")
+        args.append(ruling_id)
+    rows = db.execute(
+        "SELECT o.event_id, o.hand, o.ruling_id, o.decision, o.reason, o.reason_zh, o.actor, o.actor_label, "
+        f"o.created_at, e.body FROM overrides o JOIN events e ON e.id = o.event_id WHERE {' AND '.join(where)} "
+        "ORDER BY o.event_id",
+        args,
+    )
+    return [
+        {"event_id": r[0], "table": table_id, "hand": r[1], "ruling": r[2], "decision": r[3], "reason": r[4],
+         "reason_zh": r[5], "by": {"token": r[6], "label": r[7]}, "at": r[8], "event": json.loads(r[9])}
+        for r in rows
+    ]
+
+
+def clear_projections(db: sqlite_utils.Database, table_id: str | None = None) -> None:
+    """Drop the projections (all, or one table's) before a rebuild from the log."""
+    for name in ("hands", "rulings", "overrides"):
+        if table_id is None:
+            db.execute(f"DELETE FROM {name}")
+        else:
+            db.execute(f"DELETE FROM {name} WHERE table_id = ?", (table_id,))

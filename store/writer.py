@@ -1,0 +1,204 @@
+"""Group commit: one writer connection, many requests per durable commit.
+
+Every write of the service goes through :meth:`GroupCommitter.submit`. Requests that
+arrive while a commit is in progress queue up; the next thread to take the commit lock
+becomes the leader and runs the whole queue in **one** transaction::
+
+    BEGIN IMMEDIATE
+      SAVEPOINT job; work₁(tx); RELEASE job      -- or ROLLBACK TO job: work₁ raised
+      SAVEPOINT job; work₂(tx); RELEASE job
+      ...
+    COMMIT                                        -- one fsync for the whole batch
+
+Only then does each submitter get its result (the ack comes after the commit). A job that
+raises is rolled back alone (its savepoint) and its submitter gets the exception; the
+other jobs of the batch still commit. If the commit itself fails, every job of the batch
+gets :class:`StoreUnavailableError` and nothing of the batch is stored.
+
+No background thread: the request threads take turns as leader, so a lone request pays
+one commit and nothing else, and a burst shares one fsync among all the requests that
+queued behind the previous commit. A follower sleeps on its own event and wakes once:
+when its job is committed, or when the leader hands the lead over to it (its job is the
+oldest still pending).
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import sqlite_utils
+
+
+class StoreUnavailableError(RuntimeError):
+    """The database could not commit (locked by another process for too long, disk full,
+    I/O error). Nothing of the request was stored."""
+
+    def __init__(self, cause: BaseException):
+        super().__init__(f"the database could not commit: {cause}")
+        self.cause = cause
+
+
+class Tx:
+    """What a job's work sees: the connection (``tx.db``, sqlite-utils) inside the batch's
+    transaction, and :meth:`on_abort` to undo in-memory effects if the job's writes are
+    rolled back."""
+
+    __slots__ = ("db", "external_change", "_aborts")
+
+    def __init__(self, db: sqlite_utils.Database, external_change: bool = True):
+        self.db = db
+        #: another connection (a CLI command, another process) committed since this writer's
+        #: last commit: in-memory state derived from the database must be checked again
+        self.external_change = external_change
+        self._aborts: list[Callable[[], None]] = []
+
+    def on_abort(self, undo: Callable[[], None]) -> None:
+        """Call *undo* if this job's writes end up not committed."""
+        self._aborts.append(undo)
+
+    def _abort(self) -> None:
+        for undo in reversed(self._aborts):
+            undo()
+        self._aborts.clear()
+
+
+class _Job:
+    __slots__ = ("work", "result", "error", "done", "tx", "wake")
+
+    def __init__(self, work: Callable[[Tx], Any]):
+        self.work = work
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.tx: Tx | None = None
+        #: set when the job is done, or when its thread is to lead the next batch
+        self.wake = threading.Event()
+
+
+class GroupCommitter:
+    """The single writer of one database file (one per app).
+
+    :param opener: returns a new sqlite-utils connection usable from any thread.
+    :param max_batch: most jobs in one transaction.
+    """
+
+    def __init__(self, opener: Callable[[], sqlite_utils.Database], *, max_batch: int = 256):
+        self._opener = opener
+        self._db: sqlite_utils.Database | None = None
+        self._pending: deque[_Job] = deque()
+        self._pending_lock = threading.Lock()
+        self._commit_lock = threading.Lock()  # held by the leader while it runs a batch
+        self._leading = False  # a leader is at work (or has been named): guarded by _pending_lock
+        self._data_version: int | None = None
+        self.max_batch = max(1, max_batch)
+        #: counters for benchmarks: transactions committed, jobs in them
+        self.commits = 0
+        self.jobs = 0
+
+    def submit(self, work: Callable[[Tx], Any]) -> Any:
+        """Run ``work(tx)`` in a committed transaction; its result, or its exception.
+
+        :raises StoreUnavailableError: the batch could not be committed.
+        """
+        job = _Job(work)
+        with self._pending_lock:
+            self._pending.append(job)
+            lead = not self._leading
+            if lead:
+                self._leading = True
+        if not lead:
+            job.wake.wait()  # done, or named the next leader
+            lead = not job.done
+        if lead:
+            try:
+                while not job.done:  # run batches until this job's is committed
+                    with self._pending_lock:
+                        batch = [self._pending.popleft() for _ in range(min(self.max_batch, len(self._pending)))]
+                    with self._commit_lock:
+                        self._run(batch)
+            finally:
+                with self._pending_lock:  # hand the lead to the oldest waiting job, or lay it down
+                    if self._pending:
+                        self._pending[0].wake.set()
+                    else:
+                        self._leading = False
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def close(self) -> None:
+        with self._commit_lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    # -- the leader's part, under the commit lock --------------------------------------
+
+    def _connection(self) -> sqlite_utils.Database:
+        if self._db is None:
+            self._db = self._opener()
+        return self._db
+
+    def _run(self, batch: list[_Job]) -> None:
+        try:
+            db = self._connection()
+            conn = db.conn
+            conn.execute("BEGIN IMMEDIATE")
+            version = conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            self._fail(batch, StoreUnavailableError(exc))
+            return
+        external = version != self._data_version
+        self._data_version = version
+        try:
+            for job in batch:
+                job.tx = Tx(db, external)
+                conn.execute("SAVEPOINT job")
+                try:
+                    job.result = job.work(job.tx)
+                except BaseException as exc:  # noqa: BLE001 - handed to the submitter
+                    job.error = exc
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK TO job")
+                        conn.execute("RELEASE job")
+                    else:  # a RAISE(ROLLBACK) or an I/O error ended the transaction
+                        raise
+                    job.tx._abort()
+                else:
+                    conn.execute("RELEASE job")
+            conn.execute("COMMIT")
+        except BaseException as exc:  # noqa: BLE001
+            try:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                self.close_broken()
+            self._fail(batch, exc if isinstance(exc, StoreUnavailableError) else StoreUnavailableError(exc))
+            return
+        self.commits += 1
+        self.jobs += len(batch)
+        for job in batch:
+            job.done = True
+            job.wake.set()
+
+    def close_broken(self) -> None:
+        """Drop a connection left in an unknown state (the next job opens a new one)."""
+        self._data_version = None
+        if self._db is not None:
+            try:
+                self._db.close()
+            finally:
+                self._db = None
+
+    @staticmethod
+    def _fail(batch: list[_Job], error: StoreUnavailableError) -> None:
+        for job in batch:
+            if job.tx is not None:
+                job.tx._abort()
+            if job.error is None:
+                job.error = error
+            job.done = True
+            job.wake.set()

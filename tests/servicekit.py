@@ -1,0 +1,115 @@
+"""Helpers for the service's tests (issue #6): tokens, generated hands, a real server.
+
+Everything is real: tokens are made by the same code as ``flask tokens create``, hands
+by the referee's generator, the server is ``waitress-serve --call app:create_app`` in
+a subprocess on a free loopback port.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from api.auth import create_token
+from referee.events import event_to_dict
+from referee.generator import generate_hand
+from store import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+def make_token(database: str | os.PathLike, role: str, table: str | None = None, label: str = "") -> str:
+    """A new token's secret, written straight to the database file."""
+    db = connect(database)
+    try:
+        with db.atomic():
+            secret, _row = create_token(db, role=role, table=table, label=label or role)
+    finally:
+        db.close()
+    return secret
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def hand_events(seed: int, hand: int = 1, table: str | None = None) -> list[dict]:
+    """A generated legal hand (digital), as the JSON a table posts."""
+    events = [event_to_dict(e) for e in generate_hand(seed, hand=hand, table="x")]
+    for e in events:
+        e.pop("table", None)
+        if table is not None:
+            e["table"] = table
+    return events
+
+
+@pytest.fixture()
+def official(app):
+    return bearer(make_token(app.config["DATABASE"], "official"))
+
+
+@pytest.fixture()
+def admin(app):
+    return bearer(make_token(app.config["DATABASE"], "admin"))
+
+
+def create_table(client, headers, table_id: str, **settings) -> dict:
+    response = client.post("/api/v1/tables", json={"id": table_id, **settings}, headers=headers)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+# --- a real server ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(database: Path, port: int, *, threads: int = 16, log: Path | None = None) -> subprocess.Popen:
+    """``waitress-serve --call app:create_app`` on 127.0.0.1:*port*, ready to answer."""
+    env = {**os.environ, "MJREF_DATABASE": str(database)}
+    out = open(log, "ab") if log else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [str(VENV_BIN / "waitress-serve"), "--host", "127.0.0.1", "--port", str(port), f"--threads={threads}",
+         "--call", "app:create_app"],
+        cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            status, _ = request(port, "GET", "/health", timeout=1)
+            if status == 200:
+                return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not start within 20 s")
+
+
+def request(port: int, method: str, path: str, body: object | None = None, headers: dict | None = None,
+            timeout: float = 10, conn: http.client.HTTPConnection | None = None) -> tuple[int, dict]:
+    """One HTTP request; the status and the decoded JSON body."""
+    own = conn is None
+    conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data, headers={"Content-Type": "application/json", **(headers or {})})
+        response = conn.getresponse()
+        payload = response.read()
+        return response.status, json.loads(payload) if payload else {}
+    finally:
+        if own:
+            conn.close()

@@ -1,0 +1,141 @@
+"""The protocol: events in from JSON, out to JSON, errors naming the field (referee/events.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.events import (
+    Call, Event, EventError, EventType, Mode, ReadyKind, Setup, event_to_dict, parse_event, parse_stream, to_jsonl,
+)
+from referee.errors import MjrefError
+from referee.generator import generate_hand
+from referee.melds import MeldKind
+from referee.tiles import Wind, parse_tiles
+
+NAMESPACE = {"Event": Event, "EventType": EventType, "Setup": Setup, "Mode": Mode, "Wind": Wind,
+             "MeldKind": MeldKind, "Call": Call, "ReadyKind": ReadyKind}
+
+
+def test_hand_start_reads_the_table_setup():
+    ev = parse_event({"type": "hand_start", "seq": 1, "ts": 5, "table": "T1", "hand": 3, "mode": "physical",
+                      "ruleset": "app", "rules": {"play.multiple_wins": True}, "dealer": 2, "round_wind": "south",
+                      "streak": 1, "first_dealer": 1, "base": 50, "per_tai": 10})
+    assert ev.type is EventType.HAND_START and ev.table == "T1" and ev.hand == 3
+    s = ev.setup
+    assert (s.mode, s.ruleset, s.dealer, s.round_wind, s.streak, s.first_dealer, s.base, s.per_tai) == (
+        Mode.PHYSICAL, "app", 2, Wind.SOUTH, 1, 1, 50, 10)
+    assert s.rules == (("play.multiple_wins", True),)
+
+
+@pytest.mark.parametrize("raw, tiles", [
+    ({"tile": "5m"}, (4,)),
+    ({"tiles": "五萬"}, (4,)),
+    ({"tiles": ["5m"]}, (4,)),
+    ({"tiles": [4]}, (4,)),
+    ({"tile": 4}, (4,)),
+])
+def test_tiles_in_any_notation(raw, tiles):
+    ev = parse_event({"type": "discard", "seq": 3, "seat": 1, **raw})
+    assert ev.tiles == tiles and ev.tile == 4
+
+
+def test_kinds_of_kongs_calls_and_readiness():
+    assert parse_event({"type": "kong", "seq": 1, "seat": 0, "kind": "added", "tiles": "5555p"}).kind is MeldKind.ADDED_KONG
+    assert parse_event({"type": "kong", "seq": 1, "seat": 0, "kind": "concealed", "count": 4}).tiles is None
+    assert parse_event({"type": "call", "seq": 1, "seat": 0, "kind": "pung"}).kind is Call.PUNG
+    assert parse_event({"type": "ready", "seq": 1, "seat": 0, "kind": "heavenly"}).kind is ReadyKind.HEAVENLY
+
+
+@pytest.mark.parametrize("raw, field", [
+    ({"type": "discrad", "seq": 1, "seat": 0}, "events[0].type"),
+    ({"type": "discard", "seat": 0, "tile": "5m"}, "events[0].seq"),
+    ({"type": "discard", "seq": 1, "tile": "5m"}, "events[0].seat"),
+    ({"type": "discard", "seq": 1, "seat": 4, "tile": "5m"}, "events[0].seat"),
+    ({"type": "discard", "seq": 1, "seat": 0, "tile": "5x"}, "events[0].tile"),
+    ({"type": "discard", "seq": 1, "seat": 0}, "events[0].tile"),
+    ({"type": "discard", "seq": 1, "seat": 0, "tiles": "5m6m"}, "events[0].tiles"),
+    ({"type": "draw", "seq": 1, "seat": 0, "dice": [1, 2, 3]}, "events[0].dice"),
+    ({"type": "break_dice", "seq": 1, "seat": 0, "dice": [1, 2, 7]}, "events[0].dice"),
+    ({"type": "kong", "seq": 1, "seat": 0, "kind": "big", "tiles": "5555m"}, "events[0].kind"),
+    ({"type": "wall", "seq": 1, "tiles": "123m"}, "events[0].tiles"),
+    ({"type": "hand_start", "seq": 1, "dealer": 0, "round_wind": "up"}, "events[0].round_wind"),
+    ({"type": "hand_start", "seq": 1, "dealer": 0, "v": 2}, "events[0].v"),
+    ({"type": "chow", "seq": 1, "seat": 0}, "events[0].tiles"),
+])
+def test_errors_name_the_field_and_show_the_value(raw, field):
+    with pytest.raises(MjrefError) as info:
+        parse_event(raw, index=0)
+    assert info.value.field == field
+    assert info.value.reason_zh and info.value.code in ("invalid_event", "invalid_tile")
+
+
+def test_tile_error_shows_the_position():
+    with pytest.raises(Exception) as info:
+        parse_event({"type": "discard", "seq": 1, "seat": 0, "tile": "5x"}, index=2)
+    assert "5x" in str(info.value) and info.value.field == "events[2].tile"
+
+
+def test_seq_must_increase_within_a_hand():
+    lines = [{"type": "hand_start", "seq": 1, "dealer": 0}, {"type": "hand_end", "seq": 1}]
+    with pytest.raises(EventError) as info:
+        parse_stream(lines)
+    assert info.value.field == "events[1].seq"
+
+
+def test_stream_as_json_lines_or_array_reads_the_same():
+    events = generate_hand(5)
+    text = to_jsonl(events)
+    assert parse_stream(text) == parse_stream("[" + ",".join(text.splitlines()) + "]")
+
+
+def test_bad_json_line_is_named():
+    with pytest.raises(EventError) as info:
+        parse_stream('{"type": "hand_start", "seq": 1, "dealer": 0}\n{oops\n')
+    assert info.value.field == "line 2"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_round_trip_through_json(seed):
+    for ev in generate_hand(seed):
+        back = parse_event(json.loads(json.dumps(event_to_dict(ev), ensure_ascii=False)))
+        assert back == ev
+
+
+def test_repr_parses_back():
+    for ev in generate_hand(11)[:40]:
+        assert eval(repr(ev), NAMESPACE) == ev  # noqa: S307 - the repr contract
+
+
+def test_enum_reprs_name_the_member():
+    assert repr(EventType.DISCARD) == "EventType.DISCARD"
+    assert repr(Mode.PHYSICAL) == "Mode.PHYSICAL"
+    assert repr(Call.WIN) == "Call.WIN"
+
+
+def test_unknown_field_is_refused():
+    with pytest.raises(EventError) as info:
+        parse_event({"type": "draw", "seq": 1, "seat": 0, "colour": "red"})
+    assert info.value.field == "event.colour"
+
+
+def test_tiles_parse_like_the_rest_of_the_service():
+    ev = parse_event({"type": "wall", "seq": 1, "tiles": " ".join(["1m"] * 144)})
+    assert ev.tiles == tuple(parse_tiles("1m" * 144))
+
+
+def test_events_written_out_follow_the_json_schema():
+    """data/protocol.schema.json describes what event_to_dict writes (and the samples hold)."""
+    jsonschema_rs = pytest.importorskip("jsonschema_rs")
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    schema = json.loads((root / "data" / "protocol.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema_rs.validator_for(schema)
+    for seed in (1, 2):
+        for ev in generate_hand(seed):
+            assert validator.is_valid(event_to_dict(ev)), event_to_dict(ev)
+    for path in sorted((root / "data" / "samples").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            assert validator.is_valid(json.loads(line)), (path.name, line)
+    assert not validator.is_valid({"type": "discard", "seq": 1, "seat": 7, "tile": "5m"})
