@@ -38,7 +38,13 @@ def adjudication_document(source: Any, ruleset: Ruleset | None = None, mode: Mod
 
     :raises referee.errors.MjrefError: an unreadable event or stream, naming its field.
     """
-    return adjudicate_text(source, ruleset=ruleset, mode=mode)
+    document = adjudicate_text(source, ruleset=ruleset, mode=mode)
+    # ---- penalties (issue #5): each hand's rulings under "penalties" ---------------------
+    from api.rulings import add_rulings
+
+    add_rulings(document, source, ruleset, mode)
+    # --------------------------------------------------------------------------------------
+    return document
 
 
 def _mode(value: Any) -> Mode | None:

@@ -382,7 +382,7 @@ class LiveService:
 
     # -- ingest ---------------------------------------------------------------------------
 
-    def ingest(self, table_id: str, table: dict, raws: list[Any], *, batch: bool, actor: int | None) -> dict:
+    def ingest(self, table_id: str, table: dict, raws: list[Any], *, batch: bool, actor: int | None) -> IngestAnswer:
         """Store and rule on posted events (all or nothing); the answer for each.
 
         *table* is the table's row (read before, for parsing outside the write lock).
@@ -406,7 +406,7 @@ class LiveService:
             prepared.append((where, raw["hand"], raw["seq"], event, ts.canonical(raw)))
         return self.writer.submit(lambda tx: self._ingest(tx, table_id, prepared, actor))
 
-    def _ingest(self, tx: Tx, table_id: str, prepared: list[tuple], actor: int | None) -> dict:
+    def _ingest(self, tx: Tx, table_id: str, prepared: list[tuple], actor: int | None) -> IngestAnswer:
         db = tx.db
         live = self._live(tx, table_id)
         tx.on_abort(lambda: self.forget(table_id))
@@ -433,13 +433,10 @@ class LiveService:
                 results.append({**stored["answer"], "duplicate": True})
                 texts.append(ts.dumps(results[-1]))
                 continue
-            if (hand, seq) == expected:
-                pass
-            elif head is not None and hand == head[0] + 1 and seq == FIRST_SEQ:
-                expected = (hand, seq)
-            else:
-                if head is not None and hand > head[0] and seq != FIRST_SEQ and hand == head[0] + 1:
-                    expected = (hand, FIRST_SEQ)
+            next_hand = (FIRST_HAND if head is None else head[0] + 1, FIRST_SEQ)
+            if (hand, seq) != expected and (hand, seq) != next_hand:
+                if head is not None and hand > head[0]:
+                    expected = next_hand  # a new hand starts at its first seq
                 raise conflict("seq_gap", f"{where}.seq" if hand == expected[0] else f"{where}.hand",
                                f"hand {hand} seq {seq} leaves a gap", f"第 {hand} 盤 seq {seq} 造成缺漏", expected)
             if live.referee is None or live.referee.hand != hand:
@@ -580,6 +577,3 @@ def table_totals(db: Any, table_id: str) -> list[int]:
             total[seat] += amount
     return total
 
-
-def answers_json(answers: list[dict]) -> str:
-    return json.dumps(answers, ensure_ascii=False)

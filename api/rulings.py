@@ -45,6 +45,14 @@ def rulings_document(source: Any, ruleset: Ruleset | None = None) -> dict[str, A
             "hands": [hand_rulings(record, rulings) for record, rulings in rule_stream(source, ruleset)]}
 
 
+def add_rulings(document: dict[str, Any], source: Any, ruleset: Ruleset | None = None, mode: Any = None) -> dict[str, Any]:
+    """Put each hand's rulings into the referee's adjudication document (key ``penalties``:
+    :meth:`penalties.Rulings.to_dict`). Called by :func:`api.adjudications.adjudication_document`."""
+    for hand, (_record, rulings) in zip(document.get("hands", []), rule_stream(source, ruleset, mode=mode)):
+        hand["penalties"] = rulings.to_dict()
+    return document
+
+
 @bp.post("/rulings")
 @bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params}）的罰則裁定與最終收付。"
         " A whole stream (JSON Lines, an array of events, or {events, ruleset, params}) in; rulings and the final payments out.")

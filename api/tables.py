@@ -19,6 +19,8 @@ position on a gap or a clash, each event's verdict and any rulings in the answer
 """
 from __future__ import annotations
 
+import logging
+
 import click
 from flask import Flask, current_app, jsonify, request
 from flask.cli import AppGroup
@@ -413,6 +415,10 @@ def rebuild_command(table_id: str | None) -> None:
 
 def init_app(app: Flask, api) -> None:
     app.config.setdefault("MAX_CONTENT_LENGTH", 4 * 1024 * 1024)  # a bigger body is a 413 problem
+    # waitress warns "Task queue depth is N" whenever every worker thread is busy; with group
+    # commit, threads waiting for the next commit are the normal state under load, and the
+    # warning (one log line per request) costs more than the request's own work
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app.extensions["mjref.live"] = LiveService(get_writer(app))
     api.spec.components.schema("Event", schema=EventSchema)
     api.spec.components.schema("EventBatch", schema=EventBatchSchema)

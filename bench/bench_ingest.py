@@ -158,7 +158,8 @@ async def play_table(port: int, table: str, token: str, bodies: list[list[dict]]
 async def produce_and_post(port: int, table: str, token: str, events: list[dict], interval: float, start: float,
                            latencies: list[float], sizes: list[int], deadline: float, max_batch: int) -> int:
     """Open loop: event k of this table exists from ``start + k * interval``; post all that
-    exist and are not yet sent, wait for the ack, repeat."""
+    exist and are not yet sent, wait for the ack, repeat. *events* holds only the events
+    produced within the run's duration."""
     conn = Connection(port)
     await conn.open()
     path = f"/api/v1/tables/{table}/events"
@@ -194,16 +195,20 @@ async def run_open(port: int, tokens: dict[str, str], plan: dict[str, list[dict]
     sizes: list[int] = []
     deadline = time.monotonic() + timeout
     t0 = time.perf_counter() + 0.5
+    offsets = {t: rng.random() * interval for t in plan}
+    # every table produces for the same duration: the offered rate is constant throughout
+    per_table = min(len(events) for events in plan.values())
+    duration = per_table * interval
     counts = await asyncio.gather(*(
-        produce_and_post(port, t, tokens[t], plan[t], interval, t0 + rng.random() * interval, latencies, sizes,
-                         deadline, max_batch)
+        produce_and_post(port, t, tokens[t], plan[t][:int((duration - offsets[t]) / interval) + 1], interval,
+                         t0 + offsets[t], latencies, sizes, deadline, max_batch)
         for t in plan))
     elapsed = time.perf_counter() - t0
     latencies.sort()
     events = sum(counts)
     return {
         "model": "open", "offered_events_per_s": rate, "events": events, "posts": len(sizes),
-        "seconds": round(elapsed, 2), "events_per_s": round(events / elapsed),
+        "seconds": round(elapsed, 2), "produced_for_s": round(duration, 2), "events_per_s": round(events / elapsed),
         "mean_events_per_post": round(events / max(1, len(sizes)), 2),
         "p50_ms": round(percentile(latencies, 50) * 1e3, 1), "p95_ms": round(percentile(latencies, 95) * 1e3, 1),
         "p99_ms": round(percentile(latencies, 99) * 1e3, 1), "max_ms": round(latencies[-1] * 1e3, 1),
@@ -250,7 +255,7 @@ async def run_load(port: int, tokens: dict[str, str], plan: dict[str, list[list[
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=120, help="tables posting at once (default 120)")
-    parser.add_argument("--hands", type=int, default=1, help="hands per table (default 1, ~140 events each)")
+    parser.add_argument("--hands", type=int, default=2, help="hands per table (default 2; a hand is ~60–190 events)")
     parser.add_argument("--rate", type=float, default=1500.0,
                         help="events/s the tables produce together (open loop); 0: closed loop (default 1500)")
     parser.add_argument("--batch", type=int, default=1,

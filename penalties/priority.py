@@ -71,7 +71,7 @@ def _t(ev: Event) -> tuple[int, int]:
 class _Window:
     """The gestures around one discard."""
 
-    def __init__(self, record: HandRecord, d: Event) -> None:
+    def __init__(self, record: HandRecord, d: Event, refused: frozenset[int] = frozenset()) -> None:
         self.d = d
         D = d.seat
         t = d.tile
@@ -101,6 +101,8 @@ class _Window:
             if discards and ev.tiles and (later_tile in ev.tiles if ev.type is not EventType.WIN
                                           else ev.tiles[-1] != t or later_tile == t):
                 continue  # a claim of the later discard, not of this one (a win shows its tile last)
+            if ev.seq in refused:
+                continue  # a digital table refused it: it did not happen
             if ev.type is EventType.KONG and ev.kind is not MeldKind.MELDED_KONG:
                 break  # an added or concealed kong opens its own window (搶槓)
             s = ev.seat
@@ -150,9 +152,12 @@ def analyze(record: HandRecord) -> list[Decision]:
     out: list[Decision] = []
     from dataclasses import replace
 
+    from referee.verdicts import Status
+
+    refused = frozenset(seq for seq, v in record.adjudication.verdicts if v.status is Status.REJECTED)
     for d in record.events:
-        if d.type is EventType.DISCARD and d.seat is not None:
-            out.extend(replace(x, discard=d.seq) for x in _decide(_Window(record, d)))
+        if d.type is EventType.DISCARD and d.seat is not None and d.seq not in refused:
+            out.extend(replace(x, discard=d.seq) for x in _decide(_Window(record, d, refused)))
     return out
 
 

@@ -56,6 +56,8 @@ class HandRecord:
     ruleset: Ruleset
     stakes: Stakes
     index: dict[int, int] = field(default_factory=dict)
+    #: the table mode forced on the replay (None: the stream's own)
+    mode: Any = None
 
     # ---- the table
     @property
@@ -134,8 +136,10 @@ class HandRecord:
         return self.adjudication.outcome.kind is OutcomeKind.EXHAUSTIVE_DRAW
 
 
-def build(events: Sequence[Event], *, ruleset: Ruleset | None = None, stakes: Stakes | None = None) -> HandRecord:
-    """Replay one hand's events through the referee and record the wall at each event.
+def build(events: Sequence[Event], *, ruleset: Ruleset | None = None, stakes: Stakes | None = None,
+          mode: Any = None) -> HandRecord:
+    """Replay one hand's events through the referee and record the wall at each event
+    (*ruleset* and *mode* override the stream's, as ``flask replay`` does).
 
     :raises AdjudicationError: no events, or the first is not ``hand_start``.
     :raises referee.machine.StreamError: a stream the referee cannot follow.
@@ -144,7 +148,7 @@ def build(events: Sequence[Event], *, ruleset: Ruleset | None = None, stakes: St
     if not events or events[0].type is not EventType.HAND_START:
         raise AdjudicationError("a hand's events start with hand_start", field="events[0].type",
                                 reason_zh="每盤的事件須以 hand_start 開始")
-    ref = Referee(ruleset)
+    ref = Referee(ruleset, mode)
     moments: dict[int, Moment] = {}
     for ev in events:
         ref.apply(ev)
@@ -155,7 +159,7 @@ def build(events: Sequence[Event], *, ruleset: Ruleset | None = None, stakes: St
     rules = ref.state.rules.ruleset
     setup = events[0].setup or Setup()
     return HandRecord(events, adjudication, moments, rules, stakes or Stakes(setup.base, setup.per_tai),
-                      {e.seq: i for i, e in enumerate(events)})
+                      {e.seq: i for i, e in enumerate(events)}, mode)
 
 
 def _from_tail(st: Any) -> bool:
@@ -166,7 +170,7 @@ def _from_tail(st: Any) -> bool:
 
 def state_before(record: HandRecord, seq: int) -> Any:
     """The referee's table state just before event *seq* (a fresh replay up to it)."""
-    ref = Referee(record.ruleset)
+    ref = Referee(record.ruleset, record.mode)
     for ev in record.events:
         if ev.seq >= seq:
             break

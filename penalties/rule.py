@@ -39,7 +39,7 @@ from .extra_wins import transfers as win_transfers
 from .face import face_value
 from .payments import check_zero, net
 from .record import HandRecord, build
-from .rulings import Effect, Payment, Ruling, Rulings
+from .rulings import Effect, Payment, Rulings
 from .side_stakes import SideStake
 from .unfulfilled_call import rule_call
 
@@ -68,7 +68,7 @@ _QUALIFIERS = frozenset({"caught", "tile_unidentifiable", "pair_exposed", "passe
 _FOLLOW_STOOD = frozenset({"discard_before_intake", "out_of_turn_discard", "tile_not_held"})
 #: referee codes that never lead to a ruling here (data errors, the referee's own business)
 _NOT_PENALTIES = frozenset({"reported", "ready_not_ready", "ready_untimely", "ready_not_played", "ready_changed",
-                            "flower_win_unreplaced", "skip_not_last", "dead_wall_draw"})
+                            "flower_win_unreplaced", "skip_not_last", "dead_wall_draw", "after_hand_end"})
 
 
 # --- reading the input ------------------------------------------------------------------------
@@ -118,9 +118,9 @@ def rule(source: Any, ruleset: Ruleset | None = None, stakes: Stakes | None = No
 
 
 def rule_stream(source: Any, ruleset: Ruleset | None = None, stakes: Stakes | None = None, *,
-                side_stakes: Iterable[SideStake] = ()) -> list[tuple[HandRecord, Rulings]]:
+                side_stakes: Iterable[SideStake] = (), mode: Any = None) -> list[tuple[HandRecord, Rulings]]:
     """Rule on every hand of a stream: ``(record, rulings)`` per hand (the record holds the
-    referee's adjudication)."""
+    referee's adjudication). *mode* (:class:`referee.events.Mode`) overrides the tables'."""
     if isinstance(source, (str, bytes)):
         parsed = parse_stream(source)
     elif isinstance(source, (list, tuple)):
@@ -131,7 +131,7 @@ def rule_stream(source: Any, ruleset: Ruleset | None = None, stakes: Stakes | No
     out = []
     listed = tuple(side_stakes)
     for hand in split_hands(parsed):
-        record = build(hand, ruleset=ruleset, stakes=stakes)
+        record = build(hand, ruleset=ruleset, stakes=stakes, mode=mode)
         out.append((record, rule_record(record, side_stakes=listed)))
     return out
 
@@ -294,6 +294,8 @@ def _act(docket: Docket, ev: Event, irrs: list[Irregularity], lost_win: dict, lo
         if irr.code == "unfulfilled_call":
             continue
         cause = REFEREE_CAUSES.get(irr.code)
+        if irr.code == "second_intake" and t in (EventType.DRAW, EventType.TAIL_DRAW):
+            cause = "long_hand"  # a second tile taken in: 逾張
         if cause is None or (irr.code == "flower_not_replaced" and irr.clause != "pen.dead-hand"):
             continue
         _use(docket, irrs)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from referee.events import Event
 
-from .dead_hand import violate
+from .dead_hand import REFEREE_CAUSES, violate
 from .docket import Docket, Liability
 from .rulings import Effect
 from .stages import claim_completed
@@ -57,7 +57,9 @@ def rule_chow(docket: Docket, ev: Event, codes: tuple[str, ...]) -> None:
             if r.code == "wrong_chow_completed":
                 docket.open(Liability(seat, "next_draws", ev.seq, r.code, r.clause, DRAWS))
             return
-    violate(docket, seat, ev.seq, (ev.seq,), cause="wrong_claim")
+    cause = next((REFEREE_CAUSES[c] for c in codes if c in REFEREE_CAUSES and REFEREE_CAUSES[c] != "wrong_claim"),
+                 "wrong_claim")
+    violate(docket, seat, ev.seq, (ev.seq,), cause=cause)
 
 
 __all__ = ["DRAWS", "rule_chow", "rule_pung"]

@@ -55,6 +55,8 @@ class StreamError(MjrefError, ValueError):
 
 
 _REJECTED = Status.REJECTED
+_HAND_START = EventType.HAND_START
+_DEAL_PHASE = Phase.DEAL
 _PLAY = Phase.PLAY
 _LAST_TILE = Source.LAST_TILE
 _WALL_SOURCE = Source.WALL
@@ -144,7 +146,7 @@ class Referee:
     and returns its :class:`referee.outcome.Adjudication`.
     """
 
-    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_dispatch", "_finished", "findings")
+    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings")
 
     def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None) -> None:
         self.state: TableState | None = None
@@ -157,18 +159,6 @@ class Referee:
         self.mode = mode
         self._finished = None
         self.findings: list[Irregularity] = []
-        d = {
-            EventType.HAND_START: self._hand_start, EventType.SEAT_DICE: self._seat_dice,
-            EventType.DEALER_DICE: self._dealer_dice, EventType.BREAK_DICE: self._break_dice,
-            EventType.WALL: self._wall, EventType.DEAL: self._deal, EventType.FLOWER: self._flower,
-            EventType.DRAW: self._draw, EventType.TAIL_DRAW: self._tail_draw, EventType.DISCARD: self._discard,
-            EventType.CHOW: self._claim, EventType.PUNG: self._claim, EventType.KONG: self._kong,
-            EventType.READY: self._ready, EventType.WIN: self._win, EventType.PASS: self._pass,
-            EventType.SKIP_LAST_TILE: self._skip_last, EventType.CALL: self._call,
-            EventType.TOUCH_WALL: self._touch, EventType.PLACE: self._place, EventType.REVEAL: self._reveal,
-            EventType.REPORT: self._report, EventType.HAND_END: self._hand_end,
-        }
-        self._dispatch = tuple(d[t] for t in EventType)
 
     # ------------------------------------------------------------------ driving
 
@@ -178,21 +168,25 @@ class Referee:
         :raises StreamError: no ``hand_start`` first, a second one, or a seq not above the last.
         """
         st = self.state
+        seq = ev.seq
+        if st is None or seq <= st.last_seq or ev.type is _HAND_START:
+            self._check_order(st, ev)
+        verdict = _DISPATCH[ev.type](self, st, ev)
+        self.state.last_seq = seq
+        self.verdicts.append((seq, verdict))
+        return verdict
+
+    def _check_order(self, st: TableState | None, ev: Event) -> None:
         if st is None:
             if ev.type is not EventType.HAND_START:
                 raise StreamError(f"a hand's stream starts with hand_start, got {ev.type.wire} (seq {ev.seq})",
                                   field="type", reason_zh="每盤的事件流須以 hand_start 開始")
-        else:
-            if ev.type is EventType.HAND_START:
-                raise StreamError(f"a second hand_start (seq {ev.seq}): one referee per hand",
-                                  field="type", reason_zh="同一盤出現第二個 hand_start")
-            if ev.seq <= st.last_seq:
-                raise StreamError(f"seq {ev.seq} after {st.last_seq}: seq strictly increases within a hand",
-                                  field="seq", reason_zh=f"seq {ev.seq} 不大於前一個 {st.last_seq}")
-        verdict = self._dispatch[ev.type](self.state, ev)
-        self.state.last_seq = ev.seq
-        self.verdicts.append((ev.seq, verdict))
-        return verdict
+            return
+        if ev.type is EventType.HAND_START:
+            raise StreamError(f"a second hand_start (seq {ev.seq}): one referee per hand",
+                              field="type", reason_zh="同一盤出現第二個 hand_start")
+        raise StreamError(f"seq {ev.seq} after {st.last_seq}: seq strictly increases within a hand",
+                          field="seq", reason_zh=f"seq {ev.seq} 不大於前一個 {st.last_seq}")
 
     def finish(self):
         """Close the hand (once): open claims are settled, the outcome decided and scored.
@@ -350,6 +344,36 @@ class Referee:
         four rounds; then the dealer's 門牌 (deal.hand-size)."""
         if st.phase is Phase.SETUP:
             self._open_wall(st)
+        # fast path: the expected take, from a known wall
+        wall = st.wall
+        i = st.deal_index
+        if st.phase is _DEAL_PHASE and wall.tiles is not None and i < 17:
+            want_seat, want_n = _TAKES[st.dealer][i]
+            s = ev.seat
+            front = wall.front
+            tiles = wall.tiles[front:front + want_n]
+            given = ev.tiles
+            if s == want_seat and (given is None and ev.count in (None, want_n) or given is not None
+                                   and list(given) == tiles):
+                wall.front = front + want_n
+                seat = st.seats[s]
+                hand, keys = seat.hand, seat.keys
+                for t in tiles:
+                    if t >= FLOWER_BASE:
+                        seat.held_flowers.append(t)
+                        seat.flower_round[t] = 1
+                    else:
+                        hand[t] += 1
+                        keys[SUIT_OF[t]] += UNIT_OF[t]
+                        seat.n += 1
+                if s == st.dealer and tiles[-1] < FLOWER_BASE:
+                    st.door_tile = tiles[-1]
+                st.deal_index = i + 1
+                if i == 16:
+                    st.phase = Phase.FLOWERS
+                    st.turn = st.dealer
+                    st.flower_round, st.flower_rel = 1, -1
+                return ACCEPTED
         problems = []
         takes = _TAKES[st.dealer]
         n = ev.size
@@ -478,6 +502,7 @@ class Referee:
         if st.owed:
             problems.append(self._irr(ev, "missing_replacement", seat=st.turn))
         for seat in st.seats:
+            _refresh_waits(seat)
             if seat.held_flowers:
                 problems.append(self._irr(ev, "flower_not_replaced", seat=seat.seat, tile=seat.held_flowers[0],
                                           clause=_UNREPLACED_CLAUSE[st.rules.unreplaced_ends_hand]))
@@ -526,9 +551,6 @@ class Referee:
                         seat.passed = ev.seq
                 if w.touched is _NO_DICT or s not in w.touched:
                     w.note_touch(s, (ev.ts, ev.seq))
-                ch = seat.chances
-                if not ch or ch[-1][1] != w.seq:
-                    ch.append((w.tile, w.seq))
                 wall.front = front + 1
                 if tile is None:
                     seat.unknown += 1
@@ -610,15 +632,11 @@ class Referee:
         st.after_claim_forbidden = ()
         st.turn_start_seq = seq
         st.ready_discard_pending = None
-        st.seats[s].pung_passed.clear()
 
     def _reached(self, st: TableState, w: Window, seat: SeatState, ev: Event) -> None:
         """A hand reached to the wall while *w*'s tile could be claimed: a win on it is passed
         (play.passed-win: 得胡牌者已伸手摸牌即視同過水; prio.5, prio.8)."""
         w.note_touch(seat.seat, (ev.ts, ev.seq))
-        ch = seat.chances
-        if not ch or ch[-1][1] != w.seq:
-            ch.append((w.tile, w.seq))
         if seat.passed is None and self._could_win(st, seat, w.tile):
             seat.passed = ev.seq
 
@@ -809,7 +827,9 @@ class Referee:
         seat.discards += 1
         seat.last_discard = x
         seat.last_discard_seq = ev.seq
-        seat.chances = []
+        log = st.log
+        seat.since = len(log)
+        log.append((x, ev.seq, s, True))
         st.discards_made += 1
         wall = st.wall
         st.prev_window = w
@@ -856,24 +876,16 @@ class Referee:
         ws = w.seat
         taken = w.taken
         taker = taken.seat if taken is not None else -1
-        discard = kind is _DISCARD_W
         for seat in st.seats:
             s = seat.seat
             if s == ws:
                 continue
-            if wins and any(c[0] == s for c in wins):
-                continue
-            ch = seat.chances
-            if not ch or ch[-1][1] != wseq:
-                ch.append((tile, wseq))
-            if s == taker:
+            if s == taker or (wins and any(c[0] == s for c in wins)):
                 continue
             if seat.passed is None:
                 waits = seat.waits
                 if waits is not None and tile in waits and not seat.dead_hand and tile not in seat.revealed:
                     seat.passed = wseq
-            if discard and seat.hand[tile] >= 2:
-                seat.pung_passed.append(tile)
 
     def _unfulfilled(self, w: Window) -> None:
         winners = {c[0] for c in w.wins}
@@ -985,8 +997,8 @@ class Referee:
                     and seat.last_discard_seq is not None and seat.last_discard_seq > (st.seats[s].ready_seq or -1) \
                     and self._same_go_around(st, seat):
                 problems.append(self._irr(ev, "chow_own_recent_discard", own=seat.last_discard, tile=w.tile))
-        if intake is Intake.PUNG and st.rules.passed_pung and any(t == w.tile for t, _ in seat.chances):
-            first = next(q for t, q in seat.chances if t == w.tile)
+        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is Intake.PUNG and st.rules.passed_pung else None
+        if first is not None:
             problems.append(self._irr(ev, "passed_pung", tile=w.tile, evidence=(ev.seq, first),
                                       clause="play.pon"))
         if dry:
@@ -998,8 +1010,6 @@ class Referee:
             self._undo(st, w, undo)
         if seat.passed is None and self._could_win(st, seat, w.tile):
             seat.passed = w.seq  # chose to claim rather than win: the win is passed
-        if not seat.chances or seat.chances[-1][1] != w.seq:
-            seat.chances.append((w.tile, w.seq))
         for t in hand_tiles:
             _remove(seat, t)
         discarder = st.seats[w.seat]
@@ -1072,6 +1082,7 @@ class Referee:
             st.claims_made -= 1
             if taken.intake is Intake.MELDED_KONG:
                 st.wall.kongs -= 1
+        _refresh_waits(seat)
         w.taken = None
         st.turn = w.seat
         st.intake = _NONE
@@ -1179,8 +1190,10 @@ class Referee:
         st.placed = False
         if kind is _ADDED:
             self._replace_window(st, Window(WindowKind.ADDED_KONG, s, from_hand[0], ev.seq, ev.ts), ev)
+            st.log.append((from_hand[0], ev.seq, s, False))
         elif st.rules.rob_concealed_kong and tiles is not None:
             self._replace_window(st, Window(WindowKind.CONCEALED_KONG, s, tiles[0], ev.seq, ev.ts), ev)
+            st.log.append((tiles[0], ev.seq, s, False))
         if problems:
             self._track_wrong_kong(st, problems, s)
             return self._stands(problems)
@@ -1323,6 +1336,17 @@ class Referee:
         return check_win(self, st, ev)
 
 
+_DISPATCH = tuple({
+    EventType.HAND_START: Referee._hand_start, EventType.SEAT_DICE: Referee._seat_dice,
+    EventType.DEALER_DICE: Referee._dealer_dice, EventType.BREAK_DICE: Referee._break_dice,
+    EventType.WALL: Referee._wall, EventType.DEAL: Referee._deal, EventType.FLOWER: Referee._flower,
+    EventType.DRAW: Referee._draw, EventType.TAIL_DRAW: Referee._tail_draw, EventType.DISCARD: Referee._discard,
+    EventType.CHOW: Referee._claim, EventType.PUNG: Referee._claim, EventType.KONG: Referee._kong,
+    EventType.READY: Referee._ready, EventType.WIN: Referee._win, EventType.PASS: Referee._pass,
+    EventType.SKIP_LAST_TILE: Referee._skip_last, EventType.CALL: Referee._call,
+    EventType.TOUCH_WALL: Referee._touch, EventType.PLACE: Referee._place, EventType.REVEAL: Referee._reveal,
+    EventType.REPORT: Referee._report, EventType.HAND_END: Referee._hand_end,
+}[t] for t in EventType)
 _FULL_SET = sorted(full_set())
 _C0, _C1, _C2, _C3 = _CODES
 _TAKES = tuple(tuple(deal_takes(d)) for d in range(4))

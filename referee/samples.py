@@ -153,7 +153,7 @@ SAMPLES: tuple[Sample, ...] = (
            ("play.restrict.4", "play.chi"),
            _s(hands={0: "4s", 1: "123m456m789m11s456p23s"}),
            ((0, "打", "4s"), (1, "吃", "2s3s4s"), (1, "胡"), (1, "打", "1s"), (None, "結束")),
-           outcome="void", codes=("self_draw_not_from_draw",)),
+           outcome="void", codes=("self_draw_not_from_draw", "passed_win")),
     Sample("play_restrict_5", "行牌禁制 5：靠張後暗槓，補牌成胡而可胡之牌同巡打過", "Restriction 5: kong after placing the drawn tile",
            ("play.restrict.5", "tai.24"),
            _s(hands={0: "5p", 1: "3z3z3z3z123m456m789m11s4p"}, draws="6p", tail="5p"),

@@ -257,15 +257,23 @@ class _Builder:
         self.hand = hand
         self.sequence = sequence
         self.digital = digital
-        #: the next front position and the next tail replacement (to write draws out)
         self.front = 0
         self.tail_k = 0
+        #: a referee following along, so draws are written out with the tile the wall holds
+        #: even after a refused act
+        from .machine import Referee
+
+        self.ref = Referee()
 
     def add(self, etype: EventType, seat: int | None = None, **fields) -> Event:
         self.seq += 1
         self.ts += 1000
         ev = Event(etype, self.seq, fields.pop("ts", self.ts), seat, table=self.table, hand=self.hand, **fields)
         self.events.append(ev)
+        try:
+            self.ref.apply(ev)
+        except MjrefError:  # pragma: no cover - a scripted stream the referee cannot follow
+            pass
         return ev
 
     def act(self, seat: int | None, action: str, tiles: Any = None, **extra) -> Event:
@@ -283,14 +291,12 @@ class _Builder:
             fields.setdefault("code", tiles or "reported")
             tiles = None
         t = tuple(_tiles(tiles)) if tiles not in (None, "") else None
-        if etype is EventType.DRAW:
-            if t is None and self.digital:
-                t = (self.sequence[self.front],)
-            self.front += 1
-        elif etype is EventType.TAIL_DRAW:
-            if t is None and self.digital:
-                t = (self.sequence[tail_index(self.tail_k)],)
-            self.tail_k += 1
+        wall = self.ref.state.wall if self.ref.state is not None else None
+        if t is None and self.digital and wall is not None and wall.known:
+            if etype is EventType.DRAW and wall.live > 0:
+                t = (wall.peek_front(),)
+            elif etype is EventType.TAIL_DRAW and wall.remaining > 0:
+                t = (wall.peek_tail(),)
         if t is not None:
             fields["tiles"] = t
         if etype in _UNSEATED and etype is not EventType.REPORT:

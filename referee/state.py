@@ -117,8 +117,8 @@ class SeatState:
 
     __slots__ = (
         "seat", "hand", "keys", "n", "waits", "unknown", "melds", "flowers", "held_flowers", "pond", "discards", "last_discard",
-        "last_discard_seq", "passed", "pung_passed", "revealed", "revealed_sets", "ready", "ready_seq",
-        "ready_discards", "ready_lapsed", "dead_hand", "chances", "drawn_count", "first_drawn", "start_flowers",
+        "last_discard_seq", "passed", "revealed", "revealed_sets", "ready", "ready_seq",
+        "ready_discards", "ready_lapsed", "dead_hand", "since", "drawn_count", "first_drawn", "start_flowers",
         "flower_round",
     )
 
@@ -147,8 +147,6 @@ class SeatState:
         self.last_discard_seq: int | None = None
         #: seq of the chance that left this seat in 過水 (play.passed-win), None when free
         self.passed: int | None = None
-        #: tiles this seat let go without punging, this go-around (過水碰, play.pon)
-        self.pung_passed: list[int] = []
         #: kinds shown or said aloud by its own fault (play.restrict.8)
         self.revealed: set[int] = set()
         self.revealed_sets: list[tuple[int, ...]] = []
@@ -160,9 +158,9 @@ class SeatState:
         self.ready_lapsed: str | None = None
         #: 相公 (pen.dead-hand), set by an official's report or by penalties
         self.dead_hand = False
-        #: winning chances since this seat's last discard: (tile, seq) of others' discards and
-        #: added kongs (checked at a physical table once the hand shows, play.passed-win)
-        self.chances: list[tuple[int, int]] = []
+        #: where this seat's go-around begins in the table's claimable-tile log (its last
+        #: discard): the chances since then (play.passed-win, 過水碰 play.pon)
+        self.since = 0
         #: draws from the wall so far, and the first tile drawn (地聽 keeps it, app.heavenly-ready)
         self.drawn_count = 0
         self.first_drawn: int | None = None
@@ -198,9 +196,9 @@ class SeatState:
         return {
             "hand": tuple(self.hand), "unknown": self.unknown, "melds": tuple(self.melds),
             "flowers": tuple(self.flowers), "held_flowers": tuple(self.held_flowers), "pond": tuple(self.pond),
-            "discards": self.discards, "passed": self.passed, "pung_passed": tuple(self.pung_passed),
+            "discards": self.discards, "passed": self.passed,
             "revealed": tuple(sorted(self.revealed)), "ready": self.ready, "ready_lapsed": self.ready_lapsed,
-            "dead_hand": self.dead_hand, "chances": tuple(self.chances),
+            "dead_hand": self.dead_hand, "since": self.since,
         }
 
 
@@ -295,7 +293,7 @@ class TableState:
         "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
         "discards_made", "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events", "last_drawn_seq",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
-        "table", "hand_no", "wrong_kongs", "door_tile",
+        "table", "hand_no", "wrong_kongs", "door_tile", "log",
     )
 
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
@@ -362,6 +360,9 @@ class TableState:
         self.wrong_kongs: list[list] = []
         #: the last tile the dealer took before play (the 門牌, or its flower's replacement)
         self.door_tile: int | None = None
+        #: every tile others could claim, in order: (tile, seq, seat, a discard?) — discards
+        #: and added kongs (the chances behind 過水 and 過水碰)
+        self.log: list[tuple[int, int, int, bool]] = []
 
     # ------------------------------------------------------------------ reading
 
@@ -372,6 +373,20 @@ class TableState:
     @property
     def ended(self) -> bool:
         return self.phase is Phase.ENDED
+
+    def chances(self, seat: SeatState, exclude: int | None = None) -> list[tuple[int, int]]:
+        """(tile, seq) of the tiles others discarded or added to a kong since *seat*'s last
+        discard (its go-around), but the one at seq *exclude*."""
+        s = seat.seat
+        return [(t, q) for t, q, who, _ in self.log[seat.since:] if who != s and q != exclude]
+
+    def passed_pung_seq(self, seat: SeatState, tile: int, exclude: int) -> int | None:
+        """The seq of an earlier discard of *tile* this go-around that *seat* let go (過水碰)."""
+        s = seat.seat
+        for t, q, who, discard in self.log[seat.since:]:
+            if t == tile and discard and who != s and q != exclude:
+                return q
+        return None
 
     def known_count(self, t: int) -> int:
         """How many copies of tile *t* are known to be out of the wall (hands, melds, ponds,
@@ -439,5 +454,5 @@ class TableState:
             "wall": (self.wall.front, self.wall.tail, self.wall.kongs, self.wall.live),
             "window": None if w is None else (w.kind, w.seat, w.tile, w.seq, tuple(w.wins), w.closed),
             "wins": tuple((c.seat, c.seq) for c in self.wins), "claims": self.claims_made,
-            "discards": self.discards_made, "seats": tuple(tuple(s.snapshot().items()) for s in self.seats),
+            "discards": self.discards_made, "log": len(self.log), "seats": tuple(tuple(s.snapshot().items()) for s in self.seats),
         }

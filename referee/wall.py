@@ -20,6 +20,7 @@ Hot path: a :class:`Wall` keeps the tiles in draw order and two counters.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .dice import counted_seat
 from .errors import MjrefError
@@ -52,6 +53,11 @@ def break_point(thrower: int, total: int) -> tuple[int, int]:
 
 def draw_order(break_seat: int, skip: int) -> list[int]:
     """Layout indices in draw order: the front of the wall first, the tail last."""
+    return list(_draw_order(break_seat, skip))
+
+
+@lru_cache(maxsize=None)
+def _draw_order(break_seat: int, skip: int) -> tuple[int, ...]:
     if not (0 <= break_seat < 4 and 0 <= skip <= STACKS_PER_WALL):
         raise WallError(f"no break at wall {break_seat!r}, {skip!r} stacks", field="dice", reason_zh="開門位置無效")
     order: list[int] = []
@@ -62,7 +68,7 @@ def draw_order(break_seat: int, skip: int) -> list[int]:
         base = 36 * wall + 2 * stack
         order += (base, base + 1)
         stack += 1
-    return order
+    return tuple(order)
 
 
 def tail_index(k: int) -> int:
@@ -105,14 +111,14 @@ class Wall:
         self.dead_wall = dead_wall
         self.per_kong = per_kong
         #: draw-order index → layout index, when the break is known
-        self.layout = list(layout) if layout is not None else None
+        self.layout = layout if layout is None or isinstance(layout, tuple) else tuple(layout)
 
     @classmethod
     def from_layout(cls, layout_tiles: Sequence[int], break_seat: int, skip: int, **kw) -> Wall:
         """A wall built as laid out (the ``wall`` event) and opened at the break."""
         if len(layout_tiles) != TILES:
             raise WallError(f"a wall is {TILES} tiles, got {len(layout_tiles)}", field="tiles", reason_zh=f"牌牆須為 {TILES} 張")
-        order = draw_order(break_seat, skip)
+        order = _draw_order(break_seat, skip)
         return cls([layout_tiles[i] for i in order], layout=order, **kw)
 
     @property

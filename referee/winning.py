@@ -240,13 +240,13 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     readiness = _READINESS[seat.ready]
     readiness_note = None
     passed_seq = seat.passed
-    if passed_seq is None and concealed is not None and seat.chances and st.turn_kongs == 0 and tile is not None \
-            and tile < KINDS:
+    if passed_seq is None and concealed is not None and st.turn_kongs == 0 and tile is not None \
+            and tile < KINDS and len(st.log) > seat.since:
         before = list(concealed)
         before[tile] -= 1
         keys16 = _keys(before)
         current = window.seq if window is not None else None
-        passed_seq = next((q for t, q in seat.chances if t < KINDS and q != current and t not in seat.revealed
+        passed_seq = next((q for t, q in st.chances(seat, current) if t < KINDS and t not in seat.revealed
                            and wins_with(keys16, t)), None)
     if passed_seq is not None and flower_win is FlowerWin.NONE:
         if seat.ready in (ReadyKind.HEAVENLY, ReadyKind.EARTHLY):
@@ -260,7 +260,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         if tile is not None and before[tile]:
             before[tile] -= 1
             keys16 = _keys(before)
-            hit = next(((t, q) for t, q in seat.chances if t < KINDS and wins_with(keys16, t)), None)
+            hit = next(((t, q) for t, q in st.chances(seat) if t < KINDS and wins_with(keys16, t)), None)
             if hit is None and seat.last_discard is not None and seat.last_discard < KINDS \
                     and wins_with(keys16, seat.last_discard):
                 hit = (seat.last_discard, seat.last_discard_seq)
@@ -318,6 +318,7 @@ def _adopt(seat: SeatState, concealed: list[int], window_tile: int | None) -> No
     seat.keys = _keys(hand)
     seat.n = sum(hand)
     seat.unknown = 0
+    seat.waits = None
 
 
 def _ligu(counts: list[int]) -> bool:

@@ -91,3 +91,14 @@ def test_cli_reports_a_bad_stream_as_problem_json(app, tmp_path):
     result = app.test_cli_runner().invoke(args=["rule", str(bad)])
     assert result.exit_code == 2
     assert "events[0].type" in result.output
+
+
+@pytest.mark.parametrize("sample", SAMPLES[::5], ids=lambda s: s.name)
+def test_the_adjudication_carries_the_same_rulings(sample, client):
+    body = sample.path.read_bytes()
+    adjudication = client.post("/api/v1/adjudications", data=body, content_type="application/x-ndjson").get_json()
+    rulings = client.post("/api/v1/rulings", data=body, content_type="application/x-ndjson").get_json()
+    for adj_hand, hand in zip(adjudication["hands"], rulings["hands"]):
+        assert adj_hand["penalties"] == {k: v for k, v in hand.items()
+                                         if k not in ("table", "hand", "mode", "ruleset", "outcome")}
+        assert adj_hand["outcome"] == hand["outcome"]

@@ -10,7 +10,6 @@ import csv
 import json
 import re
 import shutil
-import time
 from dataclasses import FrozenInstanceError
 from pathlib import Path
 
@@ -446,20 +445,15 @@ def test_duplicate_keys_in_a_profile_are_refused(data_copy):
         Ruleset.load("competition-000")
 
 
-# --- cheap to load, cached, docs in step ----------------------------------------------------
+# --- cached, docs in step (load speed: bench/bench_ruleset.py) -------------------------------
 
 
-def test_loading_is_cheap_and_cached():
+def test_loading_is_cached():
     rs.clear_cache()
-    start = time.perf_counter()
     first = Ruleset.load("app")
-    cold = time.perf_counter() - start
-    assert cold < 0.020, f"cold load of app took {cold * 1000:.1f} ms"
     assert Ruleset.load("app") is first
-    start = time.perf_counter()
-    for _ in range(100):
-        Ruleset.load("app", {"scoring.cap": 8})
-    assert (time.perf_counter() - start) / 100 < 0.002
+    assert Ruleset.load("app", {"scoring.cap": 8}).values["scoring.cap"] == 8
+    assert Ruleset.load("app") is first  # an override never touches the cached profile
 
 
 def test_docs_are_up_to_date():

@@ -6,7 +6,8 @@ wall gives — then tells what happened act by act, as event sequences; the step
 into the protocol's events with :class:`referee.scenario.Scenario` and run the real
 referee (:class:`referee.machine.Referee`) on them.
 
-Acts: a table 「| 座位 | 動作 | 牌 |」 (optional 「時間」 column, ms), or one line
+Acts: a table 「| 座位 | 動作 | 牌 |」 (optional 「時間」 column, ms; a row whose seat is 「-」
+is left out, so an outline's examples can drop an act), or one line
 「裁判：N 號座 動作 "牌"」. Actions are those of :data:`referee.scenario.ACTIONS` (打 摸 補
 補花 吃 碰 明槓 暗槓 加槓 胡 天聽 地聽 宣告聽牌 喊碰 喊胡 伸手 靠張 不要 棄海底 亮牌 打明牌 報告
 結束 摸打). Seats are 0–3 counterclockwise; tiles in compact (5m) or Chinese (五萬) notation.
@@ -154,6 +155,8 @@ def acts_table(table, datatable):
     header, *rows = datatable
     for row in rows:
         cells = dict(zip(header, row))
+        if cells.get("座位") in ("-", "—") and cells["動作"] not in ("結束", "報告"):
+            continue  # a row left out in this example (場景大綱)
         _act(table, cells.get("座位"), cells["動作"], cells.get("牌"), cells.get("時間"))
 
 
