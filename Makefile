@@ -4,8 +4,9 @@ PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST  := 127.0.0.1
 PORT  := 8000
-# waitress worker threads: requests that wait for a commit share it (group commit)
-THREADS := 32
+# waitress worker threads: requests waiting for a commit share it (group commit); many threads keep
+# the CPU busy while a commit is being fsynced (bench/bench_ingest.py: 128 beat 32 and 64)
+THREADS := 128
 
 .PHONY: run test
 

@@ -306,22 +306,29 @@ def post_events(table_id: str):
     principal = auth.check_post_events(table_id)
     live = service()
     table = live.table_row(table_id, get_db)
-    body = request.get_json(silent=True)
+    raws, batch = split_body(request.get_json(silent=True))
+    answer = live.ingest(table_id, table, raws, batch=batch, actor=principal.id)
+    return current_app.response_class(answer.to_json(), mimetype="application/json")
+
+
+def split_body(body: object) -> tuple[list, bool]:
+    """The posted events and whether they came as a batch.
+
+    :raises ApiProblem: 400 for a body that is neither an event nor ``{"events": [...]}``.
+    """
     if isinstance(body, dict) and "events" in body and "type" not in body:
-        raws, batch = body["events"], True
+        raws = body["events"]
         if not isinstance(raws, list) or not raws:
             raise bad_request("invalid_body", "events", "events must be a non-empty list",
                               "events 須為非空的清單")
         if len(raws) > MAX_BATCH:
             raise bad_request("batch_too_large", "events", f"at most {MAX_BATCH} events in one request",
                               f"一次最多 {MAX_BATCH} 個事件")
-    elif isinstance(body, dict):
-        raws, batch = [body], False
-    else:
-        raise bad_request("invalid_body", "body", "the body must be one event (a JSON object) or {\"events\": [...]}",
-                          "請求內容須為一個事件（JSON 物件）或 {\"events\": [...]}")
-    answer = live.ingest(table_id, table, raws, batch=batch, actor=principal.id)
-    return current_app.response_class(answer.to_json(), mimetype="application/json")
+        return raws, True
+    if isinstance(body, dict):
+        return [body], False
+    raise bad_request("invalid_body", "body", "the body must be one event (a JSON object) or {\"events\": [...]}",
+                      "請求內容須為一個事件（JSON 物件）或 {\"events\": [...]}")
 
 
 @blp.get("/<table_id>/events")

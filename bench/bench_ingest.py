@@ -47,11 +47,13 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
+def cpu_seconds(pid: int, part: str = "both") -> float:
+    """User + system (or ``part``: ``user``, ``system``) CPU time of a process so far (Linux /proc)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    user, system = int(fields[11]), int(fields[12])
+    ticks = {"both": user + system, "user": user, "system": system}[part]
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -261,8 +263,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--batch", type=int, default=1,
                         help="closed loop: events per POST (default 1)")
     parser.add_argument("--max-batch", type=int, default=50, help="open loop: most events in one POST (default 50)")
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 32)),
-                        help="waitress threads (default 32, as make run)")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 128)),
+                        help="waitress threads (default 128, as make run)")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--timeout", type=float, default=120.0, help="stop posting after this many seconds")
     parser.add_argument("--keep", action="store_true", help="keep the database and server log")
@@ -281,6 +283,7 @@ def main(argv: list[str] | None = None) -> dict:
         tokens = asyncio.run(setup_tables(port, admin, names))
         print(f"posting to {args.tables} tables on 127.0.0.1:{port} ...", file=sys.stderr)
         server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
+        server_sys = cpu_seconds(server.pid, "system")
         if args.rate:
             flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
             result = asyncio.run(run_open(port, tokens, flat, args.rate, args.timeout, args.max_batch))
@@ -291,6 +294,7 @@ def main(argv: list[str] | None = None) -> dict:
         result["server_cpu_ms_per_post"] = round(server_cpu / max(1, result["posts"]) * 1e3, 3)
         result["server_cpu_ms_per_event"] = round(server_cpu / max(1, result["events"]) * 1e3, 3)
         result["server_cpu_share"] = round(server_cpu / result["seconds"], 2)
+        result["server_system_cpu_share"] = round((cpu_seconds(server.pid, "system") - server_sys) / result["seconds"], 2)
         result["client_cpu_share"] = round(client_cpu / result["seconds"], 2)
     finally:
         server.send_signal(signal.SIGTERM)

@@ -275,9 +275,15 @@ def _tiles(raw: Mapping, where: str) -> tuple[int, ...] | None:
         key, value = "tiles", raw["tiles"]
     else:
         return None
-    field = f"{where}.{key}"
     if isinstance(value, str):
-        return tuple(parse_tiles(value, field=field))
+        cached = _TILE_TEXT.get(value)
+        if cached is not None:
+            return cached
+        tiles = tuple(parse_tiles(value, field=f"{where}.{key}"))
+        if len(value) <= 24 and len(_TILE_TEXT) < 50_000:
+            _TILE_TEXT[value] = tiles
+        return tiles
+    field = f"{where}.{key}"
     if not isinstance(value, list):
         raise _err(field, f"{key} must be tile notation or a list of tiles", f"{key} 須為牌的寫法或牌的清單", value)
     out: list[int] = []
@@ -291,6 +297,10 @@ def _tiles(raw: Mapping, where: str) -> tuple[int, ...] | None:
         else:
             raise _err(f"{field}[{i}]", "a tile is notation or an index", "牌須為寫法或編號", item)
     return tuple(out)
+
+
+#: short tile texts already read ("5m", "888p"): events repeat them all the time
+_TILE_TEXT: dict[str, tuple[int, ...]] = {}
 
 
 def _enum(raw: Mapping, key: str, where: str, table: Mapping[str, Any], *, required: bool = False) -> Any:

@@ -22,7 +22,7 @@ from .machine import Referee
 from .melds import MeldKind
 from .restrictions import is_complete, is_run
 from .state import Intake, Phase, WindowKind
-from .tiles import FLOWER_BASE, KINDS, Wind, full_set
+from .tiles import KINDS, Wind, full_set
 from .verdicts import Status
 
 

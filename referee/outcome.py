@@ -26,7 +26,7 @@ from .errors import MjrefError
 from .hand import Hand
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
-from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
+from .scoring.context import FlowerWin, Readiness, WinSource
 from .tiles import Wind, format_tiles, tile_name
 from .verdicts import Irregularity, Verdict, irregularity
 from .winning import WinClaim

@@ -22,9 +22,7 @@ def replay(events: Iterable[Event], *, ruleset: Ruleset | None = None, mode: Mod
     :raises StreamError: the stream does not start with ``hand_start`` or holds a second one.
     """
     ref = Referee(ruleset, mode)
-    apply = ref.apply
-    for event in events:
-        apply(event)
+    ref.apply_all(events)
     return ref.finish()
 
 

@@ -293,7 +293,7 @@ class TableState:
         "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
         "discards_made", "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events", "last_drawn_seq",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
-        "table", "hand_no", "wrong_kongs", "door_tile", "log",
+        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters",
     )
 
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
@@ -363,6 +363,9 @@ class TableState:
         #: every tile others could claim, in order: (tile, seq, seat, a discard?) — discards
         #: and added kongs (the chances behind 過水 and 過水碰)
         self.log: list[tuple[int, int, int, bool]] = []
+        #: per tile, a bit per seat whose known hand has (or had) it among its waits: the
+        #: seats worth checking for 過水 when that tile is let go (bits may be stale, never missing)
+        self.waiters = [0] * KINDS
 
     # ------------------------------------------------------------------ reading
 

@@ -31,7 +31,7 @@ from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
 from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
 from .state import Intake, Phase, SeatState, Source, TableState, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
-from .verdicts import ACCEPTED, Irregularity, Status, Verdict
+from .verdicts import ACCEPTED, Irregularity, Verdict
 
 _SELF_SOURCES = {
     Source.DEALT: WinSource.WALL,

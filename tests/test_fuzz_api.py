@@ -17,7 +17,7 @@ from schemathesis import GenerationMode
 from app import create_app
 from tests.servicekit import bearer, create_table, hand_events, make_token
 
-EXAMPLES = 25  # per operation and run
+EXAMPLES = 20  # per operation and run
 
 
 @pytest.fixture()

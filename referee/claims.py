@@ -1,0 +1,333 @@
+"""Claims and kongs: chow, pung, melded / added / concealed kong, and priority between claims
+(``play.chi``, ``play.pon``, ``play.kong.*``, ``app.kong``, ``app.kong.limits``, ``play.restrict.1``–``8``,
+``app.priority``, ``prio.3``, ``prio.4``).
+
+A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
+(``_irr``, ``_reject``, ``_stands``...).
+"""
+from __future__ import annotations
+
+from .events import Event, EventType
+from .melds import MeldKind
+from .restrictions import chow_forbidden_discards, chow_takes_own_discard, is_run
+from .state import Intake, Phase, Source, TableMeld, TableState, Taken, Window, WindowKind
+from .tiles import FLOWER_BASE, KINDS
+from .verdicts import ACCEPTED, Verdict
+from .table_ops import (
+    _DRAW, _NONE, _DISCARD_W, _CONCEALED, _ADDED, _MELDED, _add, _remove, _holds, _refresh_waits, _from_unknown,
+    _INTAKE_NAME, _INTAKE_ZH,
+)
+
+
+_MELD_OF = {Intake.CHOW: MeldKind.CHOW, Intake.PUNG: MeldKind.PUNG, Intake.MELDED_KONG: MeldKind.MELDED_KONG}
+
+
+def _holds_known(hand: list[int], tiles: list[int]) -> bool:
+    """A fully known hand holds these tiles (two or three, mostly)."""
+    if len(tiles) == 2:
+        a, b = tiles
+        if a >= KINDS or b >= KINDS:
+            return False
+        return hand[a] >= (2 if a == b else 1) and hand[b] >= 1
+    need: dict[int, int] = {}
+    for t in tiles:
+        if t >= KINDS:
+            return False
+        need[t] = need.get(t, 0) + 1
+    return all(hand[t] >= n for t, n in need.items())
+
+
+class ClaimsMixin:
+    """Handlers of :class:`referee.machine.Referee` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _claim(self, st: TableState, ev: Event) -> Verdict:
+        """吃 / 碰 on the latest discard (play.chi, play.pon, app.chi, app.pon)."""
+        return self._claim_discard(st, ev, Intake.CHOW if ev.type is EventType.CHOW else Intake.PUNG)
+
+    def _claim_discard(self, st: TableState, ev: Event, intake: Intake, dry: bool = False):
+        if st.phase is Phase.ENDED or st.wins:
+            return False if dry else self._after_end(st, ev)
+        s = ev.seat
+        seat = st.seats[s]
+        w = st.window
+        tiles = ev.tiles
+        kind_name = _INTAKE_NAME[intake]
+        if st.phase is not Phase.PLAY or w is None or w.kind is not _DISCARD_W or w.closed:
+            return self._no(st, dry, [self._irr(ev, "claim_nothing")])
+        if dry and (w is None or w.kind is not _DISCARD_W or w.closed or w.tile not in tiles or s == w.seat):
+            return False
+        if w.tile not in tiles:
+            pw = st.prev_window
+            if pw is not None and pw.kind is _DISCARD_W and pw.tile in tiles and pw.seat != s:
+                clause = "prio.3" if pw.taken is not None and pw.taken.intake is Intake.CHOW else "prio.4"
+                return self._no(st, dry, [self._irr(ev, "lost_priority", clause=clause, kind=kind_name,
+                                                   kind_zh=_INTAKE_ZH[intake], tile=pw.tile)])
+        if w.tile not in tiles:
+            return self._no(st, dry, [self._irr(ev, "claim_nothing", tile=w.tile)])
+        if s == w.seat:
+            return self._no(st, dry, [self._irr(ev, "claim_own_discard", tile=w.tile)])
+        problems = []
+        if seat.dead_hand:
+            problems.append(self._irr(ev, "dead_hand_act", kind=kind_name, kind_zh=_INTAKE_ZH[intake]))
+        # shape
+        hand_tiles = list(tiles)
+        if w.tile in hand_tiles:
+            hand_tiles.remove(w.tile)
+        run = intake is Intake.CHOW and is_run(tiles)
+        if intake is Intake.CHOW:
+            if s != (w.seat + 1) % 4:
+                problems.append(self._irr(ev, "chow_wrong_seat", discarder=w.seat, tile=w.tile))
+            if not run:
+                problems.append(self._irr(ev, "chow_not_a_run", tiles=tuple(tiles), tile=w.tile))
+        elif intake is Intake.PUNG:
+            if len(tiles) != 3 or any(t != w.tile for t in tiles):
+                problems.append(self._irr(ev, "pung_not_alike", tiles=tuple(tiles), tile=w.tile))
+        else:  # melded kong
+            if len(tiles) != 4 or any(t != w.tile for t in tiles):
+                problems.append(self._irr(ev, "wrong_kong", clause="pen.wrong-kong.melded", tiles=tuple(tiles),
+                                          kind="melded", live=st.wall.live, stage="declared"))
+            if not st.rules.melded_kong_from_previous and w.seat == (s - 1) % 4:
+                problems.append(self._irr(ev, "melded_kong_previous_player", discarder=w.seat))
+        if not (seat.unknown == 0 and _holds_known(seat.hand, hand_tiles)) and (
+                any(t >= FLOWER_BASE for t in hand_tiles) or not _holds(seat, hand_tiles)):
+            if dry:
+                return False
+            return self._no(st, dry, problems + [self._irr(ev, "claim_tiles_not_held", tiles=tuple(tiles))])
+        if seat.unknown and not dry:
+            bad = self._unseen_copies(st, ev, _from_unknown(seat, hand_tiles))
+            if bad:
+                return self._reject(st, problems + [bad])
+        # priority (app.priority: 胡 > 碰、槓 > 吃; prio.3, prio.4)
+        undo = None
+        taken = w.taken
+        if w.wins:
+            return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause="app.priority", kind=kind_name,
+                                                          kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
+        if taken is not None:
+            if taken.seat == s:
+                return self._no(st, dry, problems + [self._irr(ev, "second_intake", kind=kind_name,
+                                                              kind_zh=_INTAKE_ZH[intake])])
+            call_ts = self._call_ts(w, s, ev)
+            if intake is Intake.CHOW or taken.intake in (Intake.PUNG, Intake.MELDED_KONG):
+                clause = "play.pon" if taken.intake is not _DRAW else "prio.4"
+                return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause=clause, kind=kind_name,
+                                                              kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
+            if taken.intake is _DRAW:
+                if (taken.placed_ts is not None and taken.placed_ts <= call_ts) or self._turn_moved_on(st, taken):
+                    return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause="prio.4", kind=kind_name,
+                                                                  kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
+            elif taken.intake is Intake.CHOW and self._turn_moved_on(st, taken):
+                return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause="prio.3", kind=kind_name,
+                                                              kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
+            undo = taken
+        # restrictions
+        live = st.wall.live
+        limit = st.rules.last_tiles_no_claims
+        if limit and live <= limit:
+            problems.append(self._irr(ev, "claim_in_last_tiles", limit=limit, live=live,
+                                      clause="play.restrict.7"))
+        if seat.revealed and (w.tile in seat.revealed or any(t in seat.revealed for t in hand_tiles)):
+            problems.append(self._irr(ev, "claim_revealed_tiles", revealed=tuple(sorted(seat.revealed))))
+        if run and st.rules.chow_forbid_own_recent:
+            if chow_takes_own_discard(tiles, w.tile, seat.last_discard, other_end=st.rules.chow_forbids_other_end) \
+                    and seat.last_discard_seq is not None:
+                problems.append(self._irr(ev, "chow_own_recent_discard", own=seat.last_discard, tile=w.tile))
+        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is Intake.PUNG and st.rules.passed_pung else None
+        if first is not None:
+            problems.append(self._irr(ev, "passed_pung", tile=w.tile, evidence=(ev.seq, first),
+                                      clause="play.pon"))
+        if dry:
+            return not problems and (taken is None or undo is not None)
+        if problems and st.mode_digital:
+            return self._no(st, dry, problems)
+        # --- apply
+        if undo is not None:
+            self._undo(st, w, undo)
+        waits = seat.waits
+        if seat.passed is None and waits and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
+            seat.passed = w.seq  # chose to claim rather than win: the win is passed
+        for t in hand_tiles:
+            _remove(seat, t)
+        discarder = st.seats[w.seat]
+        if discarder.pond and discarder.pond[-1] == w.tile:
+            discarder.pond.pop()
+        elif w.tile in discarder.pond:
+            discarder.pond.remove(w.tile)
+        meld = TableMeld(_MELD_OF[intake], tuple(tiles), w.tile, w.seat, ev.seq)
+        seat.melds.append(meld)
+        self._begin_turn(st, s, intake, ev.seq)
+        st.drawn = None
+        st.source = Source.DEALT
+        st.claims_made += 1
+        w.taken = Taken(intake, s, ev.seq, ev.ts, w.tile, meld, tuple(hand_tiles))
+        if w.calls:
+            w.note_fulfilled(s)
+        if intake is Intake.CHOW:
+            st.after_claim_tile = w.tile
+            st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=st.rules.chow_forbids_other_end) \
+                if run else (w.tile,)
+        elif intake is Intake.PUNG:
+            st.after_claim_tile = w.tile
+            st.after_claim_forbidden = (w.tile,)
+        else:
+            st.owed = 1
+            st.owed_kinds = [Source.MELDED_KONG]
+            st.wall.kongs += 1
+            st.kong_this_turn = True
+        if problems:
+            self._track_wrong_kong(st, problems, s)
+            return self._stands(problems)
+        return ACCEPTED
+
+    def _turn_moved_on(self, st: TableState, taken: Taken) -> bool:
+        """The player who took the tile has done more than take it (kong, flower, a tail
+        draw): too late to undo."""
+        return st.turn != taken.seat or st.turn_start_seq != taken.seq or st.turn_kongs > 0 or taken.replaced \
+            or bool(st.seats[taken.seat].flowers and st.owed) or st.wall.tail and st.source is Source.FLOWER
+
+    def _call_ts(self, w: Window, s: int, ev: Event) -> int:
+        call = w.calls.get(s)
+        return min(call[1], ev.ts) if call is not None else ev.ts
+
+    def _undo(self, st: TableState, w: Window, taken: Taken) -> None:
+        """A later claim had priority (prio.2–prio.7): the draw or chow that took the tile is
+        put back: the tile to the wall or the pond, the hand as it was."""
+        seat = st.seats[taken.seat]
+        if taken.intake is _DRAW:
+            w.note_touch(taken.seat, (taken.ts, taken.seq))
+            tile = taken.tile
+            if tile is None:
+                seat.unknown -= 1
+            elif tile >= FLOWER_BASE:
+                if tile in seat.held_flowers:
+                    seat.held_flowers.remove(tile)
+            else:
+                _remove(seat, tile)
+            st.wall.untake_front(1)
+            seat.drawn_count -= 1
+        else:
+            meld = taken.meld
+            if meld in seat.melds:
+                seat.melds.remove(meld)
+            for t in taken.hand_tiles:
+                _add(seat, t)
+            st.seats[w.seat].pond.append(w.tile)
+            st.claims_made -= 1
+            if taken.intake is Intake.MELDED_KONG:
+                st.wall.kongs -= 1
+        _refresh_waits(seat, st.waiters)
+        w.taken = None
+        st.turn = w.seat
+        st.intake = _NONE
+
+    def _kong(self, st: TableState, ev: Event) -> Verdict:
+        """槓 (play.kong.concealed, play.kong.exposed, app.kong, app.kong.limits): a melded
+        kong claims a discard; concealed and added kongs are made in one's own turn; every
+        kong is replaced from the tail."""
+        kind = ev.kind
+        if kind is _MELDED:
+            return self._claim_discard(st, ev, Intake.MELDED_KONG)
+        done = self._after_end(st, ev)
+        if done:
+            return done
+        s = ev.seat
+        seat = st.seats[s]
+        problems = []
+        if st.phase is Phase.FLOWERS and s == st.dealer:
+            problems += self._start_play(st, ev)
+        wname = "concealed" if kind is _CONCEALED else "added"
+        clause = "pen.wrong-kong.concealed" if kind is _CONCEALED else "pen.wrong-kong.added"
+        if st.phase is not Phase.PLAY or st.turn != s or st.intake is _NONE:
+            return self._reject(st, problems + [self._irr(ev, "kong_not_in_turn")])
+        if seat.dead_hand and kind is _ADDED:
+            pass  # 相公 may still kong its own tiles (pen.dead-hand: 得自槓)
+        if st.intake in (Intake.CHOW, Intake.PUNG):
+            problems.append(self._irr(ev, "kong_after_claim", kind=wname))
+        elif kind is _CONCEALED and st.melded_kong_turn:
+            problems.append(self._irr(ev, "concealed_kong_after_melded"))
+        if st.owed > 0:
+            problems.append(self._irr(ev, "missing_replacement", clause="app.kong"))
+        tiles = ev.tiles
+        added_to = None
+        if kind is _CONCEALED:
+            if tiles is not None:
+                if len(tiles) != 4 or len(set(tiles)) != 1:
+                    problems.append(self._irr(ev, "wrong_kong", clause=clause, tiles=tuple(tiles), kind=wname,
+                                              live=st.wall.live, stage="declared"))
+                if any(t >= FLOWER_BASE for t in tiles) or not _holds(seat, list(tiles)):
+                    return self._reject(st, problems + [self._irr(ev, "kong_tiles_not_held")])
+                bad = self._unseen_copies(st, ev, _from_unknown(seat, tiles)) if seat.unknown else None
+                if bad:
+                    return self._reject(st, problems + [bad])
+            elif seat.unknown < 4:
+                return self._reject(st, problems + [self._irr(ev, "kong_tiles_not_held")])
+            from_hand = list(tiles) if tiles is not None else []
+        else:
+            if tiles is None or not tiles:
+                return self._reject(st, problems + [self._irr(ev, "added_kong_no_pung")])
+            added = tiles[-1] if len(tiles) == 1 else None
+            if added is None:
+                # four tiles given: the pung's three and the added one
+                for i, m in enumerate(seat.melds):
+                    if m.kind is MeldKind.PUNG and m.tiles:
+                        rest = list(tiles)
+                        if all(t in rest and (rest.remove(t) or True) for t in m.tiles) and len(rest) == 1:
+                            added_to, added = i, rest[0]
+                            break
+            else:
+                for i, m in enumerate(seat.melds):
+                    if m.kind is MeldKind.PUNG and m.tiles and m.tiles[0] == added:
+                        added_to = i
+                        break
+            if added_to is None:
+                return self._reject(st, problems + [self._irr(ev, "added_kong_no_pung")])
+            pung = seat.melds[added_to]
+            if added != pung.tiles[0]:
+                problems.append(self._irr(ev, "wrong_kong", clause=clause, tiles=pung.tiles + (added,), kind=wname,
+                                          live=st.wall.live, stage="declared"))
+            if added >= FLOWER_BASE or not _holds(seat, [added]):
+                return self._reject(st, problems + [self._irr(ev, "kong_tiles_not_held")])
+            bad = self._unseen_copies(st, ev, _from_unknown(seat, [added])) if seat.unknown else None
+            if bad:
+                return self._reject(st, problems + [bad])
+            from_hand = [added]
+        if problems and st.mode_digital:
+            return self._reject(st, problems)
+        # --- apply
+        w = st.window
+        if w is not None and not w.closed:
+            self._close_window(st, w, ev)
+        placed = st.placed
+        if kind is _CONCEALED:
+            for t in from_hand:
+                _remove(seat, t)
+            if tiles is None:
+                seat.unknown -= 4
+            seat.melds.append(TableMeld(_CONCEALED, tuple(tiles) if tiles is not None else None, None, None, ev.seq))
+            if st.rules.passed_win_concealed_kong_releases:
+                seat.passed = None
+            st.placed_before_kong = placed
+        else:
+            _remove(seat, from_hand[0])
+            pung = seat.melds[added_to]
+            seat.melds[added_to] = TableMeld(_ADDED, pung.tiles + (from_hand[0],), pung.claimed, pung.from_seat, ev.seq)
+            seat.passed = None  # 加槓 releases 過水 (play.passed-win.release, app.passed-win)
+        st.owed += 1
+        st.owed_kinds.append(Source.KONG)
+        st.wall.kongs += 1
+        st.turn_kongs += 1
+        st.kong_this_turn = True
+        st.claims_made += 1
+        st.placed = False
+        if kind is _ADDED:
+            self._replace_window(st, Window(WindowKind.ADDED_KONG, s, from_hand[0], ev.seq, ev.ts), ev)
+            st.log.append((from_hand[0], ev.seq, s, False))
+        elif st.rules.rob_concealed_kong and tiles is not None:
+            self._replace_window(st, Window(WindowKind.CONCEALED_KONG, s, tiles[0], ev.seq, ev.ts), ev)
+            st.log.append((tiles[0], ev.seq, s, False))
+        if problems:
+            self._track_wrong_kong(st, problems, s)
+            return self._stands(problems)
+        return ACCEPTED

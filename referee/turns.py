@@ -1,0 +1,437 @@
+"""Turns: draws, replacements from the tail, discards, and the claim windows they open and
+close (``play.draw``, ``play.discard``, ``play.restrict``, ``play.exhausted``, ``tai.25``, ``play.passed-win``).
+
+A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
+(``_irr``, ``_reject``, ``_stands``...).
+"""
+from __future__ import annotations
+
+from .events import Call, Event, ReadyKind
+from .hand import waits_keys
+from .restrictions import SUIT_OF, UNIT_OF
+from .state import Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, WindowKind
+from .tiles import FLOWER_BASE, KINDS
+from .verdicts import ACCEPTED, irregularity, Verdict
+from .wall import TILES
+from .table_ops import (
+    _PLAY, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE, _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
+    _CALL_ZH, _WAITS_CACHE, _new_waits,
+)
+
+
+class TurnsMixin:
+    """Handlers of :class:`referee.machine.Referee` (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _expected_drawer(self, st: TableState) -> int | None:
+        w = st.window
+        if st.phase is Phase.PLAY and st.intake is _NONE and w is not None and w.kind is _DISCARD_W and w.taken is None:
+            return (w.seat + 1) % 4
+        return None
+
+    def _draw(self, st: TableState, ev: Event) -> Verdict:
+        """摸牌 (play.draw): the next player after the discarder, from the front of the wall;
+        never from the dead wall (play.exhausted)."""
+        # fast path: the expected draw of a legal hand
+        w = st.window
+        s = ev.seat
+        wall = st.wall
+        if w is not None and st.intake is _NONE and w.taken is None and not w.closed and not st.wins \
+                and (w.seat + 1) % 4 == s and w.kind is _DISCARD_W and st.phase is _PLAY:
+            tiles = wall.tiles
+            front = wall.front
+            if tiles is not None:
+                tile = tiles[front]
+                given = ev.tiles
+                ok = given is None or given[0] == tile
+            else:
+                tile = ev.tile
+                ok = tile is None
+            live = TILES - front - wall.tail - wall.dead_wall - wall.per_kong * wall.kongs
+            if ok and live > 0:
+                seat = st.seats[s]
+                if seat.passed is None:
+                    waits = seat.waits
+                    if waits is not None and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
+                        seat.passed = ev.seq
+                wall.front = front + 1
+                if tile is None:
+                    seat.unknown += 1
+                elif tile >= FLOWER_BASE:
+                    seat.held_flowers.append(tile)
+                else:
+                    seat.hand[tile] += 1
+                    seat.n += 1
+                    seat.keys[SUIT_OF[tile]] += UNIT_OF[tile]
+                    seat.waits = None
+                # the turn begins (as _begin_turn)
+                st.turn = s
+                st.intake = _DRAW
+                if st.owed:
+                    st.owed = 0
+                    st.owed_kinds = []
+                st.placed = False
+                st.turn_kongs = 0
+                st.melded_kong_turn = False
+                st.placed_before_kong = False
+                st.kong_this_turn = False
+                if st.after_claim_tile is not None:
+                    st.after_claim_tile = None
+                    st.after_claim_forbidden = ()
+                st.turn_start_seq = ev.seq
+                st.ready_discard_pending = None
+                st.source = _LAST_TILE if live == 1 else _WALL_SOURCE
+                st.drawn = tile
+                st.last_drawn_seq = ev.seq
+                seat.drawn_count += 1
+                if seat.drawn_count == 1:
+                    seat.first_drawn = tile
+                w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
+                return ACCEPTED
+        done = self._after_end(st, ev)
+        if done:
+            return done
+        s = ev.seat
+        problems = []
+        wall = st.wall
+        if wall.live <= 0:
+            return self._reject(st, [self._irr(ev, "dead_wall_draw", reserve=wall.reserve)])
+        if st.phase is not Phase.PLAY or self._expected_drawer(st) != s:
+            w = st.window
+            if st.phase is Phase.PLAY and st.turn == s and st.intake is not _NONE:
+                problems.append(self._irr(ev, "second_intake", kind="draw", kind_zh="摸牌"))
+            else:
+                problems.append(self._irr(ev, "out_of_turn_draw"))
+            if st.mode_digital or st.phase is not Phase.PLAY:
+                return self._reject(st, problems)
+        tile = ev.tile
+        if wall.known:
+            expected = wall.tiles[wall.front]
+            if tile is not None and tile != expected:
+                return self._reject(st, problems + [self._irr(ev, "wrong_tile", tile=tile, wall_tile=expected)])
+            tile = expected
+        elif tile is not None:
+            bad = self._unseen_copies(st, ev, (tile,))
+            if bad:
+                return self._reject(st, problems + [bad])
+        seat = st.seats[s]
+        w = st.window
+        if w is not None and w.kind is _DISCARD_W and w.seat != s and not w.closed:
+            self._reached(st, w, seat, ev)
+        wall.take_front(1)
+        if tile is None:
+            seat.unknown += 1
+        elif tile >= FLOWER_BASE:
+            seat.held_flowers.append(tile)
+        else:
+            _add(seat, tile)
+        self._begin_turn(st, s, _DRAW, ev.seq)
+        st.source = Source.LAST_TILE if wall.live == 0 else Source.WALL
+        st.drawn = tile
+        st.last_drawn_seq = ev.seq
+        seat.drawn_count += 1
+        if seat.drawn_count == 1:
+            seat.first_drawn = tile
+        if w is not None and w.taken is None and not w.closed:
+            w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
+        return self._stands(problems) if problems else ACCEPTED
+
+    def _begin_turn(self, st: TableState, s: int, intake: Intake, seq: int) -> None:
+        st.turn = s
+        st.intake = intake
+        st.owed = 0
+        st.owed_kinds = []
+        st.placed = False
+        st.turn_kongs = 0
+        st.melded_kong_turn = intake is Intake.MELDED_KONG
+        st.placed_before_kong = False
+        st.kong_this_turn = False
+        st.after_claim_tile = None
+        st.after_claim_forbidden = ()
+        st.turn_start_seq = seq
+        st.ready_discard_pending = None
+
+    def _reached(self, st: TableState, w: Window, seat: SeatState, ev: Event) -> None:
+        """A hand reached to the wall while *w*'s tile could be claimed: a win on it is passed
+        (play.passed-win: 得胡牌者已伸手摸牌即視同過水; prio.5, prio.8)."""
+        w.note_touch(seat.seat, (ev.ts, ev.seq))
+        if seat.passed is None and self._could_win(st, seat, w.tile):
+            seat.passed = ev.seq
+
+    def _tail_draw(self, st: TableState, ev: Event) -> Verdict:
+        """槓尾補牌: a replacement for a flower laid out or a kong (deal.flowers, app.kong)."""
+        done = self._after_end(st, ev)
+        if done:
+            return done
+        s = ev.seat
+        seat = st.seats[s]
+        problems = []
+        wall = st.wall
+        w = st.window
+        robbing = (w is not None and w.kind is WindowKind.FLOWER and w.seat != s and len(seat.flowers) == 7)
+        if not robbing and (st.turn != s or st.owed <= 0 or st.phase not in (Phase.FLOWERS, Phase.PLAY)):
+            problems.append(self._irr(ev, "unowed_replacement"))
+            if st.mode_digital or st.phase not in (Phase.FLOWERS, Phase.PLAY):
+                return self._reject(st, problems)
+        if wall.remaining <= 0:
+            return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
+        tile = ev.tile
+        if wall.known:
+            expected = wall.peek_tail()
+            if tile is not None and tile != expected:
+                return self._reject(st, problems + [self._irr(ev, "wrong_tile", tile=tile, wall_tile=expected)])
+            tile = expected
+        elif tile is not None:
+            bad = self._unseen_copies(st, ev, (tile,))
+            if bad:
+                return self._reject(st, problems + [bad])
+        if w is not None and w.kind is not _DISCARD_W and w.seat == s:
+            self._close_window(st, w, ev)  # the kong stands: nobody robbed it
+            st.window = st.prev_window if st.prev_window is not w else None
+        wall.take_tail()
+        if tile is None:
+            seat.unknown += 1
+        elif tile >= FLOWER_BASE:
+            seat.held_flowers.append(tile)
+            if st.phase is Phase.FLOWERS:
+                seat.flower_round[tile] = st.flower_round + 1
+        else:
+            _add(seat, tile)
+            if st.phase is Phase.FLOWERS and s == st.dealer:
+                st.door_tile = tile
+        if st.wrong_kongs:
+            self._wrong_kong_stage(st, s, ("declared",), "replaced")
+        if robbing:
+            st.flower_win_seat = s
+            w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
+        elif not problems:
+            kind = st.owed_kinds.pop(0) if st.owed_kinds else Source.FLOWER
+            st.owed -= 1
+            if st.phase is Phase.PLAY:
+                st.source = Source.MELDED_KONG if st.melded_kong_turn else kind
+                st.drawn = tile
+                st.placed = False
+        return self._stands(problems) if problems else ACCEPTED
+
+    def _skip_last(self, st: TableState, ev: Event) -> Verdict:
+        """海底牌得棄摸 (tai.25): the player due to draw the last tile leaves it; the hand is
+        an exhaustive draw (play.exhausted)."""
+        done = self._after_end(st, ev)
+        if done:
+            return done
+        if (st.wall.live != 1 or self._expected_drawer(st) != ev.seat or not st.rules.last_tile_may_decline):
+            return self._reject(st, [self._irr(ev, "skip_not_last", live=st.wall.live)])
+        self._close_window(st, st.window, ev)
+        st.skipped_last = True
+        st.phase = Phase.ENDED
+        st.end_seq = ev.seq
+        return ACCEPTED
+
+    def _discard(self, st: TableState, ev: Event) -> Verdict:
+        """捨牌 (play.discard): one concealed tile, by the player whose turn it is, after the
+        turn's intake and replacements; then the others may claim it."""
+        s = ev.seat
+        seat = st.seats[s]
+        x = ev.tiles[0]
+        if s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed and x < KINDS \
+                and seat.hand[x] and not st.wins and not ev.exposed and not seat.held_flowers \
+                and seat.ready is None and x not in st.after_claim_forbidden:
+            self._apply_discard(st, seat, ev, x, True, None, False)
+            return ACCEPTED
+        done = self._after_end(st, ev)
+        if done:
+            return done
+        problems = []
+        if st.phase is Phase.FLOWERS and s == st.dealer:
+            problems += self._start_play(st, ev)
+        if st.phase is not Phase.PLAY:
+            return self._reject(st, problems + [self._irr(ev, "out_of_turn_discard")])
+        in_turn = s == st.turn and st.intake is not _NONE
+        if not in_turn:
+            if s == st.turn or (self._expected_drawer(st) == s):
+                problems.append(self._irr(ev, "discard_before_intake"))
+            else:
+                problems.append(self._irr(ev, "out_of_turn_discard"))
+        if in_turn and st.owed > 0:
+            kind = st.owed_kinds[0] if st.owed_kinds else Source.FLOWER
+            problems.append(self._irr(ev, "missing_replacement", clause="deal.flowers" if kind is Source.FLOWER else "app.kong"))
+        if seat.held_flowers and x < FLOWER_BASE:
+            problems.append(self._irr(ev, "flower_not_replaced", tile=seat.held_flowers[0],
+                                      clause=_UNREPLACED_CLAUSE[st.rules.unreplaced_ends_hand]))
+        exposed_meld = None
+        if x >= FLOWER_BASE:
+            if x not in seat.held_flowers:
+                if not seat.unknown:
+                    return self._reject(st, problems + [self._irr(ev, "flower_not_held", tile=x)])
+                bad = self._unseen_copies(st, ev, (x,))
+                if bad:
+                    return self._reject(st, problems + [bad])
+            problems.append(self._irr(ev, "flower_discarded", tile=x))
+        elif ev.exposed:
+            for i, m in enumerate(seat.melds):
+                if m.tiles and x in m.tiles and m.kind is not _CONCEALED:
+                    exposed_meld = i
+                    break
+            if exposed_meld is None:
+                return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)])
+            problems.append(self._irr(ev, "exposed_discard", tile=x, meld=str(seat.melds[exposed_meld]),
+                                      live=st.wall.live))
+        elif not seat.hand[x]:
+            if not seat.unknown:
+                return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)])
+            bad = self._unseen_copies(st, ev, (x,))
+            if bad:
+                return self._reject(st, problems + [bad])
+        if in_turn and x in st.after_claim_forbidden and exposed_meld is None:
+            if st.intake is Intake.CHOW:
+                problems.append(self._irr(ev, "forbidden_discard_after_chow", tile=st.after_claim_tile, discard=x,
+                                          clause="app.after-claim" if x != st.after_claim_tile else "play.restrict.6"))
+            else:
+                problems.append(self._irr(ev, "forbidden_discard_after_pung", tile=x))
+        ready = seat.ready
+        # 天聽 / 地聽 lapse on 換牌 or 靠張 (tai.31, tai.32); 宣告聽牌 must discard the drawn tile (app.ready)
+        changed = in_turn and st.drawn is not None and (x != st.drawn or st.placed)
+        if ready is ReadyKind.DECLARED and in_turn and st.drawn is not None and x != st.drawn:
+            problems.append(self._irr(ev, "ready_changed", drawn=st.drawn, tile=x))
+        if problems and st.mode_digital:
+            return self._reject(st, problems)
+        self._apply_discard(st, seat, ev, x, in_turn, exposed_meld, ready is not None and ready is not
+                            ReadyKind.DECLARED and changed)
+        return self._stands(problems) if problems else ACCEPTED
+
+    def _apply_discard(self, st: TableState, seat: SeatState, ev: Event, x: int, in_turn: bool,
+                       exposed_meld: int | None, lapse: bool) -> None:
+        s = seat.seat
+        w = st.window
+        if w is not None and not w.closed:
+            taken = w.taken
+            if taken is not None and taken.seat == s:
+                taken.discarded = True
+            if w.calls or w.kind is not _DISCARD_W or w.tile >= KINDS or st.waiters[w.tile]:
+                self._close_window(st, w, ev)
+            else:  # nothing to settle: no call, nobody waiting on it
+                w.closed = True
+        known = not seat.unknown
+        melds3 = 3 * len(seat.melds)
+        full = in_turn and known and seat.n + melds3 == 17
+        if lapse:
+            seat.ready, seat.ready_lapsed = None, "changed" if not st.placed else "placed"
+        if x >= FLOWER_BASE:
+            if x in seat.held_flowers:
+                seat.held_flowers.remove(x)
+            else:
+                seat.unknown -= 1
+        elif exposed_meld is not None:
+            m = seat.melds[exposed_meld]
+            rest = list(m.tiles)
+            rest.remove(x)
+            seat.melds[exposed_meld] = TableMeld(m.kind, tuple(rest), m.claimed, m.from_seat, m.seq)
+        elif seat.hand[x]:
+            seat.hand[x] -= 1
+            seat.n -= 1
+            seat.keys[SUIT_OF[x]] -= UNIT_OF[x]
+        else:
+            seat.unknown -= 1
+        if known and seat.n + melds3 == 16:  # the waits of the hand left (as _refresh_waits)
+            key = tuple(seat.keys)
+            waits = _WAITS_CACHE.get(key)
+            if waits is None:
+                waits = _new_waits(key)
+            seat.waits = waits
+            if waits:
+                waiters = st.waiters
+                bit = 1 << s
+                for t in waits:
+                    waiters[t] |= bit
+        else:
+            seat.waits = None
+        if full and x < KINDS:
+            # 過水 at one's own discard (play.passed-win, .release, app.passed-win): a discard
+            # that is not a winning tile releases it; a complete hand let go leaves it passed
+            waits = seat.waits
+            if waits is not None and x in waits:
+                if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
+                    seat.passed = st.last_drawn_seq if st.last_drawn_seq is not None else ev.seq
+            elif seat.passed is not None:
+                seat.passed = None
+        if st.wrong_kongs:
+            self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
+        seat.pond.append(x)
+        seat.discards += 1
+        seat.last_discard = x
+        seat.last_discard_seq = ev.seq
+        log = st.log
+        seat.since = len(log)
+        log.append((x, ev.seq, s, True))
+        st.discards_made += 1
+        wall = st.wall
+        st.prev_window = w
+        st.window = Window(_DISCARD_W, s, x, ev.seq, ev.ts,
+                           TILES - wall.front - wall.tail - wall.dead_wall - wall.per_kong * wall.kongs <= 0)
+        st.turn = s
+        st.intake = _NONE
+        st.drawn = None
+        st.placed = False
+        if st.after_claim_tile is not None:
+            st.after_claim_tile = None
+            st.after_claim_forbidden = ()
+        if st.owed:
+            st.owed = 0
+            st.owed_kinds = []
+        st.ready_discard_pending = s
+
+    def _replace_window(self, st: TableState, w: Window, ev: Event) -> None:
+        old = st.window
+        if old is not None and not old.closed:
+            self._close_window(st, old, ev)
+        st.prev_window = old
+        st.window = w
+
+    def _close_window(self, st: TableState, w: Window | None, ev: Event | None) -> None:
+        """Nobody else can claim *w*'s tile any more: calls not carried out are reported
+        (pen.unfulfilled-call); a seat that could have won on it and did not is passed
+        (play.passed-win); one that could have punged it may not pung it again this
+        go-around (過水碰, play.pon)."""
+        if w is None or w.closed:
+            return
+        w.closed = True
+        kind = w.kind
+        if kind is WindowKind.FLOWER:
+            return
+        wins = w.wins
+        if w.calls:
+            self._unfulfilled(w)
+        tile = w.tile
+        if tile >= KINDS:
+            return
+        mask = st.waiters[tile]
+        if not mask:  # nobody's known hand waits on it (the usual case)
+            return
+        wseq = w.seq
+        ws = w.seat
+        taken = w.taken
+        taker = taken.seat if taken is not None else -1
+        for seat in st.seats:
+            s = seat.seat
+            if not (mask >> s) & 1 or s == ws:
+                continue
+            if s == taker or (wins and any(c[0] == s for c in wins)):
+                continue
+            if seat.passed is None:
+                waits = seat.waits
+                if waits is not None and tile in waits and not seat.dead_hand and tile not in seat.revealed:
+                    seat.passed = wseq
+
+    def _unfulfilled(self, w: Window) -> None:
+        winners = {c[0] for c in w.wins}
+        for c, (call, ts, seq) in w.calls.items():
+            if call in (Call.PUNG, Call.KONG) and c not in w.fulfilled and c not in winners:
+                self._found(irregularity("unfulfilled_call", seq, c, evidence=(seq, w.seq), call=call.value,
+                                         call_zh=_CALL_ZH[call], discarder=w.seat, tile=w.tile,
+                                         from_previous_player=w.seat == (c - 1) % 4))
+
+    def _could_win(self, st: TableState, seat: SeatState, tile: int) -> bool:
+        """The seat's known 16-tile hand wins on *tile* (a chance for 過水)."""
+        waits = seat.waits
+        return waits is not None and tile in waits and not seat.dead_hand and tile not in seat.revealed
