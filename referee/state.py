@@ -116,7 +116,7 @@ class SeatState:
     """One seat's tiles and what the rules remember about it this hand."""
 
     __slots__ = (
-        "seat", "hand", "keys", "n", "waits", "unknown", "melds", "flowers", "held_flowers", "pond", "discards", "last_discard",
+        "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond", "discards", "last_discard",
         "last_discard_seq", "passed", "revealed", "revealed_sets", "ready", "ready_seq",
         "ready_discards", "ready_lapsed", "dead_hand", "since", "drawn_count", "first_drawn", "start_flowers",
         "flower_round",
@@ -132,6 +132,8 @@ class SeatState:
         self.n = 0
         #: the tiles a known 16-tile hand waits on (set at its discard), None otherwise
         self.waits: frozenset[int] | None = None
+        #: the waits whose bits this seat set in TableState.waiters (cleared at the next refresh)
+        self.waited: frozenset[int] = frozenset()
         #: concealed tiles nobody has seen (physical table)
         self.unknown = 0
         self.melds: list[TableMeld] = []
@@ -363,8 +365,8 @@ class TableState:
         #: every tile others could claim, in order: (tile, seq, seat, a discard?) — discards
         #: and added kongs (the chances behind 過水 and 過水碰)
         self.log: list[tuple[int, int, int, bool]] = []
-        #: per tile, a bit per seat whose known hand has (or had) it among its waits: the
-        #: seats worth checking for 過水 when that tile is let go (bits may be stale, never missing)
+        #: per tile, a bit per seat whose known hand waits on it (set when the waits are
+        #: computed): the seats worth checking for 過水 when that tile is let go
         self.waiters = [0] * KINDS
 
     # ------------------------------------------------------------------ reading

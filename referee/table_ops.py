@@ -79,10 +79,14 @@ def _refresh_waits(seat: SeatState, waiters: list[int]) -> None:
     if found is None:
         found = _new_waits(key)
     seat.waits = found
-    if found:
+    old = seat.waited
+    if old is not found:
         bit = 1 << seat.seat
+        for t in old:
+            waiters[t] &= ~bit
         for t in found:
             waiters[t] |= bit
+        seat.waited = found
 
 
 #: suit keys → waiting tiles, shared by every hand (memoised like referee.tables)

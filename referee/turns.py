@@ -7,7 +7,6 @@ A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
 from __future__ import annotations
 
 from .events import Call, Event, ReadyKind
-from .hand import waits_keys
 from .restrictions import SUIT_OF, UNIT_OF
 from .state import Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
@@ -339,11 +338,15 @@ class TurnsMixin:
             if waits is None:
                 waits = _new_waits(key)
             seat.waits = waits
-            if waits:
+            old = seat.waited
+            if old is not waits:
                 waiters = st.waiters
                 bit = 1 << s
+                for t in old:
+                    waiters[t] &= ~bit
                 for t in waits:
                     waiters[t] |= bit
+                seat.waited = waits
         else:
             seat.waits = None
         if full and x < KINDS:
