@@ -16,14 +16,15 @@ the same answer for the same stream.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 from flask import jsonify, request
 
 from api import auth
+from api.clikit import emit, reports_errors, stream_ruleset_options
 from api.openapi import MAYBE_BEARER, Blueprint
+from api.schemas import read_stream_body
 from referee.events import Mode
 from referee.replay import adjudicate_text
 from referee.ruleset import Ruleset
@@ -66,39 +67,16 @@ def _mode(value: Any) -> Mode | None:
 @auth.read_access("tools")
 def post_adjudications():
     """裁判一整段事件流 Adjudicate a whole stream: verdicts, irregularities, outcome."""
-    body = request.get_data(as_text=True)
-    ruleset = None
-    mode = None
-    source: Any = body
-    stripped = body.strip()
-    if stripped.startswith("{") and "\n{" not in stripped:
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError:
-            data = None
-        if isinstance(data, dict) and "events" in data:
-            source = data["events"]
-            if data.get("ruleset") or data.get("params"):
-                ruleset = Ruleset.load(data.get("ruleset") or "competition", data.get("params") or None)
-            mode = _mode(data.get("mode"))
-    return jsonify(adjudication_document(source, ruleset, mode))
+    source, ruleset, mode = read_stream_body(request.get_data(as_text=True))
+    return jsonify(adjudication_document(source, ruleset, _mode(mode)))
 
 
 @click.command("replay")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--ruleset", "profile", default=None, help="規則組 ruleset profile (default: the one hand_start names)")
-@click.option("--set", "overrides", multiple=True, metavar="NAME=VALUE", help="覆寫參數 override a parameter")
 @click.option("--mode", type=click.Choice(sorted(_MODES)), default=None, help="牌桌模式 digital|physical (default: hand_start's)")
-def replay_command(file, profile: str | None, overrides: tuple[str, ...], mode: str | None) -> None:
+@reports_errors
+@stream_ruleset_options
+def replay_command(file, ruleset: Ruleset | None, mode: str | None) -> None:
     """裁判：讀事件流（檔案或 - 為標準輸入），逐一判定並輸出每盤結果。Replay a stream:
     JSON Lines in, each hand's verdicts, irregularities (with clause ids) and outcome out."""
-    from api.cli import _parse_override, emit, reports_errors
-
-    @reports_errors
-    def run() -> None:
-        ruleset = None
-        if profile or overrides:
-            ruleset = Ruleset.load(profile or "competition", dict(_parse_override(o) for o in overrides) or None)
-        emit(adjudication_document(file.read(), ruleset, _MODES[mode] if mode else None))
-
-    run()
+    emit(adjudication_document(file.read(), ruleset, _mode(mode)))

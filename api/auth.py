@@ -47,6 +47,7 @@ from flask import Flask, current_app, g, jsonify, request
 from flask.cli import AppGroup
 from marshmallow import Schema, fields, validate
 
+from api.clikit import emit, reports_errors
 from api.openapi import BEARER, Blueprint
 from api.problems import ApiProblem, not_found
 from referee.errors import MjrefError
@@ -362,7 +363,6 @@ tokens_cli = AppGroup("tokens", help="API 權杖 API tokens: create, list, revok
 @click.option("--label", default="", help="備註 a label (who holds it)")
 def tokens_create(role: str, table: str | None, label: str) -> None:
     """建立權杖並印出（只顯示一次）。Create a token and print it (shown once)."""
-    from api.cli import emit, reports_errors
 
     @reports_errors
     def run() -> None:
@@ -383,7 +383,6 @@ def tokens_create(role: str, table: str | None, label: str) -> None:
 @click.option("--all", "include_revoked", is_flag=True, help="也列出已撤銷的 include revoked tokens")
 def tokens_list(include_revoked: bool) -> None:
     """列出權杖（不含密鑰）。List tokens (never their secrets)."""
-    from api.cli import emit
 
     db = _cli_db()
     try:
@@ -396,7 +395,6 @@ def tokens_list(include_revoked: bool) -> None:
 @click.argument("token_id", type=int)
 def tokens_revoke(token_id: int) -> None:
     """撤銷權杖。Revoke a token (a running server stops accepting it within TOKEN_CACHE_SECONDS)."""
-    from api.cli import emit
 
     db = _cli_db()
     try:

@@ -14,14 +14,15 @@ document may embed :func:`hand_rulings` per hand (``penalties`` key).
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 from flask import jsonify, request
 
 from api import auth
+from api.clikit import emit, reports_errors, stream_ruleset_options
 from api.openapi import MAYBE_BEARER, Blueprint
+from api.schemas import read_stream_body
 from penalties import rule_stream
 from referee.events import PROTOCOL_VERSION
 from referee.ruleset import Ruleset
@@ -59,36 +60,15 @@ def add_rulings(document: dict[str, Any], source: Any, ruleset: Ruleset | None =
 @auth.read_access("tools")
 def post_rulings():
     """罰則裁定 Rule on a whole stream: rulings with clause ids, effects, payments."""
-    body = request.get_data(as_text=True)
-    ruleset = None
-    source: Any = body
-    stripped = body.strip()
-    if stripped.startswith("{") and "\n{" not in stripped:
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError:
-            data = None
-        if isinstance(data, dict) and "events" in data:
-            source = data["events"]
-            if data.get("ruleset") or data.get("params"):
-                ruleset = Ruleset.load(data.get("ruleset") or "competition", data.get("params") or None)
+    source, ruleset, _mode = read_stream_body(request.get_data(as_text=True))
     return jsonify(rulings_document(source, ruleset))
 
 
 @click.command("rule")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--ruleset", "profile", default=None, help="規則組 ruleset profile (default: the one hand_start names)")
-@click.option("--set", "overrides", multiple=True, metavar="NAME=VALUE", help="覆寫參數 override a parameter")
-def rule_command(file, profile: str | None, overrides: tuple[str, ...]) -> None:
+@reports_errors
+@stream_ruleset_options
+def rule_command(file, ruleset: Ruleset | None) -> None:
     """罰則裁定：讀事件流（檔案或 - 為標準輸入），輸出每盤的裁定、條文、處置與收付。Rule on a
     stream: JSON Lines in, each hand's rulings (pen.*, prio.*), effects and payments out."""
-    from api.cli import _parse_override, emit, reports_errors
-
-    @reports_errors
-    def run() -> None:
-        ruleset = None
-        if profile or overrides:
-            ruleset = Ruleset.load(profile or "competition", dict(_parse_override(o) for o in overrides) or None)
-        emit(rulings_document(file.read(), ruleset))
-
-    run()
+    emit(rulings_document(file.read(), ruleset))

@@ -9,6 +9,9 @@ An unknown profile or parameter, or a bad value, is a 400 problem naming
 """
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from flask import request
 from marshmallow import Schema, ValidationError, fields
 
@@ -37,3 +40,27 @@ def load_json(schema: Schema) -> dict:
     if not isinstance(body, dict):
         raise ValidationError({"body": ["請求內容須為 JSON 物件 The body must be a JSON object."]})
     return schema.load(body)
+
+
+def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
+    """Read a whole-stream request body: JSON Lines, a JSON array of events, or an object
+    ``{"events": [...], "ruleset": "...", "params": {...}, "mode": "..."}``.
+
+    Returns ``(source, ruleset, mode)``: the stream for :func:`referee.replay.adjudicate_text`
+    and :func:`penalties.rule_stream`, the ruleset the object names (``None``: the one each
+    ``hand_start`` names), and the raw ``mode`` (``None`` when not given).
+
+    :raises referee.errors.RulesetError: an unknown profile or parameter, naming it.
+    """
+    stripped = text.strip()
+    if stripped.startswith("{") and "\n{" not in stripped:
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError:
+            data = None  # not one object: let the stream parser name the bad line
+        if isinstance(data, dict) and "events" in data:
+            ruleset = None
+            if data.get("ruleset") or data.get("params"):
+                ruleset = Ruleset.load(data.get("ruleset") or DEFAULT_PROFILE, data.get("params") or None)
+            return data["events"], ruleset, data.get("mode")
+    return text, None, None

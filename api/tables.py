@@ -27,6 +27,7 @@ from flask.cli import AppGroup
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from api import auth
+from api.clikit import emit
 from api.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, table_totals
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import bad_request, not_found
@@ -415,7 +416,6 @@ tables_cli = AppGroup("tables", help="桌與事件紀錄 Tables and the event lo
 def rebuild_command(table_id: str | None) -> None:
     """由事件紀錄重建投影（盤、裁定、覆判、金額）。Rebuild the projections (hands, rulings,
     overrides, money) by replaying the event log."""
-    from api.cli import emit
 
     emit(get_writer().submit(lambda tx: service().rebuild(tx.db, table_id)))
 
