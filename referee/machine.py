@@ -102,13 +102,18 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         dispatch = _DISPATCH
         record = self.verdicts.append
         check = self._check_order
+        hand_start = _HAND_START
+        st = self.state  # set once, by hand_start
         for ev in events:
-            st = self.state
             seq = ev.seq
-            if st is None or seq <= st.last_seq or ev.type is _HAND_START:
+            t = ev.type
+            if st is None or seq <= st.last_seq or t is hand_start:
                 check(st, ev)
-            verdict = dispatch[ev.type](self, st, ev)
-            self.state.last_seq = seq
+                verdict = dispatch[t](self, st, ev)
+                st = self.state
+            else:
+                verdict = dispatch[t](self, st, ev)
+            st.last_seq = seq
             record((seq, verdict))
 
     def _check_order(self, st: TableState | None, ev: Event) -> None:

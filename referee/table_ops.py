@@ -8,14 +8,13 @@ a hand can give (:func:`_holds`), and compute the waits of a known 16-tile hand
 from __future__ import annotations
 
 from .events import Call, EventType, ReadyKind
-from .hand import waits_keys
 from .melds import MeldKind
 from .restrictions import SUIT_OF, UNIT_OF
 from .state import Intake, Phase, SeatState, Source, WindowKind
 from .tiles import full_set, KINDS
 from .verdicts import Status
 from .wall import deal_takes
-from .tables import CODES as _CODES
+from .tables import CODES as _CODES, WAITS as _WAITS
 
 _REJECTED = Status.REJECTED
 _HAND_START = EventType.HAND_START
@@ -74,10 +73,8 @@ def _refresh_waits(seat: SeatState, waiters: list[int]) -> None:
     if seat.unknown or seat.n + 3 * len(seat.melds) != 16:
         seat.waits = None
         return
-    key = tuple(seat.keys)
-    found = _WAITS_CACHE.get(key)
-    if found is None:
-        found = _new_waits(key)
+    k = seat.keys
+    found = _waits_of(k[0], k[1], k[2], k[3])
     seat.waits = found
     old = seat.waited
     if old is not found:
@@ -89,19 +86,57 @@ def _refresh_waits(seat: SeatState, waiters: list[int]) -> None:
         seat.waited = found
 
 
-#: suit keys → waiting tiles, shared by every hand (memoised like referee.tables)
-_WAITS_CACHE: dict[tuple[int, int, int, int], frozenset[int]] = {}
+class _WaitTiles(dict):
+    """Per suit: key → (tiles completing it when the rest of the hand is sets only, tiles
+    completing it when the rest holds the pair), as frozensets: :data:`referee.tables.WAITS`
+    without the wait shapes. Bounded by the suit's keys (like the tables it reads); read
+    with ``.get(key) or table.fill(key)``."""
+
+    def __init__(self, suit: int):
+        super().__init__()
+        self.waits = _WAITS[suit]
+
+    def fill(self, key: int) -> tuple[frozenset[int], frozenset[int]]:
+        table = self.waits
+        rest0, rest1 = table.get(key) or table.fill(key)
+        value = self[key] = (frozenset(t for t, _ in rest0), frozenset(t for t, _ in rest1))
+        return value
 
 
-#: most hands the waits memo keeps before starting afresh (a long-running service)
-_WAITS_CACHE_MAX = 200_000
+_WT0, _WT1, _WT2, _WT3 = (_WaitTiles(s) for s in range(4))
+_C0g, _C1g, _C2g, _C3g = (c.get for c in _CODES)
+_EMPTY: frozenset[int] = frozenset()
 
 
-def _new_waits(key: tuple[int, int, int, int]) -> frozenset[int]:
-    """Compute and memoise the waiting tiles of four suit keys."""
-    if len(_WAITS_CACHE) >= _WAITS_CACHE_MAX:
-        _WAITS_CACHE.clear()
-    found = _WAITS_CACHE[key] = frozenset(t for t, _ in waits_keys(key))
+def _waits_of(k0: int, k1: int, k2: int, k3: int) -> frozenset[int]:
+    """The tiles that complete four suit keys (as :func:`referee.hand.waits_keys`, tiles only):
+    a suit contributes when the other three add up to at most one pair (codes sum ≤ 1)."""
+    c0 = _C0g(k0, 9)
+    c1 = _C1g(k1, 9)
+    c2 = _C2g(k2, 9)
+    c3 = _C3g(k3, 9)
+    total = c0 + c1 + c2 + c3
+    if total > 10:  # two suits do not decompose: no tile completes both
+        return _EMPTY
+    found = _EMPTY
+    r = total - c0
+    if r <= 1:
+        found = (_WT0.get(k0) or _WT0.fill(k0))[r]
+    r = total - c1
+    if r <= 1:
+        f = (_WT1.get(k1) or _WT1.fill(k1))[r]
+        if f:
+            found = found | f if found else f
+    r = total - c2
+    if r <= 1:
+        f = (_WT2.get(k2) or _WT2.fill(k2))[r]
+        if f:
+            found = found | f if found else f
+    r = total - c3
+    if r <= 1:
+        f = (_WT3.get(k3) or _WT3.fill(k3))[r]
+        if f:
+            found = found | f if found else f
     return found
 
 

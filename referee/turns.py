@@ -14,7 +14,7 @@ from .verdicts import ACCEPTED, irregularity, Verdict
 from .wall import TILES
 from .table_ops import (
     _PLAY, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE, _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
-    _CALL_ZH, _WAITS_CACHE, _new_waits,
+    _CALL_ZH, _waits_of,
 )
 
 
@@ -236,7 +236,66 @@ class TurnsMixin:
         if s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed and x < KINDS \
                 and seat.hand[x] and not st.wins and not ev.exposed and not seat.held_flowers \
                 and seat.ready is None and x not in st.after_claim_forbidden:
-            self._apply_discard(st, seat, ev, x, True, None, False)
+            # fast path: _apply_discard of a known tile in turn, no meld touched, no lapse
+            w = st.window
+            if w is not None and not w.closed:
+                taken = w.taken
+                if taken is not None and taken.seat == s:
+                    taken.discarded = True
+                wt = w.tile
+                if w.calls or w.kind is not _DISCARD_W or wt >= KINDS or st.waiters[wt]:
+                    self._close_window(st, w, ev)
+                else:  # nothing to settle: no call, nobody waiting on it
+                    w.closed = True
+            seat.hand[x] -= 1
+            n = seat.n = seat.n - 1
+            keys = seat.keys
+            keys[SUIT_OF[x]] -= UNIT_OF[x]
+            seq = ev.seq
+            if not seat.unknown and n + 3 * len(seat.melds) == 16:
+                # the waits of the hand left (as _refresh_waits); it held 17: 過水 at one's own
+                # discard (see _apply_discard)
+                waits = seat.waits = _waits_of(keys[0], keys[1], keys[2], keys[3])
+                old = seat.waited
+                if old is not waits:
+                    waiters = st.waiters
+                    bit = 1 << s
+                    for t in old:
+                        waiters[t] &= ~bit
+                    for t in waits:
+                        waiters[t] |= bit
+                    seat.waited = waits
+                if x in waits:
+                    if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
+                        seat.passed = st.last_drawn_seq if st.last_drawn_seq is not None else seq
+                elif seat.passed is not None:
+                    seat.passed = None
+            else:
+                seat.waits = None
+            if st.wrong_kongs:
+                self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
+            seat.pond.append(x)
+            seat.discards += 1
+            seat.last_discard = x
+            seat.last_discard_seq = seq
+            log = st.log
+            seat.since = len(log)
+            log.append((x, seq, s, True))
+            st.discards_made += 1
+            wall = st.wall
+            st.prev_window = w
+            st.window = Window(_DISCARD_W, s, x, seq, ev.ts,
+                               TILES - wall.front - wall.tail - wall.dead_wall - wall.per_kong * wall.kongs <= 0)
+            st.intake = _NONE
+            st.drawn = None
+            st.placed = False
+            if st.after_claim_tile is not None:
+                st.after_claim_tile = None
+                st.after_claim_forbidden = ()
+            if st.owed:
+                st.owed = 0
+                st.owed_kinds = []
+            st.ready_discard_pending = s
             return ACCEPTED
         done = self._after_end(st, ev)
         if done:
@@ -333,11 +392,8 @@ class TurnsMixin:
         else:
             seat.unknown -= 1
         if known and seat.n + melds3 == 16:  # the waits of the hand left (as _refresh_waits)
-            key = tuple(seat.keys)
-            waits = _WAITS_CACHE.get(key)
-            if waits is None:
-                waits = _new_waits(key)
-            seat.waits = waits
+            k = seat.keys
+            waits = seat.waits = _waits_of(k[0], k[1], k[2], k[3])
             old = seat.waited
             if old is not waits:
                 waiters = st.waiters
