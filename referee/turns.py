@@ -14,7 +14,7 @@ from .verdicts import ACCEPTED, irregularity, Verdict
 from .wall import TILES
 from .table_ops import (
     _PLAY, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE, _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
-    _CALL_ZH, _waits_of,
+    _CALL_ZH, _refresh_waits, _waits_of,
 )
 
 
@@ -248,30 +248,18 @@ class TurnsMixin:
                 else:  # nothing to settle: no call, nobody waiting on it
                     w.closed = True
             seat.hand[x] -= 1
-            n = seat.n = seat.n - 1
-            keys = seat.keys
-            keys[SUIT_OF[x]] -= UNIT_OF[x]
+            seat.n -= 1
+            seat.keys[SUIT_OF[x]] -= UNIT_OF[x]
             seq = ev.seq
-            if not seat.unknown and n + 3 * len(seat.melds) == 16:
-                # the waits of the hand left (as _refresh_waits); it held 17: 過水 at one's own
-                # discard (see _apply_discard)
-                waits = seat.waits = _waits_of(keys[0], keys[1], keys[2], keys[3])
-                old = seat.waited
-                if old is not waits:
-                    waiters = st.waiters
-                    bit = 1 << s
-                    for t in old:
-                        waiters[t] &= ~bit
-                    for t in waits:
-                        waiters[t] |= bit
-                    seat.waited = waits
+            _refresh_waits(seat, st.waiters)  # the hand left; nothing unknown changed here
+            waits = seat.waits
+            if waits is not None:
+                # it held 17: 過水 at one's own discard (see _apply_discard)
                 if x in waits:
                     if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
                         seat.passed = st.last_drawn_seq if st.last_drawn_seq is not None else seq
                 elif seat.passed is not None:
                     seat.passed = None
-            else:
-                seat.waits = None
             if st.wrong_kongs:
                 self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
             seat.pond.append(x)
