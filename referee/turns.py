@@ -252,38 +252,9 @@ class TurnsMixin:
             seat.keys[SUIT_OF[x]] -= UNIT_OF[x]
             seq = ev.seq
             _refresh_waits(seat, st.waiters)  # the hand left; nothing unknown changed here
-            waits = seat.waits
-            if waits is not None:
-                # it held 17: 過水 at one's own discard (see _apply_discard)
-                if x in waits:
-                    if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
-                        seat.passed = st.last_drawn_seq if st.last_drawn_seq is not None else seq
-                elif seat.passed is not None:
-                    seat.passed = None
-            if st.wrong_kongs:
-                self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
-            seat.pond.append(x)
-            seat.discards += 1
-            seat.last_discard = x
-            seat.last_discard_seq = seq
-            log = st.log
-            seat.since = len(log)
-            log.append((x, seq, s, True))
-            st.discards_made += 1
-            wall = st.wall
-            st.prev_window = w
-            st.window = Window(_DISCARD_W, s, x, seq, ev.ts,
-                               TILES - wall.front - wall.tail - wall.dead_wall - wall.per_kong * wall.kongs <= 0)
-            st.intake = _NONE
-            st.drawn = None
-            st.placed = False
-            if st.after_claim_tile is not None:
-                st.after_claim_tile = None
-                st.after_claim_forbidden = ()
-            if st.owed:
-                st.owed = 0
-                st.owed_kinds = []
-            st.ready_discard_pending = s
+            if seat.waits is not None:  # it held 17
+                _passed_at_own_discard(st, seat, x, seq)
+            self._record_discard(st, seat, s, x, ev, w)
             return ACCEPTED
         done = self._after_end(st, ev)
         if done:
@@ -394,27 +365,25 @@ class TurnsMixin:
         else:
             seat.waits = None
         if full and x < KINDS:
-            # 過水 at one's own discard (play.passed-win, .release, app.passed-win): a discard
-            # that is not a winning tile releases it; a complete hand let go leaves it passed
-            waits = seat.waits
-            if waits is not None and x in waits:
-                if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
-                    seat.passed = st.last_drawn_seq if st.last_drawn_seq is not None else ev.seq
-            elif seat.passed is not None:
-                seat.passed = None
+            _passed_at_own_discard(st, seat, x, ev.seq)
+        self._record_discard(st, seat, s, x, ev, w)
+
+    def _record_discard(self, st: TableState, seat: SeatState, s: int, x: int, ev: Event, w: Window | None) -> None:
+        """The discard lies in the pond: the turn ends and a claim window opens on it."""
         if st.wrong_kongs:
             self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
+        seq = ev.seq
         seat.pond.append(x)
         seat.discards += 1
         seat.last_discard = x
-        seat.last_discard_seq = ev.seq
+        seat.last_discard_seq = seq
         log = st.log
         seat.since = len(log)
-        log.append((x, ev.seq, s, True))
+        log.append((x, seq, s, True))
         st.discards_made += 1
         wall = st.wall
         st.prev_window = w
-        st.window = Window(_DISCARD_W, s, x, ev.seq, ev.ts,
+        st.window = Window(_DISCARD_W, s, x, seq, ev.ts,
                            TILES - wall.front - wall.tail - wall.dead_wall - wall.per_kong * wall.kongs <= 0)
         st.turn = s
         st.intake = _NONE
@@ -482,3 +451,15 @@ class TurnsMixin:
         """The seat's known 16-tile hand wins on *tile* (a chance for 過水)."""
         waits = seat.waits
         return waits is not None and tile in waits and not seat.dead_hand and tile not in seat.revealed
+
+
+def _passed_at_own_discard(st: TableState, seat: SeatState, x: int, seq: int) -> None:
+    """過水 at one's own discard (play.passed-win, play.passed-win.release, app.passed-win):
+    letting a complete hand go by discarding one of its winning tiles leaves the seat passed;
+    a discard that is not a winning tile releases it. *seat*'s waits are the hand left."""
+    waits = seat.waits
+    if waits is not None and x in waits:
+        if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
+            seat.passed = st.last_drawn_seq if st.last_drawn_seq is not None else seq
+    elif seat.passed is not None:
+        seat.passed = None
