@@ -1,0 +1,486 @@
+"""An event's whole life as a log of records, folded into its state by a pure function.
+
+Each :class:`Record` wraps one event with its sequence number (1, 2, 3 … with no gap),
+who recorded it and when (given by the caller: the domain reads no clock). The events:
+
+* :class:`EventCreated` — name, rounds, 將 per round, stakes, ruleset, round time;
+* :class:`PlayerRegistered` — a player (Chinese names welcome) or a substitute (替補);
+* :class:`RoundSeated` — a round's tables (:class:`tournament.schedule.RoundPlan`); a round
+  may be seated again until a result is recorded in it;
+* :class:`SubstituteSeated` — a registered substitute takes a round's 替補 seat;
+* :class:`MatchSeated` — the seats a 將 was played in after 搬風 (by physical seat); without
+  it a table's seats are the schedule's, 東 at seat 0;
+* :class:`HandRecorded` — a hand's :class:`tournament.results.HandResult`;
+* :class:`HandCorrected` — a hand's result replaced, with the reason;
+* :class:`PlayerWithdrew` — a player leaves before a round; the event carries the later
+  rounds re-seated (:func:`tournament.schedule.reseat`), the rounds before stay;
+* :class:`Reverted` — a correction (or a recorded hand, or a revert) undone: the log
+  folds as if the reverted record were not there, and keeps it for the audit trail.
+
+:func:`replay` folds a whole log; :func:`append` adds an event and refuses it (with a
+narrow :class:`tournament.errors.EventLogError`) when the log would not fold; :func:`audit`
+lists every record that touched a hand, reverted or not.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from referee.errors import MjrefError
+from referee.tiles import Wind
+
+from .errors import EventLogError
+from .results import HandResult
+from .schedule import RoundPlan, TablePlan
+from .seating import Seating
+
+HandKey = tuple[int, int, int, int]  # (round, table, match, hand)
+
+
+def _fail(message: str, zh: str, field: str = "event") -> EventLogError:
+    return EventLogError(message, field=field, reason_zh=zh)
+
+
+@dataclass(frozen=True, slots=True)
+class EventSettings:
+    """What an event is played as: name, rounds, 將 per round, stakes (底 / 台), ruleset
+    profile, round time in minutes (``None``: untimed)."""
+
+    name: str
+    rounds: int
+    matches_per_round: int = 1
+    base: int = 100
+    per_tai: int = 20
+    ruleset: str = "taiwan-16"
+    round_minutes: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise _fail(f"an event needs a name, got {self.name!r}", "賽事須有名稱", "name")
+        for name in ("rounds", "matches_per_round"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise _fail(f"{name} must be at least 1, got {value!r}", f"{name} 至少為 1，收到 {value!r}", name)
+        for name in ("base", "per_tai"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise _fail(f"{name} must be ≥ 0, got {value!r}", f"{name} 須為 0 以上，收到 {value!r}", name)
+
+
+@dataclass(frozen=True, slots=True)
+class EventCreated:
+    settings: EventSettings
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRegistered:
+    player_id: str
+    name: str
+    substitute: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSeated:
+    plan: RoundPlan
+
+
+@dataclass(frozen=True, slots=True)
+class SubstituteSeated:
+    round: int
+    table: int
+    wind: Wind
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeated:
+    round: int
+    table: int
+    match: int
+    seating: Seating
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecorded:
+    key: HandKey
+    result: HandResult
+
+
+@dataclass(frozen=True, slots=True)
+class HandCorrected:
+    key: HandKey
+    result: HandResult
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWithdrew:
+    player_id: str
+    before_round: int
+    reseated: tuple[RoundPlan, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reverted:
+    seq: int
+    reason: str
+
+
+Event = (EventCreated | PlayerRegistered | RoundSeated | SubstituteSeated | MatchSeated | HandRecorded
+         | HandCorrected | PlayerWithdrew | Reverted)
+
+#: the records a :class:`Reverted` may undo
+REVERTIBLE = (HandRecorded, HandCorrected, Reverted)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One entry of the log: its sequence number, the event, who and when (ISO 8601)."""
+
+    seq: int
+    event: Event
+    by: str = ""
+    at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    player_id: str
+    name: str
+    substitute: bool = False
+    #: the first round the player no longer plays, after a withdrawal
+    withdrawn_before: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandEntry:
+    """A hand's result in effect, the record that set it, and whether it was corrected."""
+
+    key: HandKey
+    result: HandResult
+    seq: int
+    corrected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EventState:
+    """What the log says now."""
+
+    settings: EventSettings | None = None
+    players: tuple[Player, ...] = ()
+    rounds: tuple[RoundPlan, ...] = ()
+    match_seatings: tuple[tuple[tuple[int, int, int], Seating], ...] = ()
+    hands: tuple[HandEntry, ...] = ()
+    last_seq: int = 0
+
+    def player(self, player_id: str) -> Player | None:
+        return next((p for p in self.players if p.player_id == player_id), None)
+
+    def round(self, number: int) -> RoundPlan | None:
+        return next((r for r in self.rounds if r.round == number), None)
+
+    def hand(self, key: Sequence[int]) -> HandEntry | None:
+        key = tuple(key)
+        return next((h for h in self.hands if h.key == key), None)
+
+    def seats(self, round_no: int, table: int, match: int) -> tuple[str | None, str | None, str | None, str | None]:
+        """The players by physical seat for a 將: its :class:`MatchSeated` seating, else the
+        round's table in wind order (東 at seat 0); ``None`` for an unfilled 替補 seat."""
+        for key, seating in self.match_seatings:
+            if key == (round_no, table, match):
+                return seating.players
+        rnd = self.round(round_no)
+        plan = next((t for t in rnd.tables if t.table == table), None) if rnd else None
+        if plan is None:
+            raise _fail(f"round {round_no} has no table {table}", f"第 {round_no} 輪沒有第 {table} 桌", "table")
+        return plan.seats
+
+    def hand_rows(self) -> Iterator[tuple[HandKey, tuple[str | None, ...], HandResult]]:
+        """Every hand in effect, in key order, with the players by seat."""
+        for entry in sorted(self.hands, key=lambda h: h.key):
+            r, t, m, _ = entry.key
+            yield entry.key, self.seats(r, t, m), entry.result
+
+
+class _Fold:
+    """The mutable fold behind :func:`replay` (the state it returns is frozen)."""
+
+    def __init__(self) -> None:
+        self.settings: EventSettings | None = None
+        self.players: dict[str, Player] = {}
+        self.rounds: dict[int, RoundPlan] = {}
+        self.seatings: dict[tuple[int, int, int], Seating] = {}
+        self.hands: dict[HandKey, HandEntry] = {}
+        #: hands recorded per (round, table, match), and rounds with any result
+        self.counts: dict[tuple[int, int, int], int] = {}
+        self.played: set[int] = set()
+        self.seq = 0
+
+    def freeze(self, last_seq: int) -> EventState:
+        return EventState(self.settings, tuple(self.players.values()),
+                          tuple(self.rounds[k] for k in sorted(self.rounds)),
+                          tuple(sorted(self.seatings.items())), tuple(self.hands[k] for k in sorted(self.hands)),
+                          last_seq)
+
+    # --- checks -------------------------------------------------------------------------
+
+    def _round(self, number: int) -> RoundPlan:
+        rnd = self.rounds.get(number)
+        if rnd is None:
+            raise _fail(f"round {number} is not seated", f"第 {number} 輪尚未排座", "round")
+        return rnd
+
+    def _table(self, number: int, table: int) -> TablePlan:
+        plan = next((t for t in self._round(number).tables if t.table == table), None)
+        if plan is None:
+            raise _fail(f"round {number} has no table {table}", f"第 {number} 輪沒有第 {table} 桌", "table")
+        return plan
+
+    def _played(self, number: int) -> bool:
+        return number in self.played
+
+    def _check_plan(self, plan: RoundPlan) -> None:
+        if not 1 <= plan.round <= self.settings.rounds:
+            raise _fail(f"round {plan.round} is outside 1–{self.settings.rounds}",
+                        f"輪次 {plan.round} 不在 1–{self.settings.rounds}", "round")
+        numbers = [t.table for t in plan.tables]
+        if len(set(numbers)) != len(numbers):
+            raise _fail(f"round {plan.round} numbers a table twice: {numbers}", f"第 {plan.round} 輪桌號重複", "tables")
+        seen: set[str] = set()
+        for t in plan.tables:
+            if len(t.seats) != 4:
+                raise _fail(f"table {t.table} has {len(t.seats)} seats", f"第 {t.table} 桌不是四個座位", "tables")
+            for p in t.players:
+                player = self.players.get(p)
+                if player is None:
+                    raise _fail(f"{p!r} is not registered", f"{p!r} 未報名", "tables")
+                if player.withdrawn_before is not None and plan.round >= player.withdrawn_before:
+                    raise _fail(f"{p!r} withdrew before round {player.withdrawn_before}",
+                                f"{p!r} 已於第 {player.withdrawn_before} 輪前退賽", "tables")
+                if p in seen:
+                    raise _fail(f"{p!r} is seated twice in round {plan.round}", f"{p!r} 於第 {plan.round} 輪重複排座",
+                                "tables")
+                seen.add(p)
+
+    def _check_key(self, key: HandKey) -> None:
+        if len(key) != 4 or any(type(k) is not int for k in key):
+            raise _fail(f"a hand key is (round, table, match, hand), got {key!r}", f"盤號格式錯誤：{key!r}", "key")
+        r, t, m, h = key
+        self._table(r, t)
+        if not 1 <= m <= self.settings.matches_per_round:
+            raise _fail(f"match {m} is outside 1–{self.settings.matches_per_round}",
+                        f"將 {m} 不在 1–{self.settings.matches_per_round}", "key")
+        if h < 1:
+            raise _fail(f"hand numbers start at 1, got {h}", f"盤號自 1 起，收到 {h}", "key")
+
+    # --- events -------------------------------------------------------------------------
+
+    def apply(self, record: Record) -> None:
+        event = record.event
+        if self.settings is None and not isinstance(event, EventCreated):
+            raise _fail("the log must start with EventCreated", "事件紀錄須以建立賽事開始")
+        handler = getattr(self, "_on_" + type(event).__name__, None)
+        if handler is None:
+            raise _fail(f"not an event: {event!r}", f"不是賽事事件：{event!r}")
+        handler(event)
+
+    def _on_EventCreated(self, e: EventCreated) -> None:
+        if self.settings is not None:
+            raise _fail("the event is already created", "賽事已建立")
+        self.settings = e.settings
+
+    def _on_PlayerRegistered(self, e: PlayerRegistered) -> None:
+        if not isinstance(e.player_id, str) or not e.player_id or not isinstance(e.name, str) or not e.name.strip():
+            raise _fail(f"a player needs an id and a name, got {e.player_id!r} {e.name!r}", "選手須有代號與姓名",
+                        "player_id")
+        if e.player_id in self.players:
+            raise _fail(f"{e.player_id!r} is already registered", f"{e.player_id!r} 已報名", "player_id")
+        self.players[e.player_id] = Player(e.player_id, e.name, e.substitute)
+
+    def _on_RoundSeated(self, e: RoundSeated) -> None:
+        self._check_plan(e.plan)
+        if self._played(e.plan.round):
+            raise _fail(f"round {e.plan.round} has results; it cannot be seated again",
+                        f"第 {e.plan.round} 輪已有成績，不能重新排座", "round")
+        for p in e.plan.tables:
+            for q in p.players:
+                if self.players[q].substitute:
+                    raise _fail(f"{q!r} is a substitute: seat substitutes with SubstituteSeated",
+                                f"{q!r} 為替補選手，請以替補入座登錄", "tables")
+        self.rounds[e.plan.round] = e.plan
+        for key in [k for k in self.seatings if k[0] == e.plan.round]:
+            del self.seatings[key]
+
+    def _on_SubstituteSeated(self, e: SubstituteSeated) -> None:
+        plan = self._table(e.round, e.table)
+        sub = self.players.get(e.player_id)
+        if sub is None or not sub.substitute:
+            raise _fail(f"{e.player_id!r} is not a registered substitute", f"{e.player_id!r} 不是已報名的替補選手",
+                        "player_id")
+        wind = Wind(e.wind)
+        if plan.seats[wind] is not None:
+            raise _fail(f"the {wind.name} seat of table {e.table} is {plan.seats[wind]!r}'s, not a substitute's",
+                        f"第 {e.table} 桌{wind.zh}位為 {plan.seats[wind]!r}，不是替補席", "wind")
+        rnd = self.rounds[e.round]
+        if rnd.table_of(e.player_id) is not None:
+            raise _fail(f"{e.player_id!r} already sits in round {e.round}", f"{e.player_id!r} 已於第 {e.round} 輪入座",
+                        "player_id")
+        seats = list(plan.seats)
+        seats[wind] = e.player_id
+        tables = tuple(TablePlan(t.table, tuple(seats)) if t.table == e.table else t for t in rnd.tables)
+        self.rounds[e.round] = RoundPlan(rnd.round, tables)
+
+    def _on_MatchSeated(self, e: MatchSeated) -> None:
+        plan = self._table(e.round, e.table)
+        if not 1 <= e.match <= self.settings.matches_per_round:
+            raise _fail(f"match {e.match} is outside 1–{self.settings.matches_per_round}",
+                        f"將 {e.match} 不在 1–{self.settings.matches_per_round}", "match")
+        if sorted(e.seating.players) != sorted(p for p in plan.seats if p is not None) or None in plan.seats:
+            raise _fail(f"the seating {list(e.seating.players)!r} is not table {e.table}'s players "
+                        f"{list(plan.seats)!r}", f"入座名單與第 {e.table} 桌選手不符", "seating")
+        if self.counts.get((e.round, e.table, e.match)):
+            raise _fail("the 將 has hands recorded; its seats cannot change", "本將已有成績，不能更換座位", "seating")
+        self.seatings[(e.round, e.table, e.match)] = e.seating
+
+    def _on_HandRecorded(self, e: HandRecorded) -> None:
+        key = tuple(e.key)
+        self._check_key(key)
+        if key in self.hands:
+            raise _fail(f"hand {key} is already recorded: correct it instead", f"第 {key} 盤已記錄，請改用更正", "key")
+        expected = self.counts.get(key[:3], 0) + 1
+        if key[3] != expected:
+            raise _fail(f"the next hand of {key[:3]} is {expected}, not {key[3]}",
+                        f"{key[:3]} 的下一盤應為第 {expected} 盤，不是第 {key[3]} 盤", "key")
+        self.hands[key] = HandEntry(key, e.result, self.seq)
+        self.counts[key[:3]] = expected
+        self.played.add(key[0])
+
+    def _on_HandCorrected(self, e: HandCorrected) -> None:
+        key = tuple(e.key)
+        if key not in self.hands:
+            raise _fail(f"hand {key} is not recorded; nothing to correct", f"第 {key} 盤尚未記錄，無從更正", "key")
+        if not isinstance(e.reason, str) or not e.reason.strip():
+            raise _fail("a correction needs a reason", "更正須註明理由", "reason")
+        self.hands[key] = HandEntry(key, e.result, self.seq, corrected=True)
+
+    def _on_PlayerWithdrew(self, e: PlayerWithdrew) -> None:
+        player = self.players.get(e.player_id)
+        if player is None:
+            raise _fail(f"{e.player_id!r} is not registered", f"{e.player_id!r} 未報名", "player_id")
+        if player.withdrawn_before is not None:
+            raise _fail(f"{e.player_id!r} already withdrew", f"{e.player_id!r} 已退賽", "player_id")
+        if type(e.before_round) is not int or not 1 <= e.before_round <= self.settings.rounds + 1:
+            raise _fail(f"before_round must be 1–{self.settings.rounds + 1}, got {e.before_round!r}",
+                        f"退賽輪次須為 1–{self.settings.rounds + 1}", "before_round")
+        later = sorted(r for r in self.rounds if r >= e.before_round)
+        played = [r for r in later if self._played(r)]
+        if played:
+            raise _fail(f"round {played[0]} already has results", f"第 {played[0]} 輪已有成績，退賽須自下一輪起",
+                        "before_round")
+        self.players[e.player_id] = Player(player.player_id, player.name, player.substitute, e.before_round)
+        given = sorted(p.round for p in e.reseated)
+        if given != later:
+            raise _fail(f"the withdrawal must re-seat rounds {later}, it gives {given}",
+                        f"退賽須重排第 {later} 輪，收到 {given}", "reseated")
+        for plan in e.reseated:
+            self._check_plan(plan)
+            self.rounds[plan.round] = plan
+            for key in [k for k in self.seatings if k[0] == plan.round]:
+                del self.seatings[key]
+
+
+def _in_effect(records: Sequence[Record]) -> tuple[list[Record], set[int]]:
+    """The records that fold (reverted ones and the Reverted records themselves left out),
+    and the set of reverted sequence numbers."""
+    by_seq = {r.seq: r for r in records}
+    cancelled: set[int] = set()
+    for record in reversed(records):
+        if record.seq in cancelled:
+            continue
+        event = record.event
+        if isinstance(event, Reverted):
+            target = by_seq.get(event.seq)
+            if target is None or event.seq >= record.seq:
+                raise _fail(f"record {record.seq}: record {event.seq} is not an earlier record to revert",
+                            f"第 {record.seq} 筆：撤銷的第 {event.seq} 筆不是先前的紀錄", "seq")
+            if not isinstance(target.event, REVERTIBLE):
+                raise _fail(f"record {record.seq}: record {event.seq} ({type(target.event).__name__}) cannot be reverted",
+                            f"第 {record.seq} 筆：第 {event.seq} 筆（{type(target.event).__name__}）不可撤銷", "seq")
+            if not isinstance(event.reason, str) or not event.reason.strip():
+                raise _fail(f"record {record.seq}: a revert needs a reason", f"第 {record.seq} 筆：撤銷須註明理由", "reason")
+            cancelled.add(event.seq)
+    return [r for r in records if r.seq not in cancelled and not isinstance(r.event, Reverted)], cancelled
+
+
+def replay(records: Iterable[Record]) -> EventState:
+    """Fold a log into its state (pure: the same records, the same state).
+
+    :raises EventLogError: a gap in the sequence numbers, or an event that does not apply;
+        the message names the record.
+    """
+    records = list(records)
+    for n, record in enumerate(records, 1):
+        if record.seq != n:
+            raise _fail(f"record {n} has sequence number {record.seq}", f"第 {n} 筆紀錄序號為 {record.seq}", "seq")
+    effective, _ = _in_effect(records)
+    fold = _Fold()
+    for record in effective:
+        fold.seq = record.seq
+        try:
+            fold.apply(record)
+        except EventLogError as exc:
+            raise EventLogError(f"record {record.seq}: {exc.message}", field=exc.field,
+                                reason_zh=f"第 {record.seq} 筆：{exc.reason_zh}") from None
+        except MjrefError as exc:
+            raise EventLogError(f"record {record.seq}: {exc.message}", field=exc.field,
+                                reason_zh=f"第 {record.seq} 筆：{exc.reason_zh}") from exc
+    return fold.freeze(len(records))
+
+
+def append(records: Sequence[Record], *events: Event, by: str = "", at: str = "") -> tuple[Record, ...]:
+    """The log with ``events`` added as the next records — refused (nothing added) when it
+    would not fold."""
+    start = len(records) + 1
+    log = tuple(records) + tuple(Record(start + k, e, by, at) for k, e in enumerate(events))
+    replay(log)
+    return log
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """A record that touched a hand, and whether it is in effect."""
+
+    seq: int
+    kind: str
+    by: str
+    at: str
+    in_effect: bool
+    result: HandResult | None = None
+    reason: str = ""
+
+
+def audit(records: Sequence[Record], key: Sequence[int]) -> list[AuditEntry]:
+    """Every record about hand ``key`` — recorded, corrected, reverted — in log order."""
+    key = tuple(key)
+    _, cancelled = _in_effect(list(records))
+    touching: set[int] = set()
+    out = []
+    for record in records:
+        event = record.event
+        if isinstance(event, (HandRecorded, HandCorrected)) and tuple(event.key) == key:
+            touching.add(record.seq)
+            out.append(AuditEntry(record.seq, type(event).__name__, record.by, record.at,
+                                  record.seq not in cancelled, event.result, getattr(event, "reason", "")))
+        elif isinstance(event, Reverted) and event.seq in touching:
+            touching.add(record.seq)
+            out.append(AuditEntry(record.seq, "Reverted", record.by, record.at, record.seq not in cancelled,
+                                  reason=event.reason))
+    return out
+
+
+__all__ = [
+    "AuditEntry", "Event", "EventCreated", "EventSettings", "EventState", "HandCorrected", "HandEntry", "HandRecorded",
+    "MatchSeated", "Player", "PlayerRegistered", "PlayerWithdrew", "Record", "Reverted", "RoundSeated",
+    "SubstituteSeated", "append", "audit", "replay",
+]

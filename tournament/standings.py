@@ -1,0 +1,211 @@
+"""Standings: totals per player, a configurable tie-break chain, 四取一 / 四取二, CSV.
+
+Totals come from the hands in effect in an event's state (:mod:`tournament.events`): the
+points (net payments, 總分), hands played, wins (胡), self-draws (自摸), deal-ins (放槍) and
+the 台 of the wins. Players rank by points, then by the tie-break chain — by default fewer
+放槍, more 自摸, more 胡, more 台 — and players equal on all of it share a rank (並列).
+Substitutes (替補) play for their tables but are not ranked unless asked.
+
+:func:`advancement` takes the top one or two of every table in a round (四取一 / 四取二),
+ranked by that round's totals with the same chain; a tie at the cut that the chain cannot
+break is reported, not decided.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .errors import StandingsError
+from .events import EventState
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """One player's totals."""
+
+    player_id: str
+    name: str
+    points: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    tai: int = 0
+    withdrawn: bool = False
+
+
+class TieBreak(Enum):
+    """A criterion of the chain: the :class:`Totals` field and whether more is better."""
+
+    FEWER_DEAL_INS = ("deal_ins", False, "放槍少")
+    MORE_SELF_DRAWS = ("self_draws", True, "自摸多")
+    MORE_WINS = ("wins", True, "胡多")
+    MORE_TAI = ("tai", True, "台多")
+    FEWER_HANDS = ("hands", False, "盤數少")
+
+    def __repr__(self) -> str:
+        return f"TieBreak.{self.name}"
+
+    @property
+    def zh(self) -> str:
+        return self.value[2]
+
+    def key(self, totals: Totals) -> int:
+        field, more, _ = self.value
+        value = getattr(totals, field)
+        return -value if more else value
+
+
+DEFAULT_TIE_BREAKS = (TieBreak.FEWER_DEAL_INS, TieBreak.MORE_SELF_DRAWS, TieBreak.MORE_WINS, TieBreak.MORE_TAI)
+
+
+def tie_breaks(names: Iterable[str | TieBreak]) -> tuple[TieBreak, ...]:
+    """A chain from names (``"fewer_deal_ins"``, ``"MORE_TAI"`` …) or members.
+
+    :raises StandingsError: an unknown name.
+    """
+    out = []
+    for k, name in enumerate(names):
+        if isinstance(name, TieBreak):
+            out.append(name)
+            continue
+        try:
+            out.append(TieBreak[str(name).upper()])
+        except KeyError:
+            known = ", ".join(t.name.lower() for t in TieBreak)
+            raise StandingsError(f"unknown tie-break {name!r}; known: {known}", field=f"tie_breaks[{k}]",
+                                 reason_zh=f"未知的同分比較項目 {name!r}；可用：{known}") from None
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A ranked row: the rank (shared by ties), the totals, and whether it is a tie."""
+
+    rank: int
+    totals: Totals
+    tied: bool = False
+
+
+def totals(state: EventState, *, rounds: Iterable[int] | None = None,
+           include_substitutes: bool = False) -> dict[str, Totals]:
+    """Every player's totals over ``rounds`` (all when ``None``)."""
+    only = set(rounds) if rounds is not None else None
+    acc: dict[str, dict[str, int]] = {}
+    for p in state.players:
+        if include_substitutes or not p.substitute:
+            acc[p.player_id] = dict.fromkeys(("points", "hands", "wins", "self_draws", "deal_ins", "tai"), 0)
+    for key, seats, result in state.hand_rows():
+        if only is not None and key[0] not in only:
+            continue
+        for seat, player in enumerate(seats):
+            row = acc.get(player) if player is not None else None
+            if row is None:
+                continue
+            row["points"] += result.payments[seat]
+            row["hands"] += 1
+            for win in result.wins:
+                if win.seat == seat:
+                    row["wins"] += 1
+                    row["tai"] += win.tai
+                    row["self_draws"] += win.self_draw
+            # one discard is one 放槍, however many win on it (一炮多響)
+            if any(win.deal_in == seat for win in result.wins):
+                row["deal_ins"] += 1
+    names = {p.player_id: p for p in state.players}
+    return {pid: Totals(pid, names[pid].name, withdrawn=names[pid].withdrawn_before is not None, **row)
+            for pid, row in acc.items()}
+
+
+def rank(rows: Iterable[Totals], chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS) -> list[Standing]:
+    """Rank by points, then the chain; equal on everything → same rank, listed by id."""
+    chain = tie_breaks(chain)
+
+    def key(t: Totals) -> tuple[int, ...]:
+        return (-t.points, *(c.key(t) for c in chain))
+
+    ordered = sorted(rows, key=lambda t: (key(t), t.player_id))
+    out: list[Standing] = []
+    for i, t in enumerate(ordered):
+        same_prev = i > 0 and key(ordered[i - 1]) == key(t)
+        same_next = i + 1 < len(ordered) and key(ordered[i + 1]) == key(t)
+        out.append(Standing(out[-1].rank if same_prev else i + 1, t, same_prev or same_next))
+    return out
+
+
+def standings(state: EventState, chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS, *,
+              rounds: Iterable[int] | None = None, include_substitutes: bool = False) -> list[Standing]:
+    """The event's standings (over ``rounds``, all by default)."""
+    return rank(totals(state, rounds=rounds, include_substitutes=include_substitutes).values(), chain)
+
+
+@dataclass(frozen=True, slots=True)
+class TableAdvance:
+    """One table's outcome: who goes on, the table's ranking, and players tied at the cut
+    that the chain could not separate (an official's decision)."""
+
+    table: int
+    advancing: tuple[str, ...]
+    ranking: tuple[Standing, ...]
+    tie_at_cut: tuple[str, ...] = ()
+
+
+def advancement(state: EventState, round_no: int, take: int = 1,
+                chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS) -> tuple[TableAdvance, ...]:
+    """四取一 (``take=1``) or 四取二 (``take=2``): the top of every table of ``round_no`` by
+    that round's totals.
+
+    :raises StandingsError: ``take`` not 1 or 2, or the round not seated.
+    """
+    if take not in (1, 2):
+        raise StandingsError(f"take must be 1 (四取一) or 2 (四取二), got {take!r}", field="take",
+                             reason_zh=f"晉級人數須為 1（四取一）或 2（四取二），收到 {take!r}")
+    plan = state.round(round_no)
+    if plan is None:
+        raise StandingsError(f"round {round_no} is not seated", field="round", reason_zh=f"第 {round_no} 輪尚未排座")
+    rows = totals(state, rounds=[round_no], include_substitutes=True)
+    out = []
+    for table in plan.tables:
+        ranking = rank([rows[p] for p in table.players if p in rows], chain)
+        cut = [s for s in ranking if s.rank <= take]
+        tie = ()
+        if len(cut) > take:
+            last = cut[-1].rank
+            tie = tuple(s.totals.player_id for s in cut if s.rank == last)
+            cut = [s for s in cut if s.rank < last]
+        out.append(TableAdvance(table.table, tuple(s.totals.player_id for s in cut), tuple(ranking), tie))
+    return tuple(out)
+
+
+#: the CSV columns: header (zh-TW, then English) and the value of each row
+CSV_COLUMNS = (
+    ("名次 Rank", lambda s: s.rank),
+    ("代號 ID", lambda s: s.totals.player_id),
+    ("姓名 Name", lambda s: s.totals.name),
+    ("總分 Points", lambda s: s.totals.points),
+    ("胡 Wins", lambda s: s.totals.wins),
+    ("自摸 Self-draws", lambda s: s.totals.self_draws),
+    ("放槍 Deal-ins", lambda s: s.totals.deal_ins),
+    ("台 Tai", lambda s: s.totals.tai),
+    ("盤數 Hands", lambda s: s.totals.hands),
+    ("備註 Note", lambda s: "並列 tied" if s.tied else ("退賽 withdrew" if s.totals.withdrawn else "")),
+)
+
+
+def to_csv(rows: Iterable[Standing]) -> str:
+    """The standings as CSV (UTF-8 text, a header row, one row per player)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([h for h, _ in CSV_COLUMNS])
+    for s in rows:
+        writer.writerow([f(s) for _, f in CSV_COLUMNS])
+    return buf.getvalue()
+
+
+__all__ = [
+    "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
+    "standings", "tie_breaks", "to_csv", "totals",
+]
