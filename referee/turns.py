@@ -104,16 +104,9 @@ class TurnsMixin:
                 problems.append(self._irr(ev, "out_of_turn_draw"))
             if st.mode_digital or st.phase is not Phase.PLAY:
                 return self._reject(st, problems)
-        tile = ev.tile
-        if wall.known:
-            expected = wall.tiles[wall.front]
-            if tile is not None and tile != expected:
-                return self._reject(st, problems + [self._irr(ev, "wrong_tile", tile=tile, wall_tile=expected)])
-            tile = expected
-        elif tile is not None:
-            bad = self._unseen_copies(st, ev, (tile,))
-            if bad:
-                return self._reject(st, problems + [bad])
+        tile, refused = self._drawn_tile(st, ev, wall.tiles[wall.front] if wall.known else None, problems)
+        if refused is not None:
+            return refused
         seat = st.seats[s]
         w = st.window
         if w is not None and w.kind is _DISCARD_W and w.seat != s and not w.closed:
@@ -158,6 +151,21 @@ class TurnsMixin:
         if seat.passed is None and self._could_win(st, seat, w.tile):
             seat.passed = ev.seq
 
+    def _drawn_tile(self, st: TableState, ev: Event, expected: int | None, problems: list) -> tuple[int | None, Verdict | None]:
+        """The tile a draw takes (play.draw): at a known wall the wall's own (*expected*; a
+        different recorded tile is ``wrong_tile``), otherwise the recorded one, if any, checked
+        against the copies already seen. Returns ``(tile, None)`` or ``(None, the rejection)``."""
+        tile = ev.tile
+        if expected is not None:
+            if tile is not None and tile != expected:
+                return None, self._reject(st, problems + [self._irr(ev, "wrong_tile", tile=tile, wall_tile=expected)])
+            return expected, None
+        if tile is not None:
+            bad = self._unseen_copies(st, ev, (tile,))
+            if bad:
+                return None, self._reject(st, problems + [bad])
+        return tile, None
+
     def _tail_draw(self, st: TableState, ev: Event) -> Verdict:
         """槓尾補牌: a replacement for a flower laid out or a kong (deal.flowers, app.kong)."""
         done = self._after_end(st, ev)
@@ -175,16 +183,9 @@ class TurnsMixin:
                 return self._reject(st, problems)
         if wall.remaining <= 0:
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
-        tile = ev.tile
-        if wall.known:
-            expected = wall.peek_tail()
-            if tile is not None and tile != expected:
-                return self._reject(st, problems + [self._irr(ev, "wrong_tile", tile=tile, wall_tile=expected)])
-            tile = expected
-        elif tile is not None:
-            bad = self._unseen_copies(st, ev, (tile,))
-            if bad:
-                return self._reject(st, problems + [bad])
+        tile, refused = self._drawn_tile(st, ev, wall.peek_tail() if wall.known else None, problems)
+        if refused is not None:
+            return refused
         if w is not None and w.kind is not _DISCARD_W and w.seat == s:
             self._close_window(st, w, ev)  # the kong stands: nobody robbed it
             st.window = st.prev_window if st.prev_window is not w else None
