@@ -67,6 +67,13 @@ class EventSettings:
                 raise _fail(f"{name} must be ≥ 0, got {value!r}", f"{name} 須為 0 以上，收到 {value!r}", name)
 
 
+class SideEvent:
+    """Base of events another fold reads (the clocks', :mod:`tournament.clock`): they sit in
+    the same log, keep their sequence numbers, and :func:`replay` passes over them."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class EventCreated:
     settings: EventSettings
@@ -278,6 +285,8 @@ class _Fold:
 
     def apply(self, record: Record) -> None:
         event = record.event
+        if isinstance(event, SideEvent):
+            return
         if self.settings is None and not isinstance(event, EventCreated):
             raise _fail("the log must start with EventCreated", "事件紀錄須以建立賽事開始")
         handler = getattr(self, "_on_" + type(event).__name__, None)
