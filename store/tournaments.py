@@ -1,4 +1,11 @@
-"""Tournaments and their append-only event log (the layout issue #7 builds on)."""
+"""Tournaments and their append-only event log (issue #7).
+
+The log is the tournament's source of truth: ``tournament_events`` rows hold
+:mod:`tournament.codec` dicts (``type`` in its own column, the rest in ``body``).
+:func:`load_records` reads them back as :class:`tournament.events.Record`;
+:func:`append_events` adds events only when the whole log still folds
+(:func:`tournament.events.append`), inside the caller's write transaction.
+"""
 from __future__ import annotations
 
 import json
@@ -8,6 +15,8 @@ from typing import Any
 import sqlite_utils
 
 from store.tables import canonical, dumps, now
+from tournament import codec
+from tournament.events import Record, append
 
 
 def create_tournament(db: sqlite_utils.Database, tournament_id: str, *, name: str = "", config: dict | None = None,
@@ -53,3 +62,33 @@ def tournament_events(db: sqlite_utils.Database, tournament_id: str, *, after_se
     )
     return [{"id": r[0], "tournament": tournament_id, "seq": r[1], "type": r[2], "body": json.loads(r[3]),
              "actor": r[4], "received_at": r[5]} for r in rows]
+
+
+def load_records(db: sqlite_utils.Database, tournament_id: str) -> list[Record]:
+    """The tournament's log as domain records, in sequence order (``by`` is the actor's token
+    id as text, ``at`` the time it was received)."""
+    rows = db.execute("SELECT seq, type, body, actor, received_at FROM tournament_events WHERE tournament_id = ? "
+                      "ORDER BY seq", (tournament_id,))
+    return [Record(seq, codec.decode({**json.loads(body), "type": etype}), "" if actor is None else str(actor), at)
+            for seq, etype, body, actor, at in rows]
+
+
+def append_events(db: sqlite_utils.Database, tournament_id: str, events: list, *, actor: int | None = None,
+                  at: str | None = None) -> list[Record]:
+    """Append domain events to the log, refusing them all when the log would not fold.
+
+    Call inside a write transaction (``get_writer().submit(lambda tx: append_events(tx.db, …))``)
+    so that reading the log and appending to it cannot interleave with another writer.
+
+    :raises tournament.errors.EventLogError: an event does not apply (nothing is written).
+    """
+    records = load_records(db, tournament_id)
+    when = at or now()
+    log = append(records, *events, by="" if actor is None else str(actor), at=when)
+    added = list(log[len(records):])
+    for record in added:
+        data = codec.encode(record.event)
+        etype = data.pop("type")
+        db.execute("INSERT INTO tournament_events (tournament_id, seq, type, body, actor, received_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?)", (tournament_id, record.seq, etype, canonical(data), actor, when))
+    return added
