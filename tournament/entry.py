@@ -1,0 +1,349 @@
+"""A table scorer's entry of a hand by 台 items, settled by the referee's own settlement.
+
+At a physical table the scorer writes, per hand: the winner's seat, who dealt in (放槍)
+or that it was self-drawn (自摸), the dealer and his streak (連莊), and the 台 items — the
+scoring package's pattern codes (:data:`referee.scoring.patterns.PATTERNS`: ``concealed_hand``
+門清, ``self_draw`` 自摸, ``full_flush`` 清一色, ``own_flower_seasons`` 正花 …), each with a
+count where a pattern counts more than once (箭字刻). An exhaustive draw (荒局,
+``play.exhausted``) has no winner and no items.
+
+:func:`settle_entry` checks the entry against the event's ruleset and refuses, naming
+the item (``items[2].code``), what cannot be:
+
+* a code that is no pattern, or a pattern this ruleset does not score (0 台, or its
+  option off: 嚦咕嚦咕, 寶牌 …);
+* two patterns one of which the ruleset's exclusion data (``tai.exclusions``, the same
+  data the scorer uses, ``tai.rule``) does not count beside the other (清一色 with 湊一色);
+* two patterns that contradict each other by definition (門清 with 全求, 平胡 with 對對胡,
+  大四喜 with 小四喜 …, :data:`CONTRADICTIONS`), a pattern counted more often than it can be
+  (:data:`MAX_COUNT`), a pattern that needs another the entry lacks (不求 without 門清,
+  a self-draw without 自摸, :data:`REQUIRES`);
+* a self-drawn item (自摸, 不求, 半求, 槓上開花, 海底撈月, 天胡) on a discard win, a discard
+  item (全求, 搶槓, 河底撈魚, 平胡, 七搶一) on a self-draw;
+* 作莊 / 連N拉N entered when the dealer is not involved, or 連N拉N with an N other than the
+  streak entered (they are computed from the dealer and streak anyway, ``tai.09``, ``tai.10``);
+* a 台 given for an item, or a total, that differs from what the ruleset gives;
+* a winner who is also the deal-in seat, seats outside 0–3, items on an exhaustive draw.
+
+What is accepted is settled by :func:`referee.scoring.settlement.settle` with the event's
+stakes (``settle.formula``, ``settle.streak``, ``app.no-mutual-pay``): the result is a
+:class:`tournament.results.HandResult`, whose own checks hold (sum zero …).
+The readings chosen are in docs/rulings.md (R-tour).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.scoring import Stakes, settle
+from referee.scoring.patterns import INDEX, PATTERNS
+from referee.scoring.scorer import Score
+from referee.scoring.table import ScoringTable, table_for
+
+from .errors import TournamentError, check_seat
+from .results import HandResult
+
+
+class EntryError(TournamentError):
+    """A scorer's entry that cannot be: the field names the item or seat at fault."""
+
+    code = "invalid_entry"
+
+
+def _fail(field: str, message: str, zh: str) -> EntryError:
+    return EntryError(message, field=field, reason_zh=zh)
+
+
+@dataclass(frozen=True, slots=True)
+class TaiItem:
+    """One 台 item as written: the pattern code, how many times, and the 台 the scorer wrote
+    for it (``None``: not written; otherwise checked against the ruleset)."""
+
+    code: str
+    count: int = 1
+    tai: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerEntry:
+    """One hand as a scorer enters it (see the module docstring).
+
+    ``winner`` ``None`` is an exhaustive draw; ``deal_in`` ``None`` a self-draw (or 八仙過海).
+    ``tai`` is the face (牌面) the scorer totalled, checked when given. ``streak_marker`` is
+    what the dealer's dice show when it differs from ``streak`` (``score.streak-marker``).
+    """
+
+    dealer: int
+    winner: int | None = None
+    deal_in: int | None = None
+    streak: int = 0
+    items: tuple[TaiItem, ...] = ()
+    tai: int | None = None
+    streak_marker: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SettledEntry:
+    """What an accepted entry settles to: the face, the dealer's 台, each counted item's
+    台, the transfers (``referee.scoring.Settlement``), and the hand's result."""
+
+    result: HandResult
+    face: int
+    dealer_tai: int
+    item_tai: tuple[tuple[str, int], ...]
+    transfers: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        return {"payments": list(self.result.payments), "tai": self.face, "dealer_tai": self.dealer_tai,
+                "items": [{"code": c, "zh": PATTERNS[INDEX[c]].zh, "tai": t} for c, t in self.item_tai],
+                "transfers": list(self.transfers)}
+
+
+#: won only on a tile the winner drew himself (tai.04, tai.06, tai.23–tai.25, tai.33)
+SELF_DRAWN_ONLY = frozenset({"self_draw", "no_claims_self_draw", "half_claimed", "kong_replacement_win",
+                             "last_tile_self_draw", "heavenly_win"})
+#: won only on another player's tile, who pays alone (tai.05, tai.07, tai.12, app.last-tile,
+#: tai.30.1: the robbed player pays as if he had dealt in)
+DISCARD_ONLY = frozenset({"all_claimed", "robbing_kong", "last_discard_win", "all_chows", "seven_rob_one"})
+#: paid by all three without the 自摸 item (tai.29: the hand is not shown)
+ALL_PAY_WITHOUT_SELF_DRAW = frozenset({"eight_flowers"})
+
+_WIND_PUNGS = ("seat_wind_pung", "round_wind_pung")
+_FLOWERS = ("own_flower_seasons", "own_flower_plants", "flower_set_seasons", "flower_set_plants", "all_flowers")
+#: pairs that cannot both hold, by the patterns' definitions (clause of the definition)
+CONTRADICTIONS: tuple[tuple[str, str, str], ...] = (
+    ("concealed_hand", "all_claimed", "tai.03"), ("concealed_hand", "half_claimed", "tai.03"),
+    ("no_claims_self_draw", "all_claimed", "tai.04"), ("no_claims_self_draw", "half_claimed", "tai.04"),
+    ("all_claimed", "half_claimed", "tai.05"),
+    ("all_chows", "all_pungs", "tai.07"), ("all_chows", "single_wait", "tai.07"),
+    ("all_chows", "dragon_pung", "tai.07"), ("all_chows", "all_honours", "tai.07"),
+    ("all_chows", "half_flush", "tai.07"),
+    *(("all_chows", p, "tai.07") for p in _WIND_PUNGS),
+    *(("all_chows", p, "tai.07") for p in _FLOWERS),
+    *(("all_chows", p, "tai.07") for p in ("three_concealed_pungs", "four_concealed_pungs", "five_concealed_pungs",
+                                           "big_four_winds", "small_four_winds", "big_three_dragons",
+                                           "small_three_dragons", "eight_flowers", "seven_rob_one")),
+    ("all_honours", "full_flush", "tai.13"), ("all_honours", "half_flush", "tai.13"),
+    ("full_flush", "dragon_pung", "tai.14"), *(("full_flush", p, "tai.14") for p in _WIND_PUNGS),
+    *(("full_flush", p, "tai.14") for p in ("big_four_winds", "small_four_winds", "big_three_dragons",
+                                            "small_three_dragons")),
+    ("big_four_winds", "small_four_winds", "tai.20"),
+    ("big_three_dragons", "small_three_dragons", "tai.22"),
+    ("heavenly_win", "earthly_win", "tai.33"), ("heavenly_win", "human_win", "tai.33"),
+    ("earthly_win", "human_win", "tai.34"), ("heavenly_ready", "earthly_ready", "tai.31"),
+)
+_CONTRA: dict[str, dict[str, str]] = {}
+for _a, _b, _clause in CONTRADICTIONS:
+    _CONTRA.setdefault(_a, {})[_b] = _clause
+    _CONTRA.setdefault(_b, {})[_a] = _clause
+
+#: the most times a pattern can count in one hand (others: once)
+MAX_COUNT = {"dragon_pung": 3, "streak_per_n": 10_000}
+#: ``pattern → what it needs beside it`` (unless the ruleset excludes that by a present item
+#: or does not score it): 不求 is 門清 and 自摸 together (tai.04, app.menqing-zimo)
+REQUIRES = {"no_claims_self_draw": ("concealed_hand", "self_draw")}
+
+
+def _pattern_index(code: object, field: str) -> int:
+    if not isinstance(code, str) or code not in INDEX:
+        known = "、".join(p.code for p in PATTERNS)
+        raise _fail(field, f"unknown pattern {code!r} (known: {known})", f"不明的名堂 {code!r}（可用：{known}）")
+    return INDEX[code]
+
+
+def _zh(code: str) -> str:
+    return PATTERNS[INDEX[code]].zh
+
+
+def _check_seats(entry: ScorerEntry) -> None:
+    check_seat(entry.dealer, "dealer", EntryError)
+    if type(entry.streak) is not int or entry.streak < 0:
+        raise _fail("streak", f"the streak is a count ≥ 0, got {entry.streak!r}", f"連莊數須為 0 以上的整數，收到 {entry.streak!r}")
+    if entry.streak_marker is not None and (type(entry.streak_marker) is not int or entry.streak_marker < 0):
+        raise _fail("streak_marker", f"the streak marker is a count ≥ 0, got {entry.streak_marker!r}",
+                    f"連莊示記須為 0 以上的整數，收到 {entry.streak_marker!r}")
+    if entry.winner is None:
+        if entry.deal_in is not None:
+            raise _fail("deal_in", "an exhaustive draw has no deal-in", "荒局沒有放槍者")
+        return
+    check_seat(entry.winner, "winner", EntryError)
+    if entry.deal_in is not None:
+        check_seat(entry.deal_in, "deal_in", EntryError)
+        if entry.deal_in == entry.winner:
+            raise _fail("deal_in", f"seat {entry.winner} cannot deal in to itself", f"{entry.winner} 號座不能放槍給自己")
+
+
+def _read_items(entry: ScorerEntry, table: ScoringTable) -> list[tuple[int, int, int]]:
+    """``(index, count, position in the entry)`` of each item, checked one by one."""
+    seen: dict[int, int] = {}
+    out = []
+    for k, item in enumerate(entry.items):
+        where = f"items[{k}]"
+        if not isinstance(item, TaiItem):
+            raise _fail(where, f"not a 台 item: {item!r}", f"不是台數項目：{item!r}")
+        i = _pattern_index(item.code, f"{where}.code")
+        if i in seen:
+            raise _fail(f"{where}.code", f"{item.code} is entered twice (items[{seen[i]}])",
+                        f"{_zh(item.code)}重複填寫（items[{seen[i]}]）")
+        seen[i] = k
+        if not (table.active_mask >> i) & 1:
+            raise _fail(f"{where}.code", f"{item.code} does not score under the ruleset {table.profile!r}",
+                        f"此規則組（{table.profile}）不計{_zh(item.code)}")
+        if type(item.count) is not int or item.count < 1:
+            raise _fail(f"{where}.count", f"a count is at least 1, got {item.count!r}", f"次數至少為 1，收到 {item.count!r}")
+        most = MAX_COUNT.get(item.code, 1)
+        if item.count > most:
+            raise _fail(f"{where}.count", f"{item.code} counts at most {most} time(s), got {item.count}",
+                        f"{_zh(item.code)}最多計 {most} 次，收到 {item.count}")
+        out.append((i, item.count, k))
+    return out
+
+
+def _check_combination(entry: ScorerEntry, items: list[tuple[int, int, int]], table: ScoringTable) -> None:
+    codes = {PATTERNS[i].code: k for i, _, k in items}
+    present = 0
+    for i, _, _ in items:
+        present |= 1 << i
+    excluded = 0
+    for i, _, _ in items:
+        excluded |= table.excl[i]
+    # the ruleset's exclusions (tai.exclusions): an excluded pattern is not entered beside its excluder
+    for i, _, k in items:
+        if (excluded >> i) & 1:
+            by = next(r for r in table.reasons[i] if (present >> r.by) & 1)
+            other = PATTERNS[by.by].code
+            raise _fail(f"items[{k}].code",
+                        f"{PATTERNS[i].code} is not counted beside {other} under this ruleset ({by.clause}"
+                        f"{': ' + by.note if by.note else ''})",
+                        f"有{_zh(other)}時不另計{PATTERNS[i].zh}（{by.clause}）")
+    # contradictions by definition
+    for code, k in sorted(codes.items(), key=lambda x: x[1]):
+        for other, clause in _CONTRA.get(code, {}).items():
+            if other in codes and codes[other] < k:
+                raise _fail(f"items[{k}].code", f"{code} and {other} cannot both hold ({clause})",
+                            f"{_zh(code)}與{_zh(other)}不可能同時成立（{clause}）")
+    self_drawn = entry.deal_in is None
+    for code, k in codes.items():
+        if not self_drawn and code in SELF_DRAWN_ONLY:
+            raise _fail(f"items[{k}].code", f"{code} is only won on a self-drawn tile, but seat {entry.deal_in} dealt in",
+                        f"{_zh(code)}限自摸，本盤卻是 {entry.deal_in} 號座放槍")
+        if self_drawn and code in DISCARD_ONLY:
+            raise _fail(f"items[{k}].code" if code != "seven_rob_one" else "deal_in",
+                        f"{code} is won on another player's tile: name the deal-in seat (who pays alone)",
+                        f"{_zh(code)}是胡別家的牌，須填放槍（獨付）者")
+    # what an item needs beside it, unless excluded by a present item or not scored
+    def satisfied(need: str) -> bool:
+        j = INDEX[need]
+        return need in codes or (excluded >> j) & 1 or not (table.active_mask >> j) & 1
+
+    for code, k in codes.items():
+        for need in REQUIRES.get(code, ()):
+            if not satisfied(need):
+                raise _fail(f"items[{k}].code", f"{code} needs {need} too (tai.04)",
+                            f"{_zh(code)}須同時有{_zh(need)}（tai.04）")
+    if self_drawn and not (set(codes) & ALL_PAY_WITHOUT_SELF_DRAW) and not satisfied("self_draw"):
+        raise _fail("items", "a self-drawn win counts 自摸 (tai.23): add the item self_draw, or name the deal-in seat",
+                    "自摸須計自摸台（tai.23）：請加入自摸一項，或填寫放槍者")
+
+
+def _dealer_items(entry: ScorerEntry, items: list[tuple[int, int, int]], table: ScoringTable,
+                  involved: bool) -> list[tuple[int, int, int]]:
+    """Check 作莊 / 連N拉N as entered against the dealer and streak; the face items left."""
+    face = []
+    for i, count, k in items:
+        code = PATTERNS[i].code
+        if PATTERNS[i].scope != "dealer":
+            face.append((i, count, k))
+            continue
+        if not involved:
+            raise _fail(f"items[{k}].code",
+                        f"{code}: the dealer (seat {entry.dealer}) neither wins nor pays this hand (tai.09)",
+                        f"{_zh(code)}：莊家（{entry.dealer} 號座）本盤未胡也未付，不計（tai.09）")
+        if code == "streak_per_n" and count != entry.streak:
+            raise _fail(f"items[{k}].count", f"連{count}拉{count} but the streak entered is {entry.streak} (tai.10)",
+                        f"連{count}拉{count} 與填寫的連莊數 {entry.streak} 不符（tai.10）")
+    return face
+
+
+@dataclass(frozen=True, slots=True)
+class _Seats:
+    """What :func:`settle` reads of a win's context: seats and streak (nothing of the tiles)."""
+
+    winner: int
+    dealer: int
+    discarder: int | None
+    streak: int
+    streak_marker: int | None
+
+
+def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> SettledEntry:
+    """The hand's payments from a scorer's entry (see the module docstring).
+
+    :raises EntryError: an impossible entry; ``field`` names the item or seat.
+    """
+    if not isinstance(entry, ScorerEntry):
+        raise _fail("entry", f"not a scorer's entry: {entry!r}", "不是計分表的填寫內容")
+    _check_seats(entry)
+    table = table_for(ruleset)
+    items = _read_items(entry, table)
+    if entry.winner is None:
+        if items:
+            raise _fail("items[0].code", "an exhaustive draw has no 台 items (play.exhausted)", "荒局沒有台數項目（play.exhausted）")
+        if entry.tai not in (None, 0):
+            raise _fail("tai", f"an exhaustive draw has no 台, got {entry.tai}", f"荒局沒有台數，收到 {entry.tai}")
+        return SettledEntry(HandResult((0, 0, 0, 0)), 0, 0, (), ())
+    _check_combination(entry, items, table)
+    involved = entry.deal_in is None or entry.dealer in (entry.winner, entry.deal_in)
+    face_items = _dealer_items(entry, items, table, involved)
+    tai = table.tai
+    written = []
+    for i, count, k in items:
+        value = tai[i] * count
+        given = entry.items[k].tai
+        if given is not None and given != value:
+            raise _fail(f"items[{k}].tai", f"{PATTERNS[i].code} ×{count} is {value} 台 under this ruleset, not {given}",
+                        f"{PATTERNS[i].zh}在此規則組為 {value} 台，不是 {given} 台")
+        written.append((PATTERNS[i].code, value))
+    total = sum(tai[i] * c for i, c, _ in face_items)
+    scored = sum(1 << i for i, _, _ in face_items)
+    applied = tuple(a for a in table.adjustments if (scored >> a.pattern) & 1 and scored & a.with_any)
+    total += sum(a.tai for a in applied)
+    face = max(total, 0)
+    capped = face if not table.cap or face <= table.cap else table.cap
+    if entry.tai is not None and entry.tai != capped:
+        raise _fail("tai", f"the items make {capped} 台 under this ruleset, the entry says {entry.tai}",
+                    f"各項合計為 {capped} 台，填寫的是 {entry.tai} 台")
+    if capped == 0 and not table.zero_tai_win:
+        raise _fail("items", "a 0-台 hand does not win under this ruleset (app.zero-tai)", "此規則組不允許 0 台的屁胡（app.zero-tai）")
+    dealer_tai = table.dealer_unit + table.streak_unit * entry.streak if involved else 0
+    ctx = _Seats(entry.winner, entry.dealer, entry.deal_in, entry.streak, entry.streak_marker)
+    score = Score(capped, face, dealer_tai, 0, [(i, c) for i, c, _ in face_items], involved, 0, applied, None, False,
+                  ctx, None, table, ())
+    settlement = settle(score, stakes)
+    result = HandResult.from_settlement(settlement, winner=entry.winner, tai=capped, deal_in=entry.deal_in)
+    return SettledEntry(result, capped, dealer_tai, tuple(written), tuple(t.to_dict() for t in settlement.transfers))
+
+
+def entry_from_dict(data: object) -> ScorerEntry:
+    """A :class:`ScorerEntry` from plain JSON (``items`` as ``[{"code", "count"?, "tai"?}]``
+    or ``["code", …]``); field errors name the field."""
+    if not isinstance(data, dict):
+        raise _fail("entry", f"an entry is an object, got {data!r}", f"填寫內容須為物件，收到 {data!r}")
+    raw = data.get("items", [])
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise _fail("items", f"items is a list, got {raw!r}", f"items 須為清單，收到 {raw!r}")
+    items = []
+    for k, item in enumerate(raw):
+        if isinstance(item, str):
+            items.append(TaiItem(item))
+        elif isinstance(item, dict) and set(item) <= {"code", "count", "tai"} and "code" in item:
+            items.append(TaiItem(item["code"], item.get("count", 1), item.get("tai")))
+        else:
+            raise _fail(f"items[{k}]", f"an item is a code or {{code, count, tai}}, got {item!r}",
+                        f"項目須為名堂代碼或 {{code, count, tai}}，收到 {item!r}")
+    return ScorerEntry(dealer=data.get("dealer"), winner=data.get("winner"), deal_in=data.get("deal_in"),
+                       streak=data.get("streak", 0), items=tuple(items), tai=data.get("tai"),
+                       streak_marker=data.get("streak_marker"))
+
+
+__all__ = ["CONTRADICTIONS", "EntryError", "ScorerEntry", "SettledEntry", "TaiItem", "entry_from_dict", "settle_entry"]

@@ -1,0 +1,85 @@
+"""Where a tournament's seats and results came from: side events kept in the same log.
+
+:func:`tournament.events.replay` passes over them (they are :class:`SideEvent`); the
+service folds them itself (:func:`fold`) to know
+
+* :class:`TableLinked` — which referee table (issue #6, created through the tables API
+  with the tournament's id) plays which (round, table, 將). Its seats are the 將's
+  physical seats: referee seat ``s`` is the player at ``EventState.seats(...)[s]``.
+* :class:`RefereeHandSynced` — a referee hand already recorded as a tournament hand
+  (``key``): syncing the referee's results again records it no second time.
+* :class:`MatchDrawn` — the 搬風 draws and the 定莊 throw behind a :class:`MatchSeated`
+  (``seat.banfeng``, ``seat.dealer``): recorded at a physical table or generated, kept
+  for the audit trail; ``generated`` says which.
+
+Registered with :mod:`tournament.codec` on import.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from . import codec
+from .events import Record, SideEvent
+from .seating import DealerDraw, SeatDraw
+
+
+@codec.register
+@dataclass(frozen=True, slots=True)
+class TableLinked(SideEvent):
+    table_id: str
+    round: int
+    table: int
+    match: int = 1
+
+
+@codec.register
+@dataclass(frozen=True, slots=True)
+class RefereeHandSynced(SideEvent):
+    table_id: str
+    hand: int
+    key: tuple[int, int, int, int]
+
+
+@codec.register
+@dataclass(frozen=True, slots=True)
+class MatchDrawn(SideEvent):
+    round: int
+    table: int
+    match: int
+    draws: tuple[SeatDraw, ...]
+    dealer_draw: DealerDraw
+    generated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """The side events folded: links both ways, the synced referee hands, the draws."""
+
+    links: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    linked: dict[tuple[int, int, int], str] = field(default_factory=dict)
+    synced: dict[tuple[str, int], tuple[int, int, int, int]] = field(default_factory=dict)
+    draws: dict[tuple[int, int, int], MatchDrawn] = field(default_factory=dict)
+
+    def dealer_of(self, round_no: int, table: int, match: int) -> int | None:
+        """The 將's first dealer by its 定莊 throw, if recorded."""
+        drawn = self.draws.get((round_no, table, match))
+        return drawn.dealer_draw.dealer if drawn else None
+
+
+def fold(records: Iterable[Record]) -> Provenance:
+    """The side events of a log (a later :class:`MatchDrawn` replaces an earlier one)."""
+    out = Provenance()
+    for record in records:
+        e = record.event
+        if isinstance(e, TableLinked):
+            out.links[e.table_id] = (e.round, e.table, e.match)
+            out.linked[(e.round, e.table, e.match)] = e.table_id
+        elif isinstance(e, RefereeHandSynced):
+            out.synced[(e.table_id, e.hand)] = tuple(e.key)
+        elif isinstance(e, MatchDrawn):
+            out.draws[(e.round, e.table, e.match)] = e
+    return out
+
+
+__all__ = ["MatchDrawn", "Provenance", "RefereeHandSynced", "TableLinked", "fold"]
