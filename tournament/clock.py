@@ -1,0 +1,628 @@
+"""The round clock of an event: start times, reminders, time called, closing, the next seating.
+
+Pure domain code: the clocks' events sit in the tournament's one log as
+:class:`tournament.events.SideEvent` subclasses (the main fold passes over them), this
+module folds them (:func:`clock_state`) and says what is due at a time it is given
+(:func:`due`) — it never reads a clock. The service (``clocks/``, APScheduler) asks
+:func:`due` at the right moments and appends what it returns; the API lets an official
+do the same by hand.
+
+Settings (:class:`ClockSettings`, durations in seconds so that tests may run a round in
+seconds): the rounds' start times (a list, or a first start and an interval), the round's
+length, what happens at time (``at_time``), reminders before time, auto-close, when the
+next round's seating is published.
+
+At time (``TimeCalled``) a table plays on by the policy (docs/rulings.md R-tour-11):
+
+``finish_hand``
+    the hand in play is finished, no further hand starts: the 將 ends there
+    (:class:`tournament.table.MatchStopped`);
+``finish_circle``
+    the table plays on to the end of the current 圈 — the 圈風 marker's wind of the hand in
+    play at the call (``app.rounds``, ``seat.dealer``: the marker turns when the deal comes
+    back to the 起莊位) — and stops when the marker would turn, or the 將 ends.
+
+:func:`may_start_hand` answers "may this table start another hand?" for both.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+
+from .codec import register
+from .errors import TournamentError
+from .events import EventState, HandRecorded, HandCorrected, Record, SideEvent
+from .match import DealerRuling, HandOutcome, MatchState, start_match
+from .results import HandResult
+
+FINISH_HAND = "finish_hand"
+FINISH_CIRCLE = "finish_circle"
+AT_TIME_POLICIES = (FINISH_HAND, FINISH_CIRCLE)
+PUBLISH_ON_CLOSE = "on_close"
+PUBLISH_BEFORE_START = "before_start"
+PUBLISH_POLICIES = (PUBLISH_ON_CLOSE, PUBLISH_BEFORE_START)
+#: why a round closed
+CLOSED_ALL_REPORTED = "all_reported"
+CLOSED_BY_OFFICIAL = "official"
+
+
+class ClockError(TournamentError):
+    """A clock setting or a clock event that cannot be: a start time without a time zone,
+    a round started twice, time called before the start, a report of an unknown table."""
+
+    code = "invalid_clock"
+
+
+def _fail(message: str, zh: str, field_name: str = "event") -> ClockError:
+    return ClockError(message, field=field_name, reason_zh=zh)
+
+
+# --- time ---------------------------------------------------------------------------------
+
+
+def parse_time(value: str, field_name: str = "at") -> datetime:
+    """An ISO 8601 time with its offset (``2026-11-29T09:00:00+08:00``, ``…Z``) as an aware datetime."""
+    if not isinstance(value, str):
+        raise _fail(f"{field_name} must be an ISO 8601 time, got {value!r}", f"{field_name} 須為 ISO 8601 時間，收到 {value!r}",
+                    field_name)
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
+    except ValueError:
+        raise _fail(f"{field_name} is not an ISO 8601 time: {value!r}", f"{field_name} 不是 ISO 8601 時間：{value!r}",
+                    field_name) from None
+    if when.tzinfo is None:
+        raise _fail(f"{field_name} needs a time zone offset (e.g. +08:00): {value!r}",
+                    f"{field_name} 須含時區（例如 +08:00）：{value!r}", field_name)
+    return when
+
+
+def format_time(when: datetime) -> str:
+    """UTC, milliseconds, ``Z`` — the store's format."""
+    return when.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+# --- settings and events ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    """How an event's rounds are timed (durations in seconds).
+
+    Start times: ``starts[r-1]`` for round ``r``, or ``first_start + (r-1) × interval_seconds``;
+    a round with neither is started by an official. ``reminders``: seconds before time
+    (e.g. ``(900, 300)`` for 15 and 5 minutes). ``publish``: the next round's seating goes up
+    when the current round closes (``on_close``), or ``publish_before_seconds`` before the
+    next round's start (``before_start``).
+    """
+
+    round_seconds: int
+    starts: tuple[str, ...] = ()
+    first_start: str | None = None
+    interval_seconds: int | None = None
+    at_time: str = FINISH_HAND
+    reminders: tuple[int, ...] = (900, 300)
+    auto_close: bool = True
+    publish: str = PUBLISH_ON_CLOSE
+    publish_before_seconds: int = 0
+
+    def __post_init__(self) -> None:
+        if type(self.round_seconds) is not int or self.round_seconds < 1:
+            raise _fail(f"round_seconds must be at least 1, got {self.round_seconds!r}",
+                        f"每輪時間（秒）至少為 1，收到 {self.round_seconds!r}", "round_seconds")
+        object.__setattr__(self, "starts", tuple(self.starts))
+        for k, start in enumerate(self.starts):
+            parse_time(start, f"starts[{k}]")
+        if self.first_start is not None:
+            parse_time(self.first_start, "first_start")
+        if self.interval_seconds is not None:
+            if type(self.interval_seconds) is not int or self.interval_seconds < 1:
+                raise _fail(f"interval_seconds must be at least 1, got {self.interval_seconds!r}",
+                            f"輪與輪的間隔（秒）至少為 1，收到 {self.interval_seconds!r}", "interval_seconds")
+            if self.first_start is None:
+                raise _fail("interval_seconds needs first_start", "設定間隔須同時設定第一輪開始時間 first_start",
+                            "first_start")
+        if self.starts and self.first_start is not None:
+            raise _fail("give either starts or first_start (+ interval_seconds), not both",
+                        "開始時間請擇一：starts 清單，或 first_start（加 interval_seconds）", "starts")
+        if self.at_time not in AT_TIME_POLICIES:
+            raise _fail(f"at_time must be one of {list(AT_TIME_POLICIES)}, got {self.at_time!r}",
+                        f"時間到的處理須為 finish_hand（打完本盤）或 finish_circle（打完本圈），收到 {self.at_time!r}",
+                        "at_time")
+        reminders = tuple(self.reminders)
+        if any(type(r) is not int or r < 1 for r in reminders) or len(set(reminders)) != len(reminders):
+            raise _fail(f"reminders must be distinct seconds ≥ 1 before time, got {list(reminders)!r}",
+                        f"提醒須為時間到之前的秒數（≥ 1，不重複），收到 {list(reminders)!r}", "reminders")
+        object.__setattr__(self, "reminders", tuple(sorted(reminders, reverse=True)))
+        if type(self.auto_close) is not bool:
+            raise _fail(f"auto_close must be true or false, got {self.auto_close!r}",
+                        f"auto_close 須為 true 或 false，收到 {self.auto_close!r}", "auto_close")
+        if self.publish not in PUBLISH_POLICIES:
+            raise _fail(f"publish must be one of {list(PUBLISH_POLICIES)}, got {self.publish!r}",
+                        f"公布座位須為 on_close（本輪結束時）或 before_start（下一輪開始前）之一，收到 {self.publish!r}",
+                        "publish")
+        if type(self.publish_before_seconds) is not int or self.publish_before_seconds < 0:
+            raise _fail(f"publish_before_seconds must be ≥ 0, got {self.publish_before_seconds!r}",
+                        f"publish_before_seconds 須為 0 以上，收到 {self.publish_before_seconds!r}",
+                        "publish_before_seconds")
+
+    def start_of(self, round_no: int) -> datetime | None:
+        """The scheduled start of round ``round_no`` (from 1), ``None`` when an official starts it."""
+        if self.starts:
+            return parse_time(self.starts[round_no - 1]) if round_no <= len(self.starts) else None
+        if self.first_start is None:
+            return None
+        if round_no == 1:
+            return parse_time(self.first_start)
+        if self.interval_seconds is None:
+            return None
+        return parse_time(self.first_start) + timedelta(seconds=self.interval_seconds * (round_no - 1))
+
+
+class ClockEvent(SideEvent):
+    """Base of the clock's events (in the tournament's log, folded by :func:`clock_state`)."""
+
+    __slots__ = ()
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class ClockConfigured(ClockEvent):
+    """The clock set (or set again: the latest settings apply from then on)."""
+
+    settings: ClockSettings
+    at: str = ""
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class RoundStarted(ClockEvent):
+    """A round began. ``due``: when it was scheduled (``""``: an official started it);
+    ``late``: recorded after its time (a server down at the time catches up at start-up)."""
+
+    round: int
+    at: str
+    due: str = ""
+    late: bool = False
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class ReminderGiven(ClockEvent):
+    """``seconds_left`` before time (e.g. 900: 「還有 15 分鐘」)."""
+
+    round: int
+    seconds_left: int
+    at: str
+    due: str = ""
+    late: bool = False
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class TimeCalled(ClockEvent):
+    """Time: from now tables play on by ``policy`` (finish the hand / finish the 圈)."""
+
+    round: int
+    at: str
+    policy: str = FINISH_HAND
+    due: str = ""
+    late: bool = False
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class TableReported(ClockEvent):
+    """A table of the round says it has finished (its scorer or an official)."""
+
+    round: int
+    table: int
+    at: str
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class RoundClosed(ClockEvent):
+    """The round is over: every table reported (``all_reported``) or an official closed it."""
+
+    round: int
+    at: str
+    reason: str = CLOSED_BY_OFFICIAL
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class SeatingPublished(ClockEvent):
+    """Round ``round``'s seating is shown (the hall screen)."""
+
+    round: int
+    at: str
+    due: str = ""
+    late: bool = False
+
+
+CLOCK_EVENTS = (ClockConfigured, RoundStarted, ReminderGiven, TimeCalled, TableReported, RoundClosed,
+                SeatingPublished)
+
+
+# --- the fold -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundClock:
+    """One round as the clock sees it. ``time_at``: when time is (or was) up, the round's
+    length after its recorded start (R-tour-12: a start recorded late — after an outage, or
+    waiting for the previous round or the seating — gives the round its full time, since the
+    hall learns of the start from the service)."""
+
+    round: int
+    started_at: str | None = None
+    start_due: str = ""
+    start_late: bool = False
+    reminders: tuple[int, ...] = ()
+    time_called_at: str | None = None
+    policy: str | None = None
+    time_called_seq: int | None = None
+    reported: tuple[tuple[int, str], ...] = ()
+    closed_at: str | None = None
+    close_reason: str | None = None
+    published_at: str | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+    @property
+    def time_called(self) -> bool:
+        return self.time_called_at is not None
+
+    @property
+    def reported_tables(self) -> tuple[int, ...]:
+        return tuple(sorted(t for t, _ in self.reported))
+
+    def clock_from(self) -> datetime | None:
+        if self.started_at is None:
+            return None
+        return parse_time(self.started_at)
+
+    def time_at(self, settings: ClockSettings) -> datetime | None:
+        start = self.clock_from()
+        return None if start is None else start + timedelta(seconds=settings.round_seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """What the clock's events say: the settings (``None``: no clock), when they were set,
+    each round touched so far."""
+
+    settings: ClockSettings | None = None
+    configured_at: str | None = None
+    rounds: tuple[RoundClock, ...] = ()
+
+    def round(self, number: int) -> RoundClock:
+        return next((r for r in self.rounds if r.round == number), RoundClock(number))
+
+    @property
+    def current(self) -> RoundClock | None:
+        """The last round started (closed or not); ``None`` before the first start."""
+        started = [r for r in self.rounds if r.started]
+        return max(started, key=lambda r: r.round) if started else None
+
+    @property
+    def published(self) -> RoundClock | None:
+        """The latest round whose seating is published."""
+        shown = [r for r in self.rounds if r.published_at is not None]
+        return max(shown, key=lambda r: r.round) if shown else None
+
+    def time_left(self, now: datetime) -> timedelta | None:
+        """Time left in the current round (negative past time); ``None`` with no round running."""
+        current = self.current
+        if self.settings is None or current is None or current.closed:
+            return None
+        return current.time_at(self.settings) - now
+
+    def with_round(self, clock: RoundClock) -> ClockState:
+        others = tuple(r for r in self.rounds if r.round != clock.round)
+        return replace(self, rounds=tuple(sorted(others + (clock,), key=lambda r: r.round)))
+
+
+def _check_round(value: object, field_name: str = "round") -> int:
+    if type(value) is not int or value < 1:
+        raise _fail(f"{field_name} must be a round number ≥ 1, got {value!r}", f"輪次須為 1 以上的整數，收到 {value!r}",
+                    field_name)
+    return value
+
+
+def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockState:
+    """The clock after one more of its events.
+
+    :raises ClockError: an event the clock does not allow now (named in the message).
+    """
+    if isinstance(event, ClockConfigured):
+        at = event.at or None
+        if at:
+            parse_time(at, "at")
+        return replace(state, settings=event.settings, configured_at=at or state.configured_at)
+    if not isinstance(event, ClockEvent):
+        return state
+    if state.settings is None:
+        raise _fail("the clock is not configured", "尚未設定賽事時鐘", "clock")
+    number = _check_round(event.round)
+    parse_time(event.at, "at")
+    rnd = state.round(number)
+    if isinstance(event, RoundStarted):
+        if rnd.started:
+            raise _fail(f"round {number} already started at {rnd.started_at}",
+                        f"第 {number} 輪已於 {rnd.started_at} 開始", "round")
+        if number > 1 and not state.round(number - 1).closed:
+            raise _fail(f"round {number - 1} is not closed; round {number} cannot start",
+                        f"第 {number - 1} 輪尚未結束，第 {number} 輪不能開始", "round")
+        if event.due:
+            parse_time(event.due, "due")
+        return state.with_round(replace(rnd, started_at=event.at, start_due=event.due, start_late=event.late))
+    if isinstance(event, SeatingPublished):
+        return state.with_round(replace(rnd, published_at=event.at))
+    if not rnd.started:
+        raise _fail(f"round {number} has not started", f"第 {number} 輪尚未開始", "round")
+    if rnd.closed:
+        raise _fail(f"round {number} is closed", f"第 {number} 輪已結束", "round")
+    if isinstance(event, ReminderGiven):
+        if type(event.seconds_left) is not int or event.seconds_left < 1:
+            raise _fail(f"seconds_left must be ≥ 1, got {event.seconds_left!r}",
+                        f"剩餘秒數須為 1 以上，收到 {event.seconds_left!r}", "seconds_left")
+        if event.seconds_left in rnd.reminders:
+            raise _fail(f"the {event.seconds_left} s reminder of round {number} was already given",
+                        f"第 {number} 輪剩 {event.seconds_left} 秒的提醒已發出", "seconds_left")
+        return state.with_round(replace(rnd, reminders=rnd.reminders + (event.seconds_left,)))
+    if isinstance(event, TimeCalled):
+        if rnd.time_called:
+            raise _fail(f"time was already called in round {number}", f"第 {number} 輪已宣布時間到", "round")
+        if event.policy not in AT_TIME_POLICIES:
+            raise _fail(f"policy must be one of {list(AT_TIME_POLICIES)}, got {event.policy!r}",
+                        f"時間到的處理須為 finish_hand 或 finish_circle，收到 {event.policy!r}", "policy")
+        return state.with_round(replace(rnd, time_called_at=event.at, policy=event.policy, time_called_seq=seq))
+    if isinstance(event, TableReported):
+        if type(event.table) is not int or event.table < 1:
+            raise _fail(f"table must be a table number ≥ 1, got {event.table!r}", f"桌號須為 1 以上，收到 {event.table!r}",
+                        "table")
+        if event.table in rnd.reported_tables:
+            raise _fail(f"table {event.table} already reported in round {number}",
+                        f"第 {number} 輪第 {event.table} 桌已回報完賽", "table")
+        return state.with_round(replace(rnd, reported=rnd.reported + ((event.table, event.at),)))
+    if isinstance(event, RoundClosed):
+        if event.reason not in (CLOSED_ALL_REPORTED, CLOSED_BY_OFFICIAL):
+            raise _fail(f"reason must be all_reported or official, got {event.reason!r}",
+                        f"結束原因須為 all_reported 或 official，收到 {event.reason!r}", "reason")
+        return state.with_round(replace(rnd, closed_at=event.at, close_reason=event.reason))
+    raise _fail(f"not a clock event: {event!r}", f"不是時鐘事件：{event!r}")
+
+
+def clock_state(records: Iterable[Record]) -> ClockState:
+    """Fold the clock's events of a tournament's log (other events are passed over).
+
+    :raises ClockError: an event that does not apply, naming its record.
+    """
+    state = ClockState()
+    for record in records:
+        if not isinstance(record.event, ClockEvent):
+            continue
+        try:
+            state = apply_clock(state, record.event, record.seq)
+        except ClockError as exc:
+            raise ClockError(f"record {record.seq}: {exc.message}", field=exc.field,
+                             reason_zh=f"第 {record.seq} 筆：{exc.reason_zh}") from None
+    return state
+
+
+def check_tables(event_state: EventState, events: Sequence[ClockEvent]) -> None:
+    """Clock events that name a round or table the event does not have are refused."""
+    rounds = event_state.settings.rounds if event_state.settings else 0
+    for event in events:
+        number = getattr(event, "round", None)
+        if number is None:
+            continue
+        if type(number) is int and number > rounds:
+            raise _fail(f"the event has {rounds} rounds, not {number}", f"賽事共 {rounds} 輪，沒有第 {number} 輪", "round")
+        if isinstance(event, (RoundStarted, SeatingPublished)) and event_state.round(number) is None:
+            raise _fail(f"round {number} is not seated yet", f"第 {number} 輪尚未排座位", "round")
+        if isinstance(event, TableReported):
+            plan = event_state.round(number)
+            tables = [t.table for t in plan.tables] if plan else []
+            if event.table not in tables:
+                raise _fail(f"round {number} has no table {event.table}", f"第 {number} 輪沒有第 {event.table} 桌", "table")
+
+
+# --- what is due --------------------------------------------------------------------------
+
+START, REMIND, CALL_TIME, CLOSE, PUBLISH = "start", "remind", "call_time", "close", "publish"
+_KIND_ORDER = {CLOSE: 0, PUBLISH: 1, START: 2, REMIND: 3, CALL_TIME: 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something the clock does at ``due_at``: start a round, give a reminder, call time,
+    close a round, publish a round's seating."""
+
+    kind: str
+    round: int
+    due_at: datetime
+    seconds_left: int | None = None
+
+    def sort_key(self) -> tuple:
+        return self.due_at, self.round, _KIND_ORDER[self.kind], -(self.seconds_left or 0)
+
+    def event(self, state: ClockState, now: datetime, late: bool = False) -> ClockEvent:
+        """The event recording this action done at ``now``."""
+        at, due_text = format_time(now), format_time(self.due_at)
+        if self.kind == START:
+            return RoundStarted(self.round, at, due_text, late)
+        if self.kind == REMIND:
+            return ReminderGiven(self.round, self.seconds_left, at, due_text, late)
+        if self.kind == CALL_TIME:
+            return TimeCalled(self.round, at, state.settings.at_time, due_text, late)
+        if self.kind == CLOSE:
+            return RoundClosed(self.round, at, CLOSED_ALL_REPORTED)
+        return SeatingPublished(self.round, at, due_text, late)
+
+
+def pending(state: ClockState, event_state: EventState) -> list[Action]:
+    """Every action the clock will take by itself from this state, each at its time (past
+    or future), earliest first; reminders already passed over are not listed. Actions that
+    depend on others (a round's reminders on its start) appear once those are recorded."""
+    settings = state.settings
+    if settings is None or event_state.settings is None:
+        return []
+    actions: list[Action] = []
+    configured = parse_time(state.configured_at) if state.configured_at else None
+    for number in range(1, event_state.settings.rounds + 1):
+        rnd = state.round(number)
+        plan = event_state.round(number)
+        previous = state.round(number - 1) if number > 1 else None
+        previous_close = parse_time(previous.closed_at) if previous is not None and previous.closed else None
+        start = settings.start_of(number)
+        if plan is not None and rnd.published_at is None:
+            if settings.publish == PUBLISH_BEFORE_START and start is not None:
+                when = start - timedelta(seconds=settings.publish_before_seconds)
+            else:
+                when = previous_close if number > 1 else configured
+            if rnd.started:  # the hall must see a round's seating once it is under way
+                started = parse_time(rnd.started_at)
+                when = started if when is None else min(when, started)
+            if when is not None:
+                actions.append(Action(PUBLISH, number, when))
+        if not rnd.started:
+            if plan is not None and start is not None and (number == 1 or previous_close is not None):
+                actions.append(Action(START, number, max(start, previous_close) if previous_close else start))
+            continue
+        if rnd.closed:
+            continue
+        time_at = rnd.time_at(settings)
+        if not rnd.time_called:
+            given = min(rnd.reminders, default=None)
+            for left in settings.reminders:
+                if left < settings.round_seconds and (given is None or left < given):
+                    actions.append(Action(REMIND, number, time_at - timedelta(seconds=left), left))
+            actions.append(Action(CALL_TIME, number, time_at))
+        if settings.auto_close and plan is not None:
+            tables = {t.table for t in plan.tables}
+            if tables and tables <= set(rnd.reported_tables):
+                last = max(parse_time(at) for t, at in rnd.reported if t in tables)
+                actions.append(Action(CLOSE, number, max(last, parse_time(rnd.started_at))))
+    return sorted(actions, key=Action.sort_key)
+
+
+def _due_now(state: ClockState, event_state: EventState, now: datetime) -> Action | None:
+    ready = [a for a in pending(state, event_state) if a.due_at <= now]
+    if not ready:
+        return None
+    first = ready[0]
+    if first.kind == REMIND:
+        # of the reminders passed, only the nearest to time is given; none once time is up
+        rnd = state.round(first.round)
+        if rnd.time_at(state.settings) <= now:
+            return next(a for a in ready if a.kind == CALL_TIME and a.round == first.round)
+        passed = [a for a in ready if a.kind == REMIND and a.round == first.round]
+        return min(passed, key=lambda a: a.seconds_left)
+    return first
+
+
+def due(state: ClockState, event_state: EventState, now: datetime, *,
+        tolerance: timedelta = timedelta(seconds=5)) -> list[ClockEvent]:
+    """The clock's events due at ``now``, in the order they happen, each recorded at ``now``
+    and marked late when its time passed more than ``tolerance`` ago (a catch-up).
+
+    Deterministic: the same log and ``now``, the same events; once they are recorded,
+    :func:`due` at the same ``now`` gives none of them again.
+    """
+    if now.tzinfo is None:
+        raise _fail("now needs a time zone", "now 須含時區", "now")
+    out: list[ClockEvent] = []
+    for _ in range(8 * (len(event_state.rounds) + 2) + 8 * len(state.settings.reminders if state.settings else ())):
+        action = _due_now(state, event_state, now)
+        if action is None:
+            break
+        event = action.event(state, now, late=now - action.due_at > tolerance)
+        state = apply_clock(state, event)
+        out.append(event)
+    return out
+
+
+def next_due(state: ClockState, event_state: EventState, now: datetime) -> datetime | None:
+    """The earliest time after ``now`` at which something will be due (``None``: nothing
+    will be by itself) — when the service should look again."""
+    times = [a.due_at for a in pending(state, event_state) if a.due_at > now]
+    return min(times) if times else None
+
+
+# --- the tables under the clock -----------------------------------------------------------
+
+
+def match_from_results(first_dealer: int, results: Iterable[HandResult]) -> MatchState:
+    """A 將's :class:`MatchState` from its recorded results and its 起莊位 (the log's
+    results do not carry the dealer: the caller knows the first dealer). A hand ruled by a
+    penalty keeps the dealer without counting a streak (the ruling is not in the result)."""
+    state = start_match(first_dealer)
+    for result in results:
+        winners = tuple(w.seat for w in result.wins)
+        ruling = DealerRuling(True, False) if result.penalty is not None else None
+        state = state.advance(HandOutcome(state.dealer, winners=winners, ruling=ruling))
+    return state
+
+
+def may_start_hand(state: ClockState, round_no: int, now_match: MatchState,
+                   at_call: MatchState | None = None) -> bool:
+    """May a table of round ``round_no`` start another hand of its 將 (R-tour-11)?
+
+    ``now_match``: the 將 after every hand recorded; ``at_call``: the 將 as it stood when
+    time was called (after the hands finished before the call: its round wind is the 圈 in
+    play), ``None`` when the table was not in a 將 then.
+
+    Not before the round starts, never after it closes or once the 將 is over. Before time:
+    yes. After time, ``finish_hand``: no (the hand in play at the call is finished and
+    recorded, none starts after it). ``finish_circle``: while the 圈風 marker still shows
+    the wind of the 圈 in play at the call (``app.rounds``, ``seat.dealer``).
+    """
+    rnd = state.round(round_no)
+    if not rnd.started or rnd.closed or now_match.over:
+        return False
+    if not rnd.time_called:
+        return True
+    if rnd.policy == FINISH_HAND or at_call is None or at_call.over:
+        return False
+    return (now_match.first_dealer == at_call.first_dealer and now_match.hands >= at_call.hands
+            and now_match.round_wind == at_call.round_wind)
+
+
+def table_may_start_hand(records: Sequence[Record], state: ClockState, round_no: int, table: int, match: int,
+                         first_dealer: int) -> bool:
+    """:func:`may_start_hand` for a table's 將 from the log: its results in effect (hands
+    recorded before the :class:`TimeCalled` record give the 將 at the call)."""
+    from .events import replay
+
+    rnd = state.round(round_no)
+    hands: dict[int, tuple[int, HandResult]] = {}
+    for record in records:  # first recorded seq per hand; the result in effect from the fold
+        event = record.event
+        if isinstance(event, (HandRecorded, HandCorrected)) and tuple(event.key[:3]) == (round_no, table, match):
+            hands.setdefault(event.key[3], (record.seq, event.result))
+    effective = replay(records)
+    results = sorted((h.key[3], hands.get(h.key[3], (h.seq,))[0], h.result) for h in effective.hands
+                     if h.key[:3] == (round_no, table, match))
+    now_match = match_from_results(first_dealer, [r for _, _, r in results])
+    at_call = None
+    if rnd.time_called_seq is not None:
+        at_call = match_from_results(first_dealer, [r for _, seq, r in results if seq < rnd.time_called_seq])
+    return may_start_hand(state, round_no, now_match, at_call)
+
+
+__all__ = [
+    "AT_TIME_POLICIES", "Action", "CLOCK_EVENTS", "ClockConfigured", "ClockError", "ClockEvent", "ClockSettings",
+    "ClockState", "FINISH_CIRCLE", "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
+    "RoundClock", "RoundClosed", "RoundStarted", "SeatingPublished", "TableReported", "TimeCalled", "apply_clock",
+    "check_tables", "clock_state", "due", "format_time", "match_from_results", "may_start_hand", "next_due",
+    "parse_time", "pending", "table_may_start_hand",
+]
