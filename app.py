@@ -11,6 +11,7 @@ from flask import Flask
 
 import api
 import store
+import web
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -31,4 +32,5 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     store.init_app(app)
     api.init_app(app)
+    web.init_app(app)  # HTML pages: /t/<id>/… (issue #7)
     return app

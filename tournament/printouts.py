@@ -1,42 +1,158 @@
-"""Printable text for the tables: a table card per table and round, a score sheet per 將.
+"""Printable table cards and score sheets (zh-TW), as data and as plain text.
 
-Plain zh-TW text (English in brackets where a scorer may need it), one page each; the
-service renders them as it likes.
+:func:`card` and :func:`sheet` build what a printout says — frozen dataclasses, no markup —
+so that the plain-text renderers here (:func:`table_card`, :func:`score_sheet`) and the
+service's HTML pages (:mod:`web`) print the same thing. A score sheet is blank for the
+scorer's pen, or carries the hands already recorded (their payments per seat and totals:
+"四家合計須為 0", the four totals of a 將 sum to zero — ``settle.formula``).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from referee.tiles import Wind
 
+from .results import HandResult
 from .schedule import TablePlan
+
+#: how a substitute's seat (替補) prints
+SUBSTITUTE_LABEL = "（替補 substitute）"
+#: the footer of every score sheet
+SUM_RULE = "四家合計須為 0 (the four totals sum to 0)"
 
 
 def _name(player: str | None, names: Mapping[str, str]) -> str:
     if player is None:
-        return "（替補 substitute）"
+        return SUBSTITUTE_LABEL
     name = names.get(player, "")
     return f"{name}（{player}）" if name and name != player else player
 
 
+@dataclass(frozen=True, slots=True)
+class CardSeat:
+    """One line of a table card: the wind, the player's id (``None``: 替補) and printed name."""
+
+    wind: Wind
+    player: str | None
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableCard:
+    """What the card on a table says: event, round, table, who sits in each wind (東 南 西 北)."""
+
+    event: str
+    round_no: int
+    table: int
+    seats: tuple[CardSeat, CardSeat, CardSeat, CardSeat]
+    #: what the four do on sitting down (搬風 then 定莊 for the first 將)
+    note: str = "入座後搬風定莊 (seat.banfeng, seat.dealer)"
+
+
+def card(event: str, round_no: int, plan: TablePlan, names: Mapping[str, str]) -> TableCard:
+    """The card of ``plan``'s table in round ``round_no`` (``names``: player id → name)."""
+    seats = tuple(CardSeat(w, p, _name(p, names)) for w, p in zip(Wind, plan.seats))
+    return TableCard(event, round_no, plan.table, seats)  # type: ignore[arg-type]
+
+
 def table_card(event: str, round_no: int, plan: TablePlan, names: Mapping[str, str]) -> str:
     """The card on a table: event, round, table, and who sits in each wind."""
-    lines = [event, f"第 {round_no} 輪　第 {plan.table} 桌 (round {round_no}, table {plan.table})", ""]
-    lines += [f"{w.zh}　{_name(p, names)}" for w, p in zip(Wind, plan.seats)]
-    lines += ["", "入座後搬風定莊 (seat.banfeng, seat.dealer)"]
+    c = card(event, round_no, plan, names)
+    lines = [c.event, f"第 {c.round_no} 輪　第 {c.table} 桌 (round {c.round_no}, table {c.table})", ""]
+    lines += [f"{s.wind.zh}　{s.label}" for s in c.seats]
+    lines += ["", c.note]
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One hand's row: its number, 莊, 胡, 放槍, 台 (text; empty for the scorer to write) and
+    the four seats' payments (``None``: not recorded)."""
+
+    hand: int
+    dealer: str = ""
+    winners: str = ""
+    deal_in: str = ""
+    tai: str = ""
+    payments: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
+
+    @property
+    def recorded(self) -> bool:
+        return any(p is not None for p in self.payments)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """A score sheet for one 將 of one table: a column per seat, a row per hand, totals."""
+
+    event: str
+    round_no: int
+    table: int
+    match: int
+    #: the column heads, one per seat: the player's printed name
+    columns: tuple[str, str, str, str]
+    #: each seat's wind as the sheet labels it (the table's seats, 東 first by default)
+    winds: tuple[Wind, Wind, Wind, Wind]
+    rows: tuple[SheetRow, ...]
+    #: the four seats' totals over the recorded hands (``None`` when nothing is recorded)
+    totals: tuple[int, int, int, int] | None = None
+
+    @property
+    def title(self) -> str:
+        return f"{self.event}　第 {self.round_no} 輪　第 {self.table} 桌　第 {self.match} 將"
+
+    @property
+    def balanced(self) -> bool | None:
+        """Do the totals sum to 0 (``None``: nothing recorded)?"""
+        return None if self.totals is None else sum(self.totals) == 0
+
+
+def _row(hand: int, result: HandResult, labels: Sequence[str]) -> SheetRow:
+    if result.penalty is not None:
+        winners, deal_in, tai = f"罰則 penalty（{result.penalty}）", "", ""
+    elif not result.wins:
+        winners, deal_in, tai = "荒局 draw", "", ""
+    else:
+        winners = "、".join(labels[w.seat] for w in result.wins)
+        first = result.wins[0]
+        deal_in = "自摸 self-draw" if first.self_draw else labels[first.deal_in]
+        tai = "、".join(str(w.tai) for w in result.wins)
+    return SheetRow(hand, "", winners, deal_in, tai, tuple(result.payments))  # type: ignore[arg-type]
+
+
+def sheet(event: str, round_no: int, table: int, match: int, seats: Sequence[str | None],
+          names: Mapping[str, str], *, hands: int = 16, results: Mapping[int, HandResult] | None = None,
+          east: int = 0) -> ScoreSheet:
+    """The score sheet of a 將: ``seats`` are the players by seat (a table plan's wind order,
+    or a :class:`tournament.seating.Seating`'s seats with the East seat ``east``);
+    ``results`` the hands recorded so far (hand number → result). The sheet has at least
+    ``hands`` rows, one per recorded hand and blank ones after; 莊 stays for the scorer
+    (the log does not say who dealt)."""
+    labels = [_name(p, names) for p in seats]
+    results = dict(results or {})
+    last = max(results, default=0)
+    rows = tuple(_row(h, results[h], labels) if h in results else SheetRow(h)
+                 for h in range(1, max(hands, last) + 1))
+    totals = None
+    if results:
+        totals = tuple(sum(r.payments[s] for r in results.values()) for s in range(4))
+    winds = tuple(Wind((s - east) % 4) for s in range(4))
+    return ScoreSheet(event, round_no, table, match, tuple(labels), winds, rows, totals)  # type: ignore[arg-type]
 
 
 def score_sheet(event: str, round_no: int, plan: TablePlan, match: int, names: Mapping[str, str],
                 hands: int = 16) -> str:
     """A blank score sheet for one 將: a row per hand, a column per player, totals."""
-    players = [_name(p, names) for p in plan.seats]
-    head = ["盤 Hand", "莊 Dealer", "胡 Winner", "放槍 Deal-in", "台 Tai", *players]
-    lines = [f"{event}　第 {round_no} 輪　第 {plan.table} 桌　第 {match} 將 (score sheet)", "", " | ".join(head),
-             " | ".join("---" for _ in head)]
-    lines += [" | ".join([str(h)] + [""] * (len(head) - 1)) for h in range(1, hands + 1)]
-    lines += [" | ".join(["合計 Total", "", "", "", ""] + [""] * 4), "", "四家合計須為 0 (the four totals sum to 0)"]
+    s = sheet(event, round_no, plan.table, match, plan.seats, names, hands=hands)
+    head = ["盤 Hand", "莊 Dealer", "胡 Winner", "放槍 Deal-in", "台 Tai", *s.columns]
+    lines = [f"{s.title} (score sheet)", "", " | ".join(head), " | ".join("---" for _ in head)]
+    lines += [" | ".join([str(r.hand), r.dealer, r.winners, r.deal_in, r.tai]
+                         + ["" if p is None else str(p) for p in r.payments]) for r in s.rows]
+    total = [""] * 4 if s.totals is None else [str(t) for t in s.totals]
+    lines += [" | ".join(["合計 Total", "", "", "", ""] + total), "", SUM_RULE]
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["score_sheet", "table_card"]
+__all__ = ["CardSeat", "ScoreSheet", "SheetRow", "SUBSTITUTE_LABEL", "SUM_RULE", "TableCard", "card", "score_sheet",
+           "sheet", "table_card"]

@@ -1,0 +1,226 @@
+"""The tournament pages (web/) through the real app and a real SQLite file: status codes,
+content, 404 and 401 pages in zh-TW and English, escaping, the CSV; the browser tests are
+in tests/test_pages_browser.py.
+
+The tournament is written with the store's own function (``store.tournaments.append_events``,
+which folds the log before writing), the way the API writes it.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+
+import pytest
+
+from store import connect, init_db
+from store import tournaments as tournament_store
+from tournament.events import (
+    EventCreated, EventSettings, HandRecorded, MatchSeated, PlayerRegistered, RoundSeated, replay,
+)
+from tournament.results import HandResult, Win
+from tournament.schedule import make_schedule
+from tournament.seating import Seating
+from tournament.standings import standings, to_csv
+
+#: eight players with Chinese names; one name a script tag, to see it escaped
+PLAYERS = {
+    "p1": "王小明", "p2": "李美玲", "p3": "陳大文", "p4": "林志豪",
+    "p5": "張雅婷", "p6": "黃建國", "p7": "<script>alert(1)</script>", "p8": "吳佩珊",
+}
+EVENT_NAME = "台北盃 & 測試"
+
+
+def seed_tournament(database: str | os.PathLike, tournament_id: str = "taipei", *, rounds: int = 2,
+                    matches: int = 1, players: dict[str, str] = PLAYERS) -> list:
+    """A tournament with players, a schedule and results in round 1 (some hands on table 1, a
+    搬風 seating and one hand on table 2), written to the file; its records."""
+    init_db(database)
+    schedule = make_schedule(list(players), rounds, seed=3)
+    events = [EventCreated(EventSettings(EVENT_NAME, rounds, matches_per_round=matches, round_minutes=90))]
+    events += [PlayerRegistered(pid, name) for pid, name in players.items()]
+    events += [RoundSeated(plan) for plan in schedule.rounds]
+    t1, t2 = schedule.rounds[0].tables[:2]
+    events += [
+        HandRecorded((1, t1.table, 1, 1), HandResult((-260, 260, 0, 0), (Win(1, 8, deal_in=0),))),
+        HandRecorded((1, t1.table, 1, 2), HandResult((-140, -140, 420, -140), (Win(2, 2),))),
+        HandRecorded((1, t1.table, 1, 3), HandResult((0, 0, 0, 0))),
+    ]
+    # table 2 played its 將 after 搬風: the seats turned by one, East at seat 1
+    turned = t2.seats[1:] + t2.seats[:1]
+    events += [
+        MatchSeated(1, t2.table, 1, Seating(turned, east=1)),
+        HandRecorded((1, t2.table, 1, 1), HandResult((0, 0, 500, -500), (Win(2, 10, deal_in=3),))),
+    ]
+    db = connect(database)
+    try:
+        with db.atomic():
+            tournament_store.create_tournament(db, tournament_id, name=EVENT_NAME)
+            tournament_store.append_events(db, tournament_id, events)
+        return tournament_store.load_records(db, tournament_id)
+    finally:
+        db.close()
+
+
+@pytest.fixture()
+def seeded(app):
+    records = seed_tournament(app.config["DATABASE"])
+    return replay(records)
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def test_index_lists_settings_rounds_and_links(client, seeded):
+    r = client.get("/t/taipei/")
+    assert r.status_code == 200 and r.mimetype == "text/html"
+    body = text(r)
+    assert '<html lang="zh-Hant-TW">' in body
+    assert "台北盃 &amp; 測試" in body and "90 分鐘" in body
+    for n in (1, 2):
+        assert f'href="/t/taipei/rounds/{n}/"' in body
+        assert f'href="/t/taipei/rounds/{n}/cards"' in body
+        assert f'href="/t/taipei/rounds/{n}/sheets"' in body
+    assert 'href="/t/taipei/standings"' in body
+
+
+def test_tournament_list(client, seeded):
+    r = client.get("/t/")
+    assert r.status_code == 200 and 'href="/t/taipei/"' in text(r)
+
+
+def test_seating_shows_every_table_in_wind_order(client, seeded):
+    body = text(client.get("/t/taipei/rounds/2/"))
+    for plan in seeded.round(2).tables:
+        assert f"第 {plan.table} 桌" in body
+        cells = [f'<th scope="row" class="wind">{w}</th><td>{PLAYERS[p] if "<" not in PLAYERS[p] else ""}'
+                 for w, p in zip("東南西北", plan.seats)]
+        for cell, p in zip(cells, plan.seats):
+            if "<" not in PLAYERS[p]:
+                assert cell in body, cell
+
+
+def test_names_are_escaped(client, seeded):
+    for path in ("/t/taipei/rounds/1/", "/t/taipei/rounds/1/cards", "/t/taipei/rounds/1/sheets",
+                 "/t/taipei/standings"):
+        body = text(client.get(path))
+        assert "<script>alert(1)</script>" not in body, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body, path
+
+
+def test_table_cards_one_article_per_table_and_page_breaks(client, seeded):
+    body = text(client.get("/t/taipei/rounds/1/cards"))
+    assert body.count('<article class="card"') == len(seeded.round(1).tables)
+    css = text(client.get("/t/static/pages.css"))
+    assert "break-after: page" in css and "@page card" in css and "A5 landscape" in css
+
+
+def test_one_table_card(client, seeded):
+    plan = seeded.round(1).tables[1]
+    body = text(client.get(f"/t/taipei/rounds/1/tables/{plan.table}/card"))
+    assert body.count('<article class="card"') == 1 and f"第 {plan.table} 桌" in body
+
+
+def test_score_sheet_with_recorded_hands_and_totals(client, seeded):
+    t1 = seeded.round(1).tables[0]
+    body = text(client.get(f"/t/taipei/rounds/1/tables/{t1.table}/sheets/1?hands=5"))
+    assert body.count('<article class="sheet"') == 1
+    assert body.count('<tr class="recorded">') == 3 and body.count('<tr class="blank">') == 2
+    # totals per seat over the three hands: -400, 120, 420, -140 — and they sum to 0
+    for total in (-400, 120, 420, -140):
+        assert f'<td class="num total">{total}</td>' in body
+    assert "四家合計須為 0" in body and "已核對" in body
+    assert "自摸 self-draw" in body and "荒局 draw" in body
+
+
+def test_score_sheet_after_banfeng_uses_the_seats_played(client, seeded):
+    t2 = seeded.round(1).tables[1]
+    body = text(client.get(f"/t/taipei/rounds/1/tables/{t2.table}/sheets/1"))
+    turned = t2.seats[1:] + t2.seats[:1]
+    heads = [f'<th scope="col" class="player"><span class="wind">{w}</span> ' for w in "北東南西"]
+    positions = [body.index(h) for h in heads]
+    assert positions == sorted(positions)  # seat 0 is North when East is seat 1
+    assert PLAYERS[turned[1]] in body[positions[1]:positions[2]]
+    assert '<td class="num total">500</td>' in body and '<td class="num total">-500</td>' in body
+
+
+def test_round_sheets_one_per_table_and_match(client, app):
+    seed_tournament(app.config["DATABASE"], "two", matches=2)
+    body = text(client.get("/t/two/rounds/1/sheets"))
+    assert body.count('<article class="sheet"') == 2 * 2  # two tables, two 將 each
+    assert body.count('<tr class="blank">') >= 4 * 16 - 4
+
+
+def test_standings_order_matches_the_domain(client, seeded):
+    body = text(client.get("/t/taipei/standings"))
+    rows = standings(seeded)
+    positions = [body.index(f"<code>{s.totals.player_id}</code>") for s in rows]
+    assert positions == sorted(positions)
+    assert '<th scope="col">放槍 <span lang="en">Deal-ins</span></th>' in body
+
+
+def test_standings_csv(client, seeded):
+    r = client.get("/t/taipei/standings.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    assert "attachment" in r.headers["Content-Disposition"]
+    data = r.get_data(as_text=True)
+    assert data.lstrip("\ufeff") == to_csv(standings(seeded))
+    rows = list(csv.reader(io.StringIO(data.lstrip("\ufeff"))))
+    assert rows[0][0] == "名次 Rank" and len(rows) == 1 + len(PLAYERS)
+
+
+@pytest.mark.parametrize("path, what", [
+    ("/t/nope/", "nope"),
+    ("/t/taipei/rounds/9/", "第 9 輪"),
+    ("/t/taipei/rounds/1/cards/extra", "此頁面"),
+    ("/t/taipei/rounds/1/tables/99/card", "第 99 桌"),
+    ("/t/taipei/rounds/1/tables/1/sheets/2", "第 2 將"),
+    ("/t/taipei/rounds/x/", "此頁面"),
+    ("/t/nope/standings", "nope"),
+    ("/t/nope/standings.csv", "nope"),
+])
+def test_unknown_is_a_404_page(client, seeded, path, what):
+    r = client.get(path)
+    assert r.status_code == 404 and r.mimetype == "text/html"
+    body = text(r)
+    assert "找不到頁面" in body and "Not found" in body and what in body
+
+
+def test_bad_hands_parameter_is_a_400_page(client, seeded):
+    r = client.get("/t/taipei/rounds/1/sheets?hands=abc")
+    assert r.status_code == 400 and r.mimetype == "text/html" and "hands" in text(r)
+
+
+def test_not_public_is_a_401_page(tmp_path):
+    from app import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"), "PUBLIC_READS": "rulesets"})
+    seed_tournament(app.config["DATABASE"])
+    client = app.test_client()
+    for path in ("/t/", "/t/taipei/", "/t/taipei/rounds/1/cards", "/t/taipei/standings.csv", "/t/nope/"):
+        r = client.get(path)
+        assert r.status_code == 401 and r.mimetype == "text/html", path
+        assert "需要授權" in text(r) and "Unauthorized" in text(r) and "MJREF_PUBLIC_READS" in text(r)
+        assert "台北盃" not in text(r)
+
+
+def test_a_token_in_the_header_still_reads(tmp_path):
+    from app import create_app
+    from tests.servicekit import bearer, make_token
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"), "PUBLIC_READS": "rulesets"})
+    seed_tournament(app.config["DATABASE"])
+    r = app.test_client().get("/t/taipei/", headers=bearer(make_token(app.config["DATABASE"], "official")))
+    assert r.status_code == 200 and "台北盃" in text(r)
+
+
+def test_tournament_without_a_log(client, app):
+    db = connect(app.config["DATABASE"])
+    with db.atomic():
+        tournament_store.create_tournament(db, "empty", name="空的賽事")
+    db.close()
+    body = text(client.get("/t/empty/"))
+    assert "空的賽事" in body and "賽制尚未設定" in body and "尚未排座" in body
+    assert client.get("/t/empty/standings").status_code == 200
+    assert client.get("/t/empty/rounds/1/").status_code == 404

@@ -1,0 +1,74 @@
+"""The round clock on the pages, from :mod:`tournament.clock` (built alongside; guarded).
+
+The pages show a clock panel when ``tournament.clock.clock_state`` imports and the log has a
+configured clock; otherwise none. Importing the module also registers the clock's events
+with :mod:`tournament.codec`, so that a log holding them can be decoded at all. The panel
+is what the log says (started, time, reminders, reported tables, closed) plus the time left
+at the server's clock when the page was made; a small inline script counts it down.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+
+def _clock_module() -> Any | None:
+    try:
+        return importlib.import_module("tournament.clock")
+    except ImportError:
+        return None
+
+
+def load_clock_events() -> None:
+    """Import :mod:`tournament.clock` (when present) before a log is decoded."""
+    _clock_module()
+
+
+POLICY_TEXT = {
+    "finish_hand": ("時間到打完本盤", "at time: finish the hand"),
+    "finish_circle": ("時間到打完本圈", "at time: finish the 圈"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPanel:
+    """What the panel prints for the current round (``round``: ``None`` before any start)."""
+
+    round: int | None
+    policy_zh: str
+    policy_en: str
+    started_at: str | None = None
+    time_at: str | None = None
+    seconds_left: int | None = None
+    time_called: bool = False
+    closed: bool = False
+    reported: tuple[int, ...] = ()
+    published_round: int | None = None
+
+
+def clock_panel(records, now: datetime | None = None) -> ClockPanel | None:
+    """The panel for a tournament's log, or ``None`` (no clock module, no clock configured,
+    or clock events that do not fold — the pages still show everything else)."""
+    module = _clock_module()
+    clock_state = getattr(module, "clock_state", None) if module is not None else None
+    if clock_state is None:
+        return None
+    try:
+        state = clock_state(records)
+    except (TypeError, ValueError):
+        return None
+    settings = getattr(state, "settings", None)
+    if settings is None:
+        return None
+    zh, en = POLICY_TEXT.get(getattr(settings, "at_time", ""), ("", ""))
+    published = state.published.round if state.published is not None else None
+    current = state.current
+    if current is None:
+        return ClockPanel(None, zh, en, published_round=published)
+    now = now or datetime.now(timezone.utc)
+    time_at = current.time_at(settings)
+    left = None if current.closed or time_at is None else int((time_at - now).total_seconds())
+    return ClockPanel(current.round, zh, en, current.started_at, time_at.isoformat() if time_at else None, left,
+                      current.time_called, current.closed, current.reported_tables, published)

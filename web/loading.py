@@ -1,0 +1,103 @@
+"""A tournament as the pages read it: its row, its log replayed, its players' names.
+
+The event log is the source of truth: every page reads it (``store.tournaments.load_records``)
+and folds it (``tournament.events.replay``) — no cache, no second copy. Reads follow the
+``tournaments`` read area of :mod:`api.auth`; lookups that miss raise
+:class:`web.errors.PageError` (404), never a 500.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from api.auth import check_read
+from api.problems import ApiProblem
+from referee.errors import MjrefError
+from store import get_db
+from store import tournaments as tournament_store
+from tournament.events import EventSettings, EventState, Record, replay
+from tournament.schedule import RoundPlan, TablePlan
+from web.clock_panel import load_clock_events
+from web.errors import PageError, from_problem, not_found
+
+READ_AREA = "tournaments"
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """One tournament read for a page."""
+
+    id: str
+    row: dict
+    records: tuple[Record, ...]
+    state: EventState
+
+    @property
+    def settings(self) -> EventSettings | None:
+        return self.state.settings
+
+    @property
+    def name(self) -> str:
+        if self.state.settings is not None:
+            return self.state.settings.name
+        return self.row.get("name") or self.id
+
+    @property
+    def names(self) -> dict[str, str]:
+        """player id → name, for every registered player and substitute."""
+        return {p.player_id: p.name for p in self.state.players}
+
+    @property
+    def matches(self) -> int:
+        return self.state.settings.matches_per_round if self.state.settings else 1
+
+    def round(self, number: int) -> RoundPlan:
+        plan = self.state.round(number)
+        if plan is None:
+            raise not_found(f"第 {number} 輪的座位（尚未排座或不存在）",
+                            f"seating for round {number} (not seated yet, or no such round)")
+        return plan
+
+    def table(self, number: int, table: int) -> TablePlan:
+        plan = next((t for t in self.round(number).tables if t.table == table), None)
+        if plan is None:
+            raise not_found(f"第 {number} 輪第 {table} 桌", f"table {table} in round {number}")
+        return plan
+
+    def check_match(self, match: int) -> int:
+        if not 1 <= match <= self.matches:
+            raise not_found(f"第 {match} 將（每輪 {self.matches} 將）", f"match {match} (a round has {self.matches})")
+        return match
+
+
+def check_access() -> None:
+    """May the caller read tournaments? (401 page when the area is not public.)"""
+    try:
+        check_read(READ_AREA)
+    except ApiProblem as problem:
+        raise from_problem(problem) from None
+
+
+def load(tournament_id: str) -> Tournament:
+    """The tournament, its log folded; after the read check.
+
+    :raises PageError: 401/403 (reads), 404 (no such tournament), 409 (a log that does not fold).
+    """
+    check_access()
+    db = get_db()
+    row = tournament_store.get_tournament(db, tournament_id)
+    if row is None:
+        raise not_found(f"賽事「{tournament_id}」", f"tournament {tournament_id!r}")
+    load_clock_events()
+    try:
+        records = tuple(tournament_store.load_records(db, tournament_id))
+        state = replay(records)
+    except MjrefError as exc:
+        raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}", f"The tournament's log does not replay: {exc}",
+                        field=exc.field) from None
+    return Tournament(tournament_id, row, records, state)
+
+
+def list_all() -> list[dict]:
+    """Every tournament's row (for the list page), after the read check."""
+    check_access()
+    return tournament_store.list_tournaments(get_db())
