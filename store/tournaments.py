@@ -92,3 +92,19 @@ def append_events(db: sqlite_utils.Database, tournament_id: str, events: list, *
         db.execute("INSERT INTO tournament_events (tournament_id, seq, type, body, actor, received_at) "
                    "VALUES (?, ?, ?, ?, ?, ?)", (tournament_id, record.seq, etype, canonical(data), actor, when))
     return added
+
+
+def last_seq(db: sqlite_utils.Database, tournament_id: str) -> int:
+    """The tournament log's last sequence number (0 when empty): a log is append-only, so
+    equal numbers mean an equal log (what a cache of the replayed state is keyed by)."""
+    return db.execute("SELECT COALESCE(MAX(seq), 0) FROM tournament_events WHERE tournament_id = ?",
+                      (tournament_id,)).fetchone()[0]
+
+
+def token_labels(db: sqlite_utils.Database, ids: list[int]) -> dict[int, dict]:
+    """``token id → {role, label}`` for the actors of an audit trail (never a secret)."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {r[0]: {"role": r[1], "label": r[2]}
+            for r in db.execute(f"SELECT id, role, label FROM tokens WHERE id IN ({marks})", list(ids))}

@@ -23,7 +23,9 @@ the item (``items[2].code``), what cannot be:
 * 作莊 / 連N拉N entered when the dealer is not involved, or 連N拉N with an N other than the
   streak entered (they are computed from the dealer and streak anyway, ``tai.09``, ``tai.10``);
 * a 台 given for an item, or a total, that differs from what the ruleset gives;
-* a winner who is also the deal-in seat, seats outside 0–3, items on an exhaustive draw.
+* a winner who is also the deal-in seat, seats outside 0–3, items on an exhaustive draw;
+* (with the 將's 定莊 known, :func:`deal_after` / :func:`check_deal`) a dealer or streak other
+  than the 將's own after its earlier hands (``seat.dealer``, ``app.dealer-continue``).
 
 What is accepted is settled by :func:`referee.scoring.settlement.settle` with the event's
 stakes (``settle.formula``, ``settle.streak``, ``app.no-mutual-pay``): the result is a
@@ -41,6 +43,7 @@ from referee.scoring.scorer import Score
 from referee.scoring.table import ScoringTable, table_for
 
 from .errors import TournamentError, check_seat
+from .match import HandOutcome, MatchState, start_match
 from .results import HandResult
 
 
@@ -324,6 +327,34 @@ def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> Settled
     return SettledEntry(result, capped, dealer_tai, tuple(written), tuple(t.to_dict() for t in settlement.transfers))
 
 
+def deal_after(first_dealer: int, results: Sequence[HandResult]) -> MatchState | None:
+    """Who deals the next hand of a 將, and with what streak, after ``results`` (its hands in
+    order) — ``seat.dealer``, ``app.dealer-continue``: the dealer repeats on his win or a
+    荒局. ``None`` once a hand was ruled by a penalty (its dealer ruling is not in the result)."""
+    state = start_match(first_dealer)
+    for result in results:
+        if result.penalty is not None:
+            return None
+        state = state.advance(HandOutcome(state.dealer, winners=tuple(w.seat for w in result.wins)))
+    return state
+
+
+def check_deal(entry: ScorerEntry, expected: MatchState, hand: int) -> None:
+    """The dealer and streak entered must be the 將's (``seat.dealer``, ``tai.10``).
+
+    :raises EntryError: naming ``dealer`` or ``streak``; or ``key`` when the 將 is over.
+    """
+    if expected.over:
+        raise _fail("key", f"the 將 ended with the North round after {expected.hands} hands (app.rounds)",
+                    f"本將已於第 {expected.hands} 盤北風圈結束（app.rounds）")
+    if entry.dealer != expected.dealer:
+        raise _fail("dealer", f"hand {hand} is dealt by seat {expected.dealer}, the entry says seat {entry.dealer} "
+                    "(seat.dealer)", f"第 {hand} 盤莊家應為 {expected.dealer} 號座，填寫的是 {entry.dealer} 號座（seat.dealer）")
+    if entry.streak != expected.streak:
+        raise _fail("streak", f"the dealer's streak is {expected.streak} at hand {hand}, the entry says {entry.streak} "
+                    "(tai.10)", f"第 {hand} 盤莊家連莊數應為 {expected.streak}，填寫的是 {entry.streak}（tai.10）")
+
+
 def entry_from_dict(data: object) -> ScorerEntry:
     """A :class:`ScorerEntry` from plain JSON (``items`` as ``[{"code", "count"?, "tai"?}]``
     or ``["code", …]``); field errors name the field."""
@@ -346,4 +377,7 @@ def entry_from_dict(data: object) -> ScorerEntry:
                        streak_marker=data.get("streak_marker"))
 
 
-__all__ = ["CONTRADICTIONS", "EntryError", "ScorerEntry", "SettledEntry", "TaiItem", "entry_from_dict", "settle_entry"]
+__all__ = [
+    "CONTRADICTIONS", "EntryError", "ScorerEntry", "SettledEntry", "TaiItem", "check_deal", "deal_after",
+    "entry_from_dict", "settle_entry",
+]

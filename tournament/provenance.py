@@ -8,6 +8,8 @@ service folds them itself (:func:`fold`) to know
   physical seats: referee seat ``s`` is the player at ``EventState.seats(...)[s]``.
 * :class:`RefereeHandSynced` — a referee hand already recorded as a tournament hand
   (``key``): syncing the referee's results again records it no second time.
+* :class:`ScorerEntered` — the table scorer's 台 items behind a recorded or corrected hand
+  (:mod:`tournament.entry`), for the audit trail: the payments are the hand record's.
 * :class:`MatchDrawn` — the 搬風 draws and the 定莊 throw behind a :class:`MatchSeated`
   (``seat.banfeng``, ``seat.dealer``): recorded at a physical table or generated, kept
   for the audit trail; ``generated`` says which.
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 
 from . import codec
 from .events import Record, SideEvent
+from .entry import ScorerEntry
 from .seating import DealerDraw, SeatDraw
 
 
@@ -52,6 +55,13 @@ class MatchDrawn(SideEvent):
     generated: bool = False
 
 
+@codec.register
+@dataclass(frozen=True, slots=True)
+class ScorerEntered(SideEvent):
+    key: tuple[int, int, int, int]
+    entry: ScorerEntry
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """The side events folded: links both ways, the synced referee hands, the draws."""
@@ -60,6 +70,8 @@ class Provenance:
     linked: dict[tuple[int, int, int], str] = field(default_factory=dict)
     synced: dict[tuple[str, int], tuple[int, int, int, int]] = field(default_factory=dict)
     draws: dict[tuple[int, int, int], MatchDrawn] = field(default_factory=dict)
+    #: record seq → the scorer's entry it was entered with
+    entries: dict[int, ScorerEntered] = field(default_factory=dict)
 
     def dealer_of(self, round_no: int, table: int, match: int) -> int | None:
         """The 將's first dealer by its 定莊 throw, if recorded."""
@@ -79,7 +91,9 @@ def fold(records: Iterable[Record]) -> Provenance:
             out.synced[(e.table_id, e.hand)] = tuple(e.key)
         elif isinstance(e, MatchDrawn):
             out.draws[(e.round, e.table, e.match)] = e
+        elif isinstance(e, ScorerEntered):
+            out.entries[record.seq] = e
     return out
 
 
-__all__ = ["MatchDrawn", "Provenance", "RefereeHandSynced", "TableLinked", "fold"]
+__all__ = ["MatchDrawn", "Provenance", "RefereeHandSynced", "ScorerEntered", "TableLinked", "fold"]

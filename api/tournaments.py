@@ -1,0 +1,667 @@
+"""Tournaments (issue #7): every write an event appended to the tournament's log.
+
+=============================================================  ===============  ==========================================
+``POST /api/v1/tournaments``                                    official         create an event (EventCreated)
+``GET  /api/v1/tournaments``                                    ``tournaments``  list, each with its summary
+``GET  /api/v1/tournaments/{id}``                               ``tournaments``  settings and state summary
+``POST /api/v1/tournaments/{id}/players``                       official         register players / 替補 (batch)
+``GET  /api/v1/tournaments/{id}/players``                       ``tournaments``  the players
+``POST /api/v1/tournaments/{id}/schedule``                      official         make the schedule, seat its rounds
+``GET  /api/v1/tournaments/{id}/schedule``                      ``tournaments``  the rounds seated and their quality
+``PUT  /api/v1/tournaments/{id}/rounds/{r}``                    official         seat a round by hand
+``GET  /api/v1/tournaments/{id}/rounds/{r}``                    ``tournaments``  a round: tables, each 將's seats
+``POST /api/v1/tournaments/{id}/rounds/{r}/substitutes``        official         a 替補 takes a substitute's seat
+``POST /api/v1/tournaments/{id}/withdrawals``                   official         a player withdraws; later rounds re-seated
+``POST …/rounds/{r}/tables/{t}/matches/{m}/draw``               official         搬風 and 定莊 (recorded or generated)
+``POST /api/v1/tournaments/{id}/hands``                         official         a hand's payments and wins typed in
+``POST /api/v1/tournaments/{id}/hands/entry``                   official         a scorer's entry by 台 items
+``GET  /api/v1/tournaments/{id}/hands``                         ``tournaments``  the hands in effect
+``POST …/hands/{r}/{t}/{m}/{h}/corrections``                    official         correct a hand (with a reason)
+``GET  …/hands/{r}/{t}/{m}/{h}/audit``                          ``tournaments``  who recorded, corrected, reverted: when, why
+``POST /api/v1/tournaments/{id}/reverts``                       official         revert a hand record, correction or revert
+``POST /api/v1/tournaments/{id}/links``                         official         link a referee table to (round, table, 將)
+``GET  /api/v1/tournaments/{id}/links``                         ``tournaments``  the links
+``POST /api/v1/tournaments/{id}/sync``                          official         record the linked tables' closed hands
+``GET  /api/v1/tournaments/{id}/standings``                     ``tournaments``  standings (``?format=csv``), tie-break chain
+``GET  /api/v1/tournaments/{id}/advancement``                   ``tournaments``  四取一 / 四取二 of a round
+``GET  /api/v1/tournaments/{id}/log``                           ``tournaments``  the event log
+``GET  /api/v1/tournaments/{id}/balance``                       ``tournaments``  every hand, 將 and table sums to zero
+=============================================================  ===============  ==========================================
+
+Errors are problem+json naming the field: a malformed body 400; an event the log refuses
+(does not fold) **409** ``event_refused``, nothing written (:mod:`api.tournament_state`).
+"""
+from __future__ import annotations
+
+import random
+import secrets
+
+from flask import Response, jsonify
+
+from api import auth
+from api.openapi import BEARER, MAYBE_BEARER, Blueprint
+from api.problems import ApiProblem, bad_request, not_found
+from api.tournament_results import sync_report
+from api.tournament_schemas import (
+    AdvancementQuerySchema, AnySchema, CorrectionSchema, CreateTournamentSchema, EntryResultSchema, LinkSchema,
+    LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
+    StandingsQuerySchema, SubstituteSchema, TypedResultSchema, WithdrawalSchema,
+)
+from api.tournament_state import Loaded, append, load, refused
+from api.tournament_views import (
+    audit_dict, hand_dict, plan_dict, quality, record_dict, summary, wind_of,
+)
+from referee.ruleset import Ruleset
+from referee.scoring import Stakes
+from store import get_db, get_writer
+from store import tables as table_store
+from store import tournaments as tstore
+from tournament import standings as st
+from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
+from tournament.errors import EventLogError
+from tournament.events import (
+    EventCreated, EventSettings, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
+    Reverted, RoundSeated, SubstituteSeated, audit, replay,
+)
+from tournament.provenance import MatchDrawn, ScorerEntered, TableLinked, fold
+from tournament.results import HandResult, Win, check_balances
+from tournament.schedule import RoundPlan, Schedule, TablePlan, make_schedule, reseat
+from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
+
+blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
+                description="賽事 Tournaments: seating, results, standings (issue #7)")
+
+INT = "int(max=2147483647)"
+
+
+def _official() -> auth.Principal:
+    return auth.require("official", "admin")
+
+
+def _read() -> None:
+    auth.check_read("tournaments")
+
+
+def _created(body: dict, location: str | None = None) -> Response:
+    response = jsonify(body)
+    response.status_code = 201
+    if location:
+        response.headers["Location"] = location
+    return response
+
+
+def _records(added) -> list[dict]:
+    return [record_dict(r) for r in added]
+
+
+# --- the event ------------------------------------------------------------------------------
+
+
+@blp.post("")
+@blp.arguments(CreateTournamentSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+@blp.alt_response(409, description="代號已用 the id is taken")
+def create_tournament(data: dict):
+    """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
+    principal = _official()
+    Ruleset.load(data["ruleset"])  # an unknown profile: 400 naming ruleset
+    settings = EventSettings(data["name"], data["rounds"], data["matches_per_round"], data["base"], data["per_tai"],
+                             data["ruleset"], data["round_minutes"])
+
+    def work(tx):
+        row = tstore.create_tournament(tx.db, data["id"], name=data["name"], config={}, created_by=principal.id)
+        if row is None:
+            return None
+        tstore.append_events(tx.db, data["id"], [EventCreated(settings)], actor=principal.id)
+        return row
+
+    row = get_writer().submit(work)
+    if row is None:
+        raise ApiProblem(409, "tournament_exists", f"tournament {data['id']!r} already exists",
+                         f"賽事「{data['id']}」已存在", field="id")
+    return _created(summary(load(data["id"])), f"/api/v1/tournaments/{data['id']}")
+
+
+@blp.get("")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def list_tournaments():
+    """賽事清單 Every event with its summary."""
+    _read()
+    return jsonify({"tournaments": [summary(load(row["id"])) for row in tstore.list_tournaments(get_db())]})
+
+
+@blp.get("/<tid>")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def get_tournament(tid: str):
+    """一場賽事 An event: settings, players, rounds seated, hands, last seq."""
+    _read()
+    return jsonify(summary(load(tid)))
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+@blp.post("/<tid>/players")
+@blp.arguments(PlayersSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def register_players(data: dict, tid: str):
+    """報名 Register players and substitutes (替補), all or none."""
+    principal = _official()
+    load(tid)
+    ids = [p["id"] for p in data["players"]]
+    dup = next((k for k, p in enumerate(ids) if p in ids[:k]), None)
+    if dup is not None:
+        raise bad_request("duplicate_player", f"players[{dup}].id", f"{ids[dup]!r} is listed twice",
+                          f"選手代號「{ids[dup]}」重複")
+    events = [PlayerRegistered(p["id"], p["name"], p["substitute"]) for p in data["players"]]
+    added = append(tid, events, actor=principal.id)
+    state = load(tid).state
+    return _created({"registered": [p["id"] for p in data["players"]], "records": _records(added),
+                     "players": [_player(p) for p in state.players]})
+
+
+def _player(p) -> dict:
+    return {"id": p.player_id, "name": p.name, "substitute": p.substitute, "withdrawn_before": p.withdrawn_before}
+
+
+@blp.get("/<tid>/players")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def list_players(tid: str):
+    """選手 The players and substitutes."""
+    _read()
+    return jsonify({"players": [_player(p) for p in load(tid).state.players]})
+
+
+# --- schedule and rounds -------------------------------------------------------------------------
+
+
+def _schedule_of(loaded: Loaded) -> Schedule:
+    state = loaded.state
+    return Schedule(tuple(p.player_id for p in state.players), state.rounds)
+
+
+@blp.post("/<tid>/schedule")
+@blp.arguments(ScheduleRequestSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def make_event_schedule(data: dict, tid: str):
+    """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
+    principal = _official()
+    loaded = load(tid)
+    state = loaded.state
+    players = [p.player_id for p in state.players if not p.substitute and p.withdrawn_before is None]
+    schedule = make_schedule(players, state.settings.rounds, seed=data["seed"])
+    wanted = data["rounds"] or [p.round for p in schedule.rounds]
+    bad = next((k for k, r in enumerate(wanted) if not 1 <= r <= state.settings.rounds), None)
+    if bad is not None:
+        raise bad_request("invalid_round", f"rounds[{bad}]", f"round {wanted[bad]} is outside 1–{state.settings.rounds}",
+                          f"輪次 {wanted[bad]} 不在 1–{state.settings.rounds}")
+    plans = [p for p in schedule.rounds if p.round in set(wanted)]
+    added = append(tid, [RoundSeated(p) for p in plans], actor=principal.id)
+    after = load(tid)
+    return _created({"method": schedule.method, "seed": schedule.seed, "records": _records(added),
+                     "rounds": [plan_dict(after, p) for p in after.state.rounds],
+                     "quality": quality(_schedule_of(after))})
+
+
+@blp.get("/<tid>/schedule")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def get_schedule(tid: str):
+    """賽程 The rounds seated and their quality (repeats, wind balance: ``check_schedule``)."""
+    _read()
+    loaded = load(tid)
+    return jsonify({"rounds": [plan_dict(loaded, p) for p in loaded.state.rounds],
+                    "quality": quality(_schedule_of(loaded))})
+
+
+@blp.put(f"/<tid>/rounds/<{INT}:round_no>")
+@blp.arguments(RoundSeatsSchema)
+@blp.response(200, AnySchema)
+@blp.doc(security=BEARER)
+def seat_round(data: dict, tid: str, round_no: int):
+    """手動排座 Seat a round by hand (until it has results)."""
+    principal = _official()
+    load(tid)
+    plan = RoundPlan(round_no, tuple(TablePlan(t["table"], tuple(t["seats"])) for t in data["tables"]))
+    added = append(tid, [RoundSeated(plan)], actor=principal.id)
+    after = load(tid)
+    return jsonify({"round": plan_dict(after, after.state.round(round_no)), "records": _records(added),
+                    "quality": quality(_schedule_of(after))})
+
+
+@blp.get(f"/<tid>/rounds/<{INT}:round_no>")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def get_round(tid: str, round_no: int):
+    """一輪 A round: its tables, each 將's seats (after 搬風) and the 定莊."""
+    _read()
+    loaded = load(tid)
+    plan = loaded.state.round(round_no)
+    if plan is None:
+        raise not_found("round", "輪次", round_no, "round")
+    return jsonify(plan_dict(loaded, plan))
+
+
+@blp.post(f"/<tid>/rounds/<{INT}:round_no>/substitutes")
+@blp.arguments(SubstituteSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def seat_substitute(data: dict, tid: str, round_no: int):
+    """替補入座 A registered substitute takes a round's 替補 seat."""
+    principal = _official()
+    load(tid)
+    added = append(tid, [SubstituteSeated(round_no, data["table"], wind_of(data["wind"]), data["player_id"])],
+                   actor=principal.id)
+    after = load(tid)
+    return _created({"round": plan_dict(after, after.state.round(round_no)), "records": _records(added)})
+
+
+@blp.post("/<tid>/withdrawals")
+@blp.arguments(WithdrawalSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def withdraw(data: dict, tid: str):
+    """退賽 A player withdraws before a round: later rounds re-seated (``reseat``), earlier ones kept."""
+    principal = _official()
+    loaded = load(tid)
+    state = loaded.state
+    if state.player(data["player_id"]) is None:
+        raise refused(EventLogError(f"{data['player_id']!r} is not registered", field="player_id",
+                                    reason_zh=f"{data['player_id']!r} 未報名"))
+    later = [p for p in state.rounds if p.round >= data["before_round"]]
+    reseated: tuple[RoundPlan, ...] = ()
+    if later:
+        schedule = reseat(_schedule_of(loaded), withdrawn=[data["player_id"]], from_round=data["before_round"],
+                          seed=data["seed"])
+        reseated = tuple(p for p in schedule.rounds if p.round >= data["before_round"])
+    added = append(tid, [PlayerWithdrew(data["player_id"], data["before_round"], reseated, data["reason"])],
+                   actor=principal.id)
+    after = load(tid)
+    return _created({"records": _records(added), "rounds": [plan_dict(after, p) for p in reseated],
+                     "quality": quality(_schedule_of(after))})
+
+
+# --- 搬風 and 定莊 ---------------------------------------------------------------------------------
+
+
+def _table_plan(state, round_no: int, table: int) -> TablePlan:
+    plan = state.round(round_no)
+    found = next((t for t in plan.tables if t.table == table), None) if plan else None
+    if found is None:
+        raise refused(EventLogError(f"round {round_no} has no table {table}", field="table",
+                                    reason_zh=f"第 {round_no} 輪沒有第 {table} 桌"))
+    return found
+
+
+def _previous_match(loaded: Loaded, round_no: int, table: int, match: int) -> tuple[Seating, int | None]:
+    """The previous 將's seating and its last winner (who throws the next 搬風, ``table.next_thrower``)."""
+    state = loaded.state
+    seating = dict(state.match_seatings).get((round_no, table, match - 1))
+    if seating is None:
+        seating = Seating(tuple(_table_plan(state, round_no, table).seats), 0)
+    hands = sorted((h for h in state.hands if h.key[:3] == (round_no, table, match - 1)), key=lambda h: h.key)
+    winner = next((h.result.wins[0].seat for h in reversed(hands) if h.result.wins), None)
+    return seating, winner
+
+
+@blp.post(f"/<tid>/rounds/<{INT}:round_no>/tables/<{INT}:table>/matches/<{INT}:match>/draw")
+@blp.arguments(MatchDrawSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
+    """搬風與定莊 The seats of a 將 (``seat.banfeng``) and its first dealer (``seat.dealer``):
+    recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
+    second 將 a draw repeating the previous order is redrawn."""
+    principal = _official()
+    loaded = load(tid)
+    state = loaded.state
+    plan = _table_plan(state, round_no, table)
+    if not 1 <= match <= state.settings.matches_per_round:
+        raise refused(EventLogError(f"match {match} is outside 1–{state.settings.matches_per_round}", field="match",
+                                    reason_zh=f"將 {match} 不在 1–{state.settings.matches_per_round}"))
+    if match == 1:
+        if None in plan.seats:
+            raise refused(EventLogError("a substitute's seat is not filled yet", field="table",
+                                        reason_zh=f"第 {table} 桌的替補席尚未有人入座"))
+        players, previous, last_winner = tuple(plan.seats), None, None
+    else:
+        previous, last_winner = _previous_match(loaded, round_no, table, match)
+        players = previous.players
+    thrower = data["thrower"]
+    if last_winner is not None and thrower is not None and thrower != last_winner:
+        raise bad_request("wrong_thrower", "thrower",
+                          f"the previous 將's last winner (seat {last_winner}) throws, not seat {thrower}",
+                          f"應由前一將最後胡牌者（{last_winner} 號座）擲骰，不是 {thrower} 號座")
+    thrower = thrower if thrower is not None else (last_winner if last_winner is not None else 0)
+    generated = data["draws"] is None
+    rng = random.Random(data["seed"] if data["seed"] is not None else secrets.randbits(64))
+    if generated:
+        result = draw_seats(players, thrower=thrower, previous=previous, rng=rng)
+    else:
+        draws = [SeatDraw(d["thrower"], tuple(d["dice"]), tuple(wind_of(w) for w in d["tiles"])) for d in data["draws"]]
+        if not draws:
+            raise bad_request("invalid_body", "draws", "no draw recorded", "未記錄任何搬風")
+        result = draw_seats(players, thrower=thrower, previous=previous, draws=draws)
+        if data["dealer_dice"] is None:
+            raise bad_request("invalid_body", "dealer_dice", "recorded draws need the 定莊 dice too",
+                              "記錄實際搬風時須一併記錄定莊骰子")
+    dealer = draw_dealer(result.seating, dice=tuple(data["dealer_dice"])) if data["dealer_dice"] else \
+        draw_dealer(result.seating, rng=rng)
+    added = append(tid, [MatchSeated(round_no, table, match, result.seating),
+                         MatchDrawn(round_no, table, match, result.attempts, dealer, generated)], actor=principal.id)
+    return _created({"round": round_no, "table": table, "match": match, "seats": list(result.seating.players),
+                     "east": result.seating.east, "winds": result.seating.describe(), "dealer": dealer.dealer,
+                     "redraws": result.redraws, "generated": generated,
+                     "draws": [encode_draw(d) for d in result.attempts],
+                     "dealer_draw": {"thrower": dealer.thrower, "dice": list(dealer.dice)},
+                     "records": _records(added)})
+
+
+def encode_draw(d: SeatDraw) -> dict:
+    return {"thrower": d.thrower, "dice": list(d.dice), "tiles": [w.name for w in d.tiles]}
+
+
+# --- results ---------------------------------------------------------------------------------------
+
+
+def _key_events(tid: str, data: dict, make) -> list:
+    """The events for a hand at ``data``'s key — ``make(key, state, provenance)`` — the hand
+    number defaulting to the 將's next, decided inside the write transaction from the log as
+    it is then."""
+
+    def events(db):
+        records = tstore.load_records(db, tid)
+        state = replay(records)
+        hand = data["hand"]
+        if hand is None:
+            hand = 1 + sum(1 for h in state.hands if h.key[:3] == (data["round"], data["table"], data["match"]))
+        return make((data["round"], data["table"], data["match"], hand), state, fold(records))
+
+    return events
+
+
+def _typed(data: dict) -> HandResult:
+    return HandResult(tuple(data["payments"]), tuple(Win(w["seat"], w["tai"], w["deal_in"]) for w in data["wins"]),
+                      data["penalty"])
+
+
+@blp.post("/<tid>/hands")
+@blp.arguments(TypedResultSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+@blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
+def record_hand(data: dict, tid: str):
+    """記錄一盤 A hand's payments and wins typed in (HandRecorded)."""
+    principal = _official()
+    load(tid)
+    result = _typed(data)
+    added = append(tid, _key_events(tid, data, lambda key, state, prov: [HandRecorded(key, result)]), actor=principal.id)
+    return _created({"key": list(added[0].event.key), "result": hand_dict(added[0].event.result),
+                     "records": _records(added)})
+
+
+def _entry(data: dict) -> ScorerEntry:
+    return ScorerEntry(dealer=data["dealer"], winner=data["winner"], deal_in=data["deal_in"], streak=data["streak"],
+                       items=tuple(TaiItem(i["code"], i["count"], i["tai"]) for i in data["items"]), tai=data["tai"],
+                       streak_marker=data["streak_marker"])
+
+
+def _settle(loaded: Loaded, entry: ScorerEntry):
+    settings = loaded.settings
+    return settle_entry(entry, Ruleset.load(settings.ruleset), Stakes(settings.base, settings.per_tai))
+
+
+def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
+    """With the 將's 定莊 recorded, the dealer and streak entered must follow from its
+    earlier hands (``seat.dealer``, ``app.dealer-continue``, ``tai.10``)."""
+    first = prov.dealer_of(*key[:3])
+    if first is None:
+        return
+    earlier = sorted((h for h in state.hands if h.key[:3] == key[:3] and h.key[3] < key[3]), key=lambda h: h.key)
+    expected = deal_after(first, [h.result for h in earlier])
+    if expected is not None:
+        check_deal(entry, expected, key[3])
+
+
+@blp.post("/<tid>/hands/entry")
+@blp.arguments(EntryResultSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+@blp.alt_response(409, description="紀錄不合 the log refuses it")
+def enter_hand(data: dict, tid: str):
+    """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
+    under the event's stakes and ruleset; impossible combinations refused naming the item."""
+    principal = _official()
+    loaded = load(tid)
+    entry = _entry(data)
+    settled = _settle(loaded, entry)  # 400 naming the item before anything is written
+
+    def make(key, state, prov):
+        _check_deal(state, prov, key, entry)
+        return [HandRecorded(key, settled.result), ScorerEntered(key, entry)]
+
+    added = append(tid, _key_events(tid, data, make), actor=principal.id)
+    return _created({"key": list(added[0].event.key), "result": hand_dict(settled.result),
+                     "settlement": settled.to_dict(), "records": _records(added)})
+
+
+@blp.get("/<tid>/hands")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def list_hands(tid: str):
+    """成績 The hands in effect (corrections applied, reverted records left out), players by seat."""
+    _read()
+    loaded = load(tid)
+    entries = {h.key: h for h in loaded.state.hands}
+    rows = [{"key": list(key), "players": list(seats), "seq": entries[key].seq, "corrected": entries[key].corrected,
+             **hand_dict(result)} for key, seats, result in loaded.state.hand_rows()]
+    return jsonify({"hands": rows})
+
+
+HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
+
+
+@blp.post(HAND + "/corrections")
+@blp.arguments(CorrectionSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
+    """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
+    principal = _official()
+    loaded = load(tid)
+    key = (r, t, m, h)
+    if data["entry"] is not None:
+        entry = _entry(data["entry"])
+        settled = _settle(loaded, entry)
+        _check_deal(loaded.state, loaded.provenance, key, entry)
+        result = settled.result
+        events = [HandCorrected(key, result, data["reason"]), ScorerEntered(key, entry)]
+    elif data["payments"] is not None:
+        result = _typed(data)
+        events = [HandCorrected(key, result, data["reason"])]
+    else:
+        raise bad_request("invalid_body", "payments", "a correction gives payments (and wins) or an entry",
+                          "更正須填寫金額（與胡牌）或台數項目")
+    added = append(tid, events, actor=principal.id)
+    return _created({"key": list(key), "result": hand_dict(result), "records": _records(added)})
+
+
+@blp.get(HAND + "/audit")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def hand_audit(tid: str, r: int, t: int, m: int, h: int):
+    """稽核紀錄 Every record about a hand: who, when, why, and whether it is in effect."""
+    _read()
+    loaded = load(tid)
+    entries = audit(loaded.records, (r, t, m, h))
+    if not entries:
+        raise not_found("hand", "盤", f"{r}-{t}-{m}-{h}", "hand")
+    return jsonify({"key": [r, t, m, h], "trail": audit_dict(loaded, entries)})
+
+
+@blp.post("/<tid>/reverts")
+@blp.arguments(RevertSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def revert(data: dict, tid: str):
+    """撤銷 Revert a hand record, a correction or a revert (Reverted, with the reason)."""
+    principal = _official()
+    load(tid)
+    added = append(tid, [Reverted(data["seq"], data["reason"])], actor=principal.id)
+    return _created({"records": _records(added)})
+
+
+# --- referee tables ----------------------------------------------------------------------------------
+
+
+@blp.post("/<tid>/links")
+@blp.arguments(LinkSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+def link_table(data: dict, tid: str):
+    """連結裁判桌 Link a referee table (created with this tournament's id) to a (round, table, 將):
+    its closed hands become the 將's hands (:func:`api.tournament_results.sync_table_results`)."""
+    principal = _official()
+    load(tid)
+    key = (data["round"], data["table"], data["match"])
+
+    def events(db):
+        row = table_store.get_table(db, data["table_id"])
+        if row is None:
+            raise not_found("table", "桌", data["table_id"], "table_id")
+        if row["tournament"] != tid:
+            raise ApiProblem(409, "table_not_in_tournament", f"table {data['table_id']!r} was not created for {tid!r}",
+                             f"桌「{data['table_id']}」不屬於賽事「{tid}」（開桌時須指定 tournament）", field="table_id")
+        records = tstore.load_records(db, tid)
+        state, prov = replay(records), fold(records)
+        if data["table_id"] in prov.links:
+            raise refused(EventLogError(f"table {data['table_id']!r} is already linked", field="table_id",
+                                        reason_zh=f"桌「{data['table_id']}」已連結"))
+        if key in prov.linked:
+            raise refused(EventLogError(f"{key} is already played at table {prov.linked[key]!r}", field="table",
+                                        reason_zh=f"{key} 已連結裁判桌「{prov.linked[key]}」"))
+        _table_plan(state, data["round"], data["table"])
+        if not 1 <= data["match"] <= state.settings.matches_per_round:
+            raise refused(EventLogError(f"match {data['match']} is outside 1–{state.settings.matches_per_round}",
+                                        field="match", reason_zh=f"將 {data['match']} 不在 1–{state.settings.matches_per_round}"))
+        return [TableLinked(data["table_id"], *key)]
+
+    added = append(tid, events, actor=principal.id)
+    return _created({"table_id": data["table_id"], "round": key[0], "table": key[1], "match": key[2],
+                     "records": _records(added)})
+
+
+@blp.get("/<tid>/links")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def list_links(tid: str):
+    """裁判桌連結 The referee tables linked to (round, table, 將)."""
+    _read()
+    loaded = load(tid)
+    return jsonify({"links": [{"table_id": k, "round": v[0], "table": v[1], "match": v[2]}
+                              for k, v in sorted(loaded.provenance.links.items(), key=lambda x: x[1])]})
+
+
+@blp.post("/<tid>/sync")
+@blp.response(200, AnySchema)
+@blp.doc(security=BEARER)
+def sync(tid: str):
+    """同步裁判成績 Record the linked tables' closed hands not yet in the log (idempotent)."""
+    principal = _official()
+    load(tid)
+    report = get_writer().submit(lambda tx: sync_report(tx.db, tid, actor=principal.id))
+    return jsonify({"recorded": _records(report.recorded), "problems": [p.to_dict() for p in report.problems]})
+
+
+# --- standings, log, balance -----------------------------------------------------------------------------
+
+
+def _chain(raw: str | None):
+    if raw is None:
+        return st.DEFAULT_TIE_BREAKS
+    return st.tie_breaks([part.strip() for part in raw.split(",") if part.strip()])
+
+
+def _rounds(raw: str | None):
+    if raw is None:
+        return None
+    try:
+        return [int(part) for part in raw.split(",") if part.strip()]
+    except ValueError:
+        raise bad_request("invalid_query", "rounds", f"rounds are numbers separated by commas, got {raw!r}",
+                          f"輪次須為以逗號分隔的數字，收到 {raw!r}") from None
+
+
+def _standing(s) -> dict:
+    t = s.totals
+    return {"rank": s.rank, "tied": s.tied, "player_id": t.player_id, "name": t.name, "points": t.points,
+            "hands": t.hands, "wins": t.wins, "self_draws": t.self_draws, "deal_ins": t.deal_ins, "tai": t.tai,
+            "withdrawn": t.withdrawn}
+
+
+@blp.get("/<tid>/standings")
+@blp.arguments(StandingsQuerySchema, location="query")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def get_standings(query: dict, tid: str):
+    """排名 Standings: points, then the tie-break chain (``?tie_breaks=fewer_deal_ins,more_tai``);
+    ``?format=csv`` for a CSV file (zh-TW/English headers)."""
+    _read()
+    loaded = load(tid)
+    chain = _chain(query["tie_breaks"])
+    rows = st.standings(loaded.state, chain, rounds=_rounds(query["rounds"]),
+                        include_substitutes=query["include_substitutes"])
+    if query["format"] == "csv":
+        response = Response(st.to_csv(rows), content_type="text/csv; charset=utf-8")
+        response.headers["Content-Disposition"] = f'attachment; filename="{tid}-standings.csv"'
+        return response
+    return jsonify({"tie_breaks": [c.name.lower() for c in chain], "standings": [_standing(s) for s in rows]})
+
+
+@blp.get("/<tid>/advancement")
+@blp.arguments(AdvancementQuerySchema, location="query")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def get_advancement(query: dict, tid: str):
+    """晉級 四取一 (``take=1``) / 四取二 (``take=2``) per table of a round, by that round's totals."""
+    _read()
+    loaded = load(tid)
+    out = st.advancement(loaded.state, query["round"], query["take"], _chain(query["tie_breaks"]))
+    return jsonify({"round": query["round"], "take": query["take"], "tables": [
+        {"table": a.table, "advancing": list(a.advancing), "tie_at_cut": list(a.tie_at_cut),
+         "ranking": [_standing(s) for s in a.ranking]} for a in out]})
+
+
+@blp.get("/<tid>/log")
+@blp.arguments(LogQuerySchema, location="query")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def get_log(query: dict, tid: str):
+    """事件紀錄 The event log (the truth every view is replayed from)."""
+    _read()
+    loaded = load(tid)
+    return jsonify({"tournament": tid, "last_seq": loaded.state.last_seq,
+                    "records": [record_dict(r) for r in loaded.records if r.seq > query["after"]]})
+
+
+@blp.get("/<tid>/balance")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER)
+def get_balance(tid: str):
+    """收支檢查 Every hand, 將 and table sums to zero (``check_balances``)."""
+    _read()
+    loaded = load(tid)
+    rows = [(key, result.payments) for key, _, result in loaded.state.hand_rows()]
+    problems = check_balances(rows)
+    return jsonify({"ok": not problems, "hands": len(rows),
+                    "problems": [{"level": p.level, "key": list(p.key), "total": p.total, "detail_zh": p.describe()}
+                                 for p in problems]})
+
+
+__all__ = ["blp", "encode_draw"]
