@@ -16,8 +16,17 @@ run: $(STAMP)
 	@echo "第一個權杖 first token: $(VENV)/bin/flask --app app tokens create --role admin --label 管理員"
 	$(VENV)/bin/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) --call app:create_app
 
-test: $(STAMP)
+# the browser tests (tests/test_pages_browser.py) drive Debian's Chromium; install it when missing
+CHROMIUM := /usr/bin/chromium
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT      := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
+
+test: $(STAMP) $(CHROMIUM)
 	$(PY) -m pytest -q -n 2
+
+$(CHROMIUM):
+	@echo "安裝 Chromium（瀏覽器測試用）/ installing Chromium for the browser tests"
+	$(APT) install -y chromium || { $(APT) update && $(APT) install -y chromium; }
 
 $(PY):
 	python3 -m venv $(VENV)

@@ -1,0 +1,258 @@
+"""The pages in a real browser: Debian's Chromium (/usr/bin/chromium) driven by Playwright,
+against the real server process (waitress, a real SQLite file).
+
+One browser and one server per module (fixtures); a second server with reads not public for
+the 401 page. Every request the browser makes is recorded: the pages and the /docs page
+(Swagger UI, served locally) must not leave 127.0.0.1. ``make test`` installs Chromium when
+it is missing (the Makefile); Playwright's own browser downloads are not used.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright import sync_api
+
+from tests.servicekit import free_port, start_server
+from tests.test_pages import PLAYERS, seed_tournament
+from tournament.events import replay
+from tournament.standings import standings, to_csv
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: A5 landscape in PostScript points (210 mm × 148 mm)
+A5_LANDSCAPE = (595.3, 419.5)
+
+
+def _server(tmp: Path, name: str):
+    database = tmp / f"{name}.sqlite3"
+    records = seed_tournament(database)
+    port = free_port()
+    proc = start_server(database, port, threads=8, log=tmp / f"{name}.log")
+    return proc, port, records
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The server with public reads (the default): its port and the seeded log."""
+    tmp = tmp_path_factory.mktemp("pages")
+    proc, port, records = _server(tmp, "public")
+    yield {"port": port, "records": records, "base": f"http://127.0.0.1:{port}"}
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def private_server(tmp_path_factory):
+    """A server whose tournament reads need a token (MJREF_PUBLIC_READS=rulesets)."""
+    tmp = tmp_path_factory.mktemp("private")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MJREF_PUBLIC_READS", "rulesets")
+        proc, port, _ = _server(tmp, "private")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A Chromium context on a fresh profile; ``requests`` lists every URL it asked for."""
+    assert CHROMIUM.exists(), "Chromium is missing: `make test` installs it (apt-get install chromium)"
+    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+        context = p.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, accept_downloads=True,
+            locale="zh-TW", viewport={"width": 1200, "height": 900})
+        requests: list[str] = []
+        context.on("request", lambda request: requests.append(request.url))
+        # nothing may leave the machine: record it (asserted below), then refuse it
+        context.route(re.compile(r"^(?!http://127\.0\.0\.1[:/])[a-z]+://.*"), lambda route: route.abort())
+        context.set_default_timeout(10_000)
+        yield {"context": context, "requests": requests}
+        context.close()
+
+
+@pytest.fixture()
+def page(browser):
+    page = browser["context"].new_page()
+    yield page
+    page.close()
+
+
+def _external(urls: list[str]) -> list[str]:
+    return [u for u in urls if urlsplit(u).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(u).hostname != "127.0.0.1"]
+
+
+def _pdf_pages(pdf: bytes) -> list[tuple[float, float]]:
+    """Each page's size (width, height in points) from the page objects of a PDF."""
+    sizes = []
+    for match in re.finditer(rb"<<(?:(?!>>).)*?/Type\s*/Page(?![a-zA-Z])(?:(?!endobj).)*", pdf, re.S):
+        box = re.search(rb"/MediaBox\s*\[\s*([\d.\-]+)\s+([\d.\-]+)\s+([\d.\-]+)\s+([\d.\-]+)", match.group(0))
+        sizes.append((float(box.group(3)) - float(box.group(1)), float(box.group(4)) - float(box.group(2)))
+                     if box else (0.0, 0.0))
+    return sizes
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """A PNG's width, height and rows of pixels (8-bit RGB or RGBA, non-interlaced: what
+    Chromium writes), unfiltered with the standard's five filters."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and color in (2, 6) and interlace == 0
+            bpp = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + b) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xFF
+            elif kind == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return width, height, [bytes(r[i:i + 3]) for r in rows for i in range(0, stride, bpp)]
+
+
+def test_index_and_seating_in_zh_tw(server, page):
+    state = replay(server["records"])
+    page.goto(server["base"] + "/t/taipei/")
+    assert page.locator("html").get_attribute("lang") == "zh-Hant-TW"
+    assert page.locator("h1").inner_text() == "台北盃 & 測試"
+    page.get_by_role("link", name="座位表 Seating").first.click()
+    page.wait_for_url("**/t/taipei/rounds/1/")
+    for plan in state.round(1).tables:
+        table = page.locator(f"#table-{plan.table}")
+        assert table.locator("caption").inner_text() == f"第 {plan.table} 桌 Table {plan.table}"
+        rows = [r.split("\t") for r in table.locator("tbody").inner_text().splitlines()]
+        assert rows == [[w, f"{PLAYERS[p]}（{p}）"] for w, p in zip("東南西北", plan.seats)]
+    # the name with a script tag is shown as text, not run
+    assert page.get_by_text("<script>alert(1)</script>（p7）").first.is_visible()
+    assert page.evaluate("typeof window.alert") == "function"
+
+
+def test_table_cards_print_one_per_page(server, page, tmp_path):
+    state = replay(server["records"])
+    tables = state.round(1).tables
+    page.goto(server["base"] + "/t/taipei/rounds/1/cards")
+    cards = page.locator("article.card")
+    assert cards.count() == len(tables)
+    for k, plan in enumerate(tables):
+        text = cards.nth(k).inner_text()
+        assert f"第 {plan.table} 桌" in text and "第 1 輪" in text
+        assert all(PLAYERS[p] in text for p in plan.seats)
+
+    shot = tmp_path / "cards.png"
+    page.screenshot(path=str(shot), full_page=True)
+    width, height, pixels = _png_pixels(shot.read_bytes())
+    assert width >= 1000 and height >= 900
+    background = max(set(pixels[::97]), key=pixels[::97].count)
+    inked = sum(1 for px in pixels[::7] if px != background) / len(pixels[::7])
+    assert len(set(pixels[::7])) > 20 and 0.01 < inked < 0.9, (len(set(pixels[::7])), inked)
+
+    page.emulate_media(media="print")
+    assert page.locator(".toolbar").is_hidden()
+    styles = cards.evaluate_all("cards => cards.map(c => getComputedStyle(c).breakAfter)")
+    assert styles[:-1] == ["page"] * (len(tables) - 1)
+    pdf = page.pdf(prefer_css_page_size=True, print_background=True)
+    sizes = _pdf_pages(pdf)
+    assert len(sizes) == len(tables)
+    assert all(abs(w - A5_LANDSCAPE[0]) < 2 and abs(h - A5_LANDSCAPE[1]) < 2 for w, h in sizes), sizes
+
+
+def test_score_sheets_one_per_table_and_match(server, page):
+    state = replay(server["records"])
+    page.goto(server["base"] + "/t/taipei/rounds/1/sheets?hands=8")
+    sheets = page.locator("article.sheet")
+    assert sheets.count() == len(state.round(1).tables) * state.settings.matches_per_round
+    first = sheets.first
+    heads = first.locator("thead th").all_inner_texts()
+    assert heads[:5] == ["盤 Hand", "莊 Dealer", "胡 Winner", "放槍 Deal-in", "台 Tai"]
+    totals = first.locator("tfoot td.total").all_inner_texts()
+    assert totals == ["-400", "120", "420", "-140"]
+    assert "四家合計須為 0" in first.locator(".rule").inner_text()
+    assert first.locator("tbody tr").count() == 8
+    page.emulate_media(media="print")
+    assert len(_pdf_pages(page.pdf(prefer_css_page_size=True))) == sheets.count()
+
+
+def test_standings_order_and_csv_download(server, page, tmp_path):
+    state = replay(server["records"])
+    expected = standings(state)
+    page.goto(server["base"] + "/t/taipei/standings")
+    ids = page.locator("table.standings tbody th code").all_inner_texts()
+    assert ids == [s.totals.player_id for s in expected]
+    points = page.locator("table.standings tbody tr td:nth-child(3)").all_inner_texts()
+    assert points == [str(s.totals.points) for s in expected]
+    with page.expect_download() as info:
+        page.get_by_role("link", name="下載 CSV Download CSV").click()
+    path = tmp_path / "standings.csv"
+    info.value.save_as(path)
+    text = path.read_text(encoding="utf-8-sig")
+    assert text == to_csv(expected)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert [r[1] for r in rows[1:]] == ids
+
+
+def test_unknown_ids_show_the_404_page(server, page):
+    for path in ("/t/nope/", "/t/taipei/rounds/7/cards", "/t/taipei/rounds/1/tables/42/sheets/1"):
+        response = page.goto(server["base"] + path)
+        assert response.status == 404
+        assert "找不到頁面" in page.locator("h1").inner_text() and "Not found" in page.locator("h1").inner_text()
+
+
+def test_reads_not_public_show_the_401_page(private_server, page):
+    response = page.goto(private_server + "/t/taipei/rounds/1/cards")
+    assert response.status == 401
+    assert page.locator("h1").inner_text().startswith("需要授權 Unauthorized")
+    assert "MJREF_PUBLIC_READS" in page.locator("main").inner_text()
+    assert page.locator("article.card").count() == 0
+
+
+def test_pages_make_no_external_request(server, browser, page):
+    for path in ("/t/", "/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/standings"):
+        page.goto(server["base"] + path, wait_until="load")
+    assert any(u.endswith("/t/static/pages.css") for u in browser["requests"])
+    assert _external(browser["requests"]) == []
+
+
+def test_docs_page_lists_the_operations_offline(server, browser, page):
+    spec = page.request.get(server["base"] + "/openapi.json").json()
+    operations = {(method.upper(), path) for path, item in spec["paths"].items() for method in item
+                  if method in ("get", "post", "put", "patch", "delete")}
+    start = len(browser["requests"])
+    page.goto(server["base"] + "/docs", wait_until="networkidle")
+    page.wait_for_selector(".opblock")
+    shown = set()
+    for block in page.locator(".opblock-summary").all():
+        method = block.locator(".opblock-summary-method").inner_text().strip()
+        path = block.locator(".opblock-summary-path").get_attribute("data-path")
+        shown.add((method, path))
+    assert shown == operations
+    made = browser["requests"][start:]
+    assert any(u.endswith("/openapi.json") for u in made)
+    assert _external(made) == [], _external(made)
