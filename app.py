@@ -10,6 +10,7 @@ import os
 from flask import Flask
 
 import api
+import clocks
 import store
 import web
 
@@ -32,5 +33,6 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     store.init_app(app)
     api.init_app(app)
+    clocks.init_app(app)  # the round clocks' scheduler, one per deployment (config SCHEDULER)
     web.init_app(app)  # HTML pages: /t/<id>/… (issue #7)
     return app

@@ -21,7 +21,8 @@ from werkzeug.exceptions import HTTPException
 
 from marshmallow import ValidationError
 
-from api import adjudications, analysis, auth, cli, health, openapi, overrides, rulesets, rulings, scoring, tables
+from api import adjudications, analysis, auth, cli, clocks, health, openapi, overrides, rulesets, rulings, scoring, tables
+from api import tournaments
 from api.problems import ApiProblem
 from referee.errors import MjrefError
 from store import StoreUnavailableError
@@ -144,6 +145,8 @@ def init_app(app: Flask) -> None:
     spec.register_blueprint(overrides.blp)
     spec.register_blueprint(rulings.bp)  # POST /api/v1/rulings (issue #5, penalties)
     spec.register_blueprint(adjudications.bp)  # POST /api/v1/adjudications (issue #4, referee)
+    spec.register_blueprint(clocks.blp)  # /api/v1/tournaments/{id}/clock (issue #7, clocks)
+    spec.register_blueprint(tournaments.blp)  # /api/v1/tournaments (issue #7)
     app.register_error_handler(StoreUnavailableError, handle_error)
     app.register_error_handler(MjrefError, handle_error)
     app.register_error_handler(ValidationError, handle_error)

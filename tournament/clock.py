@@ -223,11 +223,14 @@ class TableReported(ClockEvent):
 @register
 @dataclass(frozen=True, slots=True)
 class RoundClosed(ClockEvent):
-    """The round is over: every table reported (``all_reported``) or an official closed it."""
+    """The round is over: every table reported (``all_reported``, ``due`` when the last one
+    did) or an official closed it."""
 
     round: int
     at: str
     reason: str = CLOSED_BY_OFFICIAL
+    due: str = ""
+    late: bool = False
 
 
 @register
@@ -266,6 +269,7 @@ class RoundClock:
     reported: tuple[tuple[int, str], ...] = ()
     closed_at: str | None = None
     close_reason: str | None = None
+    close_due: str = ""
     published_at: str | None = None
 
     @property
@@ -283,6 +287,12 @@ class RoundClock:
     @property
     def reported_tables(self) -> tuple[int, ...]:
         return tuple(sorted(t for t, _ in self.reported))
+
+    def closed_from(self) -> datetime | None:
+        """When the round ended: when it was due to close (the last report), else when it was closed."""
+        if self.closed_at is None:
+            return None
+        return parse_time(self.close_due or self.closed_at)
 
     def clock_from(self) -> datetime | None:
         if self.started_at is None:
@@ -397,7 +407,9 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
         if event.reason not in (CLOSED_ALL_REPORTED, CLOSED_BY_OFFICIAL):
             raise _fail(f"reason must be all_reported or official, got {event.reason!r}",
                         f"結束原因須為 all_reported 或 official，收到 {event.reason!r}", "reason")
-        return state.with_round(replace(rnd, closed_at=event.at, close_reason=event.reason))
+        if event.due:
+            parse_time(event.due, "due")
+        return state.with_round(replace(rnd, closed_at=event.at, close_reason=event.reason, close_due=event.due))
     raise _fail(f"not a clock event: {event!r}", f"不是時鐘事件：{event!r}")
 
 
@@ -465,7 +477,7 @@ class Action:
         if self.kind == CALL_TIME:
             return TimeCalled(self.round, at, state.settings.at_time, due_text, late)
         if self.kind == CLOSE:
-            return RoundClosed(self.round, at, CLOSED_ALL_REPORTED)
+            return RoundClosed(self.round, at, CLOSED_ALL_REPORTED, due_text, late)
         return SeatingPublished(self.round, at, due_text, late)
 
 
@@ -482,7 +494,7 @@ def pending(state: ClockState, event_state: EventState) -> list[Action]:
         rnd = state.round(number)
         plan = event_state.round(number)
         previous = state.round(number - 1) if number > 1 else None
-        previous_close = parse_time(previous.closed_at) if previous is not None and previous.closed else None
+        previous_close = previous.closed_from() if previous is not None else None
         start = settings.start_of(number)
         if plan is not None and rnd.published_at is None:
             if settings.publish == PUBLISH_BEFORE_START and start is not None:

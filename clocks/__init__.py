@@ -1,0 +1,63 @@
+"""Clocks (issue #7): the APScheduler service that runs the tournaments' round clocks.
+
+The rules are :mod:`tournament.clock` (pure); this package runs them in time:
+:mod:`clocks.scheduler` (one ``BackgroundScheduler`` per deployment, by a lock file beside
+the database, :mod:`clocks.lock`), :mod:`clocks.record` (check and append inside the
+writer's transaction). HTTP is :mod:`api.clocks`.
+
+Configuration (``app.config``, env ``MJREF_*``):
+
+``SCHEDULER``
+    start the scheduler (default: on, except in an app made with ``TESTING``); ``0`` /
+    ``false`` / ``off`` turn it off.
+``CLOCK_TICK_SECONDS``
+    how often every clock is looked at again and referee results synced (default 15).
+``CLOCK_STANDBY_SECONDS``
+    how often a process without the lock tries to take it (default 5).
+``CLOCK_LATE_SECONDS``
+    an action recorded more than this after its time is marked late (default 5).
+``CLOCK_SYNC_RESULTS``
+    the tick also records referee tables' hands (default on).
+"""
+from __future__ import annotations
+
+import atexit
+
+from flask import Flask, current_app
+
+from clocks.scheduler import ClockScheduler
+
+EXTENSION = "mjref.clocks"
+
+
+def enabled(app: Flask) -> bool:
+    value = app.config.get("SCHEDULER")
+    if value is None:
+        return not app.testing
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "0", "false", "off", "no")
+    return bool(value)
+
+
+def init_app(app: Flask) -> None:
+    """Start the scheduler when ``SCHEDULER`` is on (it runs jobs only if it gets the lock)."""
+    if not enabled(app):
+        return
+    service = ClockScheduler(app)
+    app.extensions[EXTENSION] = service
+    service.start()
+    atexit.register(service.shutdown)
+
+
+def scheduler(app: Flask | None = None) -> ClockScheduler | None:
+    return (app or current_app).extensions.get(EXTENSION)
+
+
+def notify(tournament_id: str, app: Flask | None = None) -> None:
+    """After a clock-related write: the scheduler (if this process runs it) looks again now."""
+    service = scheduler(app)
+    if service is not None:
+        service.notify(tournament_id)
+
+
+__all__ = ["enabled", "init_app", "notify", "scheduler"]
