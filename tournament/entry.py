@@ -42,7 +42,7 @@ from referee.scoring.patterns import INDEX, PATTERNS
 from referee.scoring.scorer import Score
 from referee.scoring.table import ScoringTable, table_for
 
-from .errors import TournamentError, check_seat
+from .errors import ResultError, TournamentError, check_seat
 from .match import HandOutcome, MatchState, start_match
 from .results import HandResult
 
@@ -323,7 +323,11 @@ def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> Settled
     score = Score(capped, face, dealer_tai, 0, [(i, c) for i, c, _ in face_items], involved, 0, applied, None, False,
                   ctx, None, table, ())
     settlement = settle(score, stakes)
-    result = HandResult.from_settlement(settlement, winner=entry.winner, tai=capped, deal_in=entry.deal_in)
+    try:
+        result = HandResult.from_settlement(settlement, winner=entry.winner, tai=capped, deal_in=entry.deal_in)
+    except ResultError as exc:  # stakes of 0 底 and a 0-台 win: nobody pays, and a win must be paid
+        raise _fail("stakes", f"under stakes {stakes.base}/{stakes.per_tai} this win pays nothing: {exc.message}",
+                    f"底 {stakes.base}、每台 {stakes.per_tai} 之下此胡牌無人付錢：{exc.reason_zh}") from exc
     return SettledEntry(result, capped, dealer_tai, tuple(written), tuple(t.to_dict() for t in settlement.transfers))
 
 
