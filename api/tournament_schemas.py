@@ -121,7 +121,7 @@ class TaiItemSchema(Schema):
 class TaiItemField(fields.Field):
     """A 台 item: a pattern code (``"full_flush"``) or ``{code, count, tai}``."""
 
-    default_error_messages = {"invalid": "台數項目須為名堂代碼或 {code, count, tai} an item is a code or {code, count, tai}"}
+    default_error_messages = {"invalid": "台數項目須為名堂代碼或 {{code, count, tai}} an item is a code or {{code, count, tai}}"}
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str):

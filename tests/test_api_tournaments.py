@@ -1,0 +1,415 @@
+"""The tournament API (/api/v1/tournaments) through the real app on a real SQLite file:
+every write an event in the log, refused whole (problem+json naming the field) when it
+does not fold; official writes, configurable public reads."""
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+
+import pytest
+
+from app import create_app
+from tests.servicekit import admin, bearer, create_table, hand_events, make_token, official  # noqa: F401 - fixtures
+from tournament.seating import same_relative_order
+
+BASE = "/api/v1/tournaments"
+PLAYERS = [{"id": f"P{i}", "name": name} for i, name in enumerate(
+    ["王小明", "李大華", "陳美玲", "林志強", "張家豪", "黃淑芬", "吳建國", "劉雅婷"], 1)]
+
+
+def log_length(app, tid: str) -> int:
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return conn.execute("SELECT COUNT(*) FROM tournament_events WHERE tournament_id = ?", (tid,)).fetchone()[0]
+
+
+def problem(response, status: int, field: str | None) -> dict:
+    assert response.status_code == status, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["field"] == field, body
+    assert body["detail"] and body["detail_zh"]
+    return body
+
+
+def create(client, headers, tid="T1", **settings) -> dict:
+    body = {"id": tid, "name": "台北盃", "rounds": 3, "matches_per_round": 2, **settings}
+    response = client.post(BASE, json=body, headers=headers)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+@pytest.fixture()
+def event(client, official):
+    """T1: 8 players (two tables), 3 rounds of 2 將, scheduled."""
+    create(client, official)
+    assert client.post(f"{BASE}/T1/players", json={"players": PLAYERS}, headers=official).status_code == 201
+    response = client.post(f"{BASE}/T1/schedule", json={"seed": 5}, headers=official)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def table_seats(client, round_no=1, table=1) -> list[str]:
+    body = client.get(f"{BASE}/T1/rounds/{round_no}").get_json()
+    return next(t for t in body["tables"] if t["table"] == table)["seats"]
+
+
+# --- create, list, get --------------------------------------------------------------------------
+
+
+def test_create_list_and_get(client, official):
+    response = client.post(BASE, json={"id": "T1", "name": "台北盃", "rounds": 15, "base": 50, "per_tai": 10,
+                                       "round_minutes": 90}, headers=official)
+    assert response.status_code == 201 and response.headers["Location"] == "/api/v1/tournaments/T1"
+    body = response.get_json()
+    assert body["settings"] == {"name": "台北盃", "rounds": 15, "matches_per_round": 1, "base": 50, "per_tai": 10,
+                                "ruleset": "competition", "round_minutes": 90}
+    assert body["last_seq"] == 1 and body["players"] == 0 and body["balanced"] is True
+    assert [t["id"] for t in client.get(BASE).get_json()["tournaments"]] == ["T1"]
+    assert client.get(f"{BASE}/T1").get_json()["name"] == "台北盃"
+    log = client.get(f"{BASE}/T1/log").get_json()["records"]
+    assert [r["event"]["type"] for r in log] == ["EventCreated"]
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"name": "x", "rounds": 3}, "id"),
+    ({"id": "bad id!", "name": "x", "rounds": 3}, "id"),
+    ({"id": "T2", "rounds": 3}, "name"),
+    ({"id": "T2", "name": "x", "rounds": 0}, "rounds"),
+    ({"id": "T2", "name": "x", "rounds": 3, "ruleset": "house"}, "ruleset"),
+    ({"id": "T2", "name": "x", "rounds": 3, "base": -1}, "base"),
+    ([1], "body"),
+])
+def test_a_bad_event_is_a_400_naming_the_field(client, official, body, field):
+    problem(client.post(BASE, json=body, headers=official), 400, field)
+    assert client.get(BASE).get_json()["tournaments"] == []
+
+
+def test_an_id_is_taken_once(client, official):
+    create(client, official)
+    problem(client.post(BASE, json={"id": "T1", "name": "again", "rounds": 2}, headers=official), 409, "id")
+    assert client.get(f"{BASE}/T1").get_json()["name"] == "台北盃"
+
+
+def test_unknown_tournament_is_a_404(client, official):
+    problem(client.get(f"{BASE}/nope"), 404, "tournament_id")
+    problem(client.post(f"{BASE}/nope/players", json={"players": PLAYERS}, headers=official), 404, "tournament_id")
+
+
+# --- auth ------------------------------------------------------------------------------------------
+
+
+def test_writes_need_an_official(app, client, official):
+    create(client, official)
+    create_table(client, official, "A1")
+    table_token = bearer(make_token(app.config["DATABASE"], "table", "A1"))
+    problem(client.post(BASE, json={"id": "T2", "name": "x", "rounds": 1}, headers=table_token), 403, "Authorization")
+    problem(client.post(BASE, json={"id": "T2", "name": "x", "rounds": 1}), 401, "Authorization")
+    problem(client.post(f"{BASE}/T1/players", json={"players": PLAYERS}, headers=table_token), 403, "Authorization")
+    problem(client.post(f"{BASE}/T1/reverts", json={"seq": 1, "reason": "x"}, headers=table_token), 403,
+            "Authorization")
+    assert log_length(app, "T1") == 1
+    admin_token = bearer(make_token(app.config["DATABASE"], "admin"))
+    assert client.post(f"{BASE}/T1/players", json={"players": PLAYERS[:1]}, headers=admin_token).status_code == 201
+
+
+def test_reads_are_public_by_default(client, official, event):
+    for path in ("", "/T1", "/T1/players", "/T1/schedule", "/T1/rounds/1", "/T1/hands", "/T1/standings",
+                 "/T1/log", "/T1/balance", "/T1/links", "/T1/advancement?round=1"):
+        assert client.get(BASE + path).status_code == 200, path
+
+
+def test_reads_can_be_made_private(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "private.sqlite3"), "PUBLIC_READS": "rulesets"})
+    client = app.test_client()
+    headers = bearer(make_token(app.config["DATABASE"], "official"))
+    create(client, headers)
+    problem(client.get(f"{BASE}/T1"), 401, "Authorization")
+    problem(client.get(f"{BASE}/T1/standings"), 401, "Authorization")
+    assert client.get(f"{BASE}/T1", headers=headers).status_code == 200
+
+
+# --- players ---------------------------------------------------------------------------------------
+
+
+def test_register_players_in_a_batch_with_substitutes(app, client, official):
+    create(client, official)
+    response = client.post(f"{BASE}/T1/players", json={"players": [*PLAYERS, {"id": "S1", "name": "替補甲",
+                                                                              "substitute": True}]}, headers=official)
+    assert response.status_code == 201
+    players = client.get(f"{BASE}/T1/players").get_json()["players"]
+    assert [p["name"] for p in players][:3] == ["王小明", "李大華", "陳美玲"]
+    assert players[-1] == {"id": "S1", "name": "替補甲", "substitute": True, "withdrawn_before": None}
+    body = client.get(f"{BASE}/T1").get_json()
+    assert (body["players"], body["substitutes"]) == (8, 1)
+
+
+def test_a_refused_batch_writes_nothing(app, client, official):
+    create(client, official)
+    client.post(f"{BASE}/T1/players", json={"players": PLAYERS[:2]}, headers=official)
+    before = log_length(app, "T1")
+    body = problem(client.post(f"{BASE}/T1/players", json={"players": PLAYERS[2:4] + PLAYERS[:1]}, headers=official),
+                   409, "player_id")
+    assert body["code"] == "event_refused" and "已報名" in body["detail_zh"]
+    problem(client.post(f"{BASE}/T1/players", json={"players": [PLAYERS[5], PLAYERS[5]]}, headers=official),
+            400, "players[1].id")
+    problem(client.post(f"{BASE}/T1/players", json={"players": [{"id": "P9"}]}, headers=official), 400,
+            "players.0.name")
+    assert log_length(app, "T1") == before
+    assert len(client.get(f"{BASE}/T1/players").get_json()["players"]) == 2
+
+
+# --- schedule, rounds, substitutes, withdrawals ------------------------------------------------------
+
+
+def test_schedule_and_its_quality(client, official, event):
+    assert event["quality"]["ok"] and event["quality"]["rounds"] == 3 and event["quality"]["max_meetings"] >= 2
+    assert [r["round"] for r in event["rounds"]] == [1, 2, 3]
+    schedule = client.get(f"{BASE}/T1/schedule").get_json()
+    assert schedule["quality"] == event["quality"]
+    first = schedule["rounds"][0]["tables"][0]
+    assert len(first["seats"]) == 4 and first["names"][0] in {p["name"] for p in PLAYERS}
+
+
+def test_seat_a_round_by_hand(app, client, official, event):
+    ids = [p["id"] for p in PLAYERS]
+    body = {"tables": [{"table": 1, "seats": ids[:4]}, {"table": 2, "seats": ids[4:]}]}
+    response = client.put(f"{BASE}/T1/rounds/2", json=body, headers=official)
+    assert response.status_code == 200, response.get_json()
+    assert table_seats(client, 2) == ids[:4]
+    before = log_length(app, "T1")
+    problem(client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1", "P2", "P3", "XX"]}]},
+                       headers=official), 409, "tables")
+    problem(client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1", "P2"]}]},
+                       headers=official), 400, "tables.0.seats")
+    assert log_length(app, "T1") == before
+
+
+def test_a_substitute_takes_a_free_seat(client, official):
+    create(client, official, rounds=2, matches_per_round=1)
+    players = PLAYERS[:7] + [{"id": "S1", "name": "替補甲", "substitute": True}]
+    client.post(f"{BASE}/T1/players", json={"players": players}, headers=official)
+    rounds = client.post(f"{BASE}/T1/schedule", json={"seed": 1}, headers=official).get_json()["rounds"]
+    table = next(t for t in rounds[0]["tables"] if None in t["seats"])
+    wind = ["東", "南", "西", "北"][table["seats"].index(None)]
+    response = client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": wind,
+                                                                    "player_id": "S1"}, headers=official)
+    assert response.status_code == 201, response.get_json()
+    assert "S1" in table_seats(client, 1, table["table"])
+    problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": wind,
+                                                                "player_id": "S1"}, headers=official), 409, "wind")
+    problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": 1, "wind": "中", "player_id": "S1"},
+                        headers=official), 400, "wind")
+
+
+def test_a_withdrawal_reseats_the_later_rounds_and_keeps_the_past(client, official, event):
+    client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "payments": [0, 0, 0, 0]}, headers=official)
+    round_one = client.get(f"{BASE}/T1/rounds/1").get_json()
+    gone = table_seats(client, 1)[0]
+    problem(client.post(f"{BASE}/T1/withdrawals", json={"player_id": gone, "before_round": 1}, headers=official),
+            409, "before_round")
+    response = client.post(f"{BASE}/T1/withdrawals", json={"player_id": gone, "before_round": 2, "reason": "身體不適"},
+                           headers=official)
+    assert response.status_code == 201, response.get_json()
+    assert client.get(f"{BASE}/T1/rounds/1").get_json() == round_one
+    for r in (2, 3):
+        seated = [p for t in client.get(f"{BASE}/T1/rounds/{r}").get_json()["tables"] for p in t["seats"]]
+        assert gone not in seated and None in seated
+    players = {p["id"]: p for p in client.get(f"{BASE}/T1/players").get_json()["players"]}
+    assert players[gone]["withdrawn_before"] == 2
+    problem(client.post(f"{BASE}/T1/withdrawals", json={"player_id": "nobody", "before_round": 2},
+                        headers=official), 409, "player_id")
+
+
+# --- 搬風 and 定莊 -------------------------------------------------------------------------------------
+
+
+def test_generated_draw_and_the_redraw_rule_of_the_second_match(client, official, event):
+    first = client.post(f"{BASE}/T1/rounds/1/tables/1/matches/1/draw", json={"seed": 3}, headers=official)
+    assert first.status_code == 201, first.get_json()
+    first = first.get_json()
+    assert sorted(first["seats"]) == sorted(table_seats(client))
+    assert first["generated"] and 0 <= first["dealer"] <= 3 and first["dealer_draw"]["thrower"] == first["east"]
+    client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "match": 1, "payments": [0, 0, 0, 0]},
+                headers=official)
+    pay = [0, 0, 0, 0]
+    pay[2], pay[3] = 120, -120
+    client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "match": 1, "payments": pay,
+                                          "wins": [{"seat": 2, "tai": 1, "deal_in": 3}]}, headers=official)
+    problem(client.post(f"{BASE}/T1/rounds/1/tables/1/matches/2/draw", json={"seed": 1, "thrower": 0},
+                        headers=official), 400, "thrower")
+    for seed in range(6):
+        second = client.post(f"{BASE}/T1/rounds/1/tables/1/matches/2/draw", json={"seed": seed}, headers=official)
+        assert second.status_code == 201, second.get_json()
+        second = second.get_json()
+        assert second["draws"][0]["thrower"] == 2
+        assert not same_relative_order(first["seats"], second["seats"])
+    matches = client.get(f"{BASE}/T1/rounds/1").get_json()["tables"][0]["matches"]
+    assert matches[1]["seats"] == second["seats"] and matches[1]["dealer"] == second["dealer"]
+
+
+def test_a_recorded_draw(client, official, event):
+    body = {"thrower": 1, "draws": [{"thrower": 1, "dice": [1, 2, 3], "tiles": ["南", "東", "北", "西"]}],
+            "dealer_dice": [3, 4, 4]}
+    response = client.post(f"{BASE}/T1/rounds/1/tables/2/matches/1/draw", json=body, headers=official)
+    assert response.status_code == 201, response.get_json()
+    out = response.get_json()
+    assert out["generated"] is False and out["draws"] == [{"thrower": 1, "dice": [1, 2, 3],
+                                                           "tiles": ["SOUTH", "EAST", "NORTH", "WEST"]}]
+    assert out["dealer_draw"] == {"thrower": out["east"], "dice": [3, 4, 4]}
+    problem(client.post(f"{BASE}/T1/rounds/1/tables/2/matches/1/draw", json={**body, "dealer_dice": None},
+                        headers=official), 400, "dealer_dice")
+    problem(client.post(f"{BASE}/T1/rounds/1/tables/2/matches/1/draw",
+                        json={**body, "draws": [{**body["draws"][0], "thrower": 2}]}, headers=official),
+            400, "draws[0].thrower")
+    problem(client.post(f"{BASE}/T1/rounds/9/tables/2/matches/1/draw", json={"seed": 1}, headers=official), 409,
+            "table")
+
+
+# --- results -------------------------------------------------------------------------------------------
+
+
+def test_typed_results(app, client, official, event):
+    ok = client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "payments": [-260, 260, 0, 0],
+                                               "wins": [{"seat": 1, "tai": 8, "deal_in": 0}]}, headers=official)
+    assert ok.status_code == 201 and ok.get_json()["key"] == [1, 1, 1, 1]
+    before = log_length(app, "T1")
+    problem(client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "payments": [-260, 250, 0, 0]},
+                        headers=official), 400, "payments")
+    problem(client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "hand": 3, "payments": [0, 0, 0, 0]},
+                        headers=official), 409, "key")
+    problem(client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "hand": 1, "payments": [0, 0, 0, 0]},
+                        headers=official), 409, "key")
+    problem(client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 7, "payments": [0, 0, 0, 0]},
+                        headers=official), 409, "table")
+    problem(client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "payments": [0, 0, 0]},
+                        headers=official), 400, "payments")
+    assert log_length(app, "T1") == before
+    hands = client.get(f"{BASE}/T1/hands").get_json()["hands"]
+    assert hands[0]["key"] == [1, 1, 1, 1] and hands[0]["payments"] == [-260, 260, 0, 0]
+    assert hands[0]["players"] == table_seats(client)
+
+
+def test_scorer_entry_by_tai_items(app, client, official, event):
+    drawn = client.post(f"{BASE}/T1/rounds/1/tables/1/matches/1/draw", json={"seed": 2}, headers=official).get_json()
+    dealer = drawn["dealer"]
+    winner, deal_in = (dealer + 1) % 4, (dealer + 2) % 4
+    body = {"round": 1, "table": 1, "dealer": dealer, "winner": winner, "deal_in": deal_in,
+            "items": ["concealed_hand", {"code": "full_flush", "tai": 12}], "tai": 13}
+    response = client.post(f"{BASE}/T1/hands/entry", json=body, headers=official)
+    assert response.status_code == 201, response.get_json()
+    out = response.get_json()
+    expected = [0, 0, 0, 0]
+    expected[winner], expected[deal_in] = 360, -360
+    assert out["result"]["payments"] == expected and out["settlement"]["tai"] == 13
+    before = log_length(app, "T1")
+    # the dealer passed to the winner: the same dealer again is refused, naming the field
+    problem(client.post(f"{BASE}/T1/hands/entry", json=body, headers=official), 400, "dealer")
+    bad = {**body, "dealer": winner, "items": ["full_flush", "half_flush"], "tai": None}
+    assert problem(client.post(f"{BASE}/T1/hands/entry", json=bad, headers=official), 400,
+                   "items[1].code")["code"] == "invalid_entry"
+    problem(client.post(f"{BASE}/T1/hands/entry", json={**bad, "items": ["大車輪"]}, headers=official), 400,
+            "items[0].code")
+    problem(client.post(f"{BASE}/T1/hands/entry", json={**bad, "items": [7]}, headers=official), 400, "items.0")
+    assert log_length(app, "T1") == before
+    trail = client.get(f"{BASE}/T1/hands/1/1/1/1/audit").get_json()["trail"]
+    assert trail[0]["entry"]["items"][1] == {"code": "full_flush", "count": 1, "tai": 12}
+
+
+def test_corrections_reverts_and_the_audit_trail(app, client, official, event):
+    client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 2, "payments": [0, 0, 0, 0]}, headers=official)
+    problem(client.post(f"{BASE}/T1/hands/1/2/1/1/corrections", json={"payments": [10, -10, 0, 0]},
+                        headers=official), 400, "reason")
+    problem(client.post(f"{BASE}/T1/hands/1/2/1/2/corrections", json={"reason": "x", "payments": [0, 0, 0, 0]},
+                        headers=official), 409, "key")
+    fixed = client.post(f"{BASE}/T1/hands/1/2/1/1/corrections",
+                        json={"reason": "計分員誤記為荒局", "payments": [120, -120, 0, 0],
+                              "wins": [{"seat": 0, "tai": 1, "deal_in": 1}]}, headers=official)
+    assert fixed.status_code == 201
+    seq = fixed.get_json()["records"][0]["seq"]
+    assert client.get(f"{BASE}/T1/hands").get_json()["hands"][0]["payments"] == [120, -120, 0, 0]
+    problem(client.post(f"{BASE}/T1/reverts", json={"seq": 1, "reason": "x"}, headers=official), 409, "seq")
+    problem(client.post(f"{BASE}/T1/reverts", json={"seq": seq}, headers=official), 400, "reason")
+    undo = client.post(f"{BASE}/T1/reverts", json={"seq": seq, "reason": "更正有誤"}, headers=official)
+    assert undo.status_code == 201
+    assert client.get(f"{BASE}/T1/hands").get_json()["hands"][0]["payments"] == [0, 0, 0, 0]
+    trail = client.get(f"{BASE}/T1/hands/1/2/1/1/audit").get_json()["trail"]
+    assert [(e["kind"], e["in_effect"], e["reason"]) for e in trail] == [
+        ("HandRecorded", True, ""), ("HandCorrected", False, "計分員誤記為荒局"), ("Reverted", True, "更正有誤")]
+    assert all(e["by_role"] == "official" and e["at"] for e in trail)
+    problem(client.get(f"{BASE}/T1/hands/1/2/1/9/audit"), 404, "hand")
+
+
+def test_correct_by_a_scorers_entry(client, official, event):
+    client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "payments": [0, 0, 0, 0]}, headers=official)
+    response = client.post(f"{BASE}/T1/hands/1/1/1/1/corrections",
+                           json={"reason": "補登", "entry": {"dealer": 0, "winner": 3, "items": ["self_draw"]}},
+                           headers=official)
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["result"]["payments"] == [-140, -120, -120, 380]
+
+
+# --- referee tables ----------------------------------------------------------------------------------------
+
+
+def test_link_and_sync_a_referee_table(app, client, official, event):
+    create_table(client, official, "R1", tournament="T1")
+    create_table(client, official, "X1")
+    problem(client.post(f"{BASE}/T1/links", json={"table_id": "X1", "round": 1, "table": 1}, headers=official),
+            409, "table_id")
+    problem(client.post(f"{BASE}/T1/links", json={"table_id": "nope", "round": 1, "table": 1}, headers=official),
+            404, "table_id")
+    problem(client.post(f"{BASE}/T1/links", json={"table_id": "R1", "round": 1, "table": 9}, headers=official),
+            409, "table")
+    assert client.post(f"{BASE}/T1/links", json={"table_id": "R1", "round": 1, "table": 2},
+                       headers=official).status_code == 201
+    problem(client.post(f"{BASE}/T1/links", json={"table_id": "R1", "round": 1, "table": 1}, headers=official),
+            409, "table_id")
+    for hand in (1, 2):
+        posted = client.post("/api/v1/tables/R1/events", json={"events": hand_events(20 + hand, hand=hand)},
+                             headers=official)
+        assert posted.status_code == 200
+    referee_hands = client.get("/api/v1/tables/R1/hands").get_json()["hands"]
+    synced = client.post(f"{BASE}/T1/sync", headers=official).get_json()
+    assert synced["problems"] == []
+    recorded = [r["event"] for r in synced["recorded"] if r["event"]["type"] == "HandRecorded"]
+    assert [e["key"] for e in recorded] == [[1, 2, 1, 1], [1, 2, 1, 2]]
+    assert [e["result"]["payments"] for e in recorded] == [h["payments"] for h in referee_hands]
+    assert client.post(f"{BASE}/T1/sync", headers=official).get_json()["recorded"] == []
+    assert client.get(f"{BASE}/T1/links").get_json()["links"] == [
+        {"table_id": "R1", "round": 1, "table": 2, "match": 1}]
+
+
+# --- standings, log, balance -----------------------------------------------------------------------------
+
+
+def test_standings_csv_advancement_log_and_balance(client, official, event):
+    seats = table_seats(client)
+    client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "payments": [-260, 260, 0, 0],
+                                          "wins": [{"seat": 1, "tai": 8, "deal_in": 0}]}, headers=official)
+    rows = client.get(f"{BASE}/T1/standings").get_json()
+    assert rows["tie_breaks"] == ["fewer_deal_ins", "more_self_draws", "more_wins", "more_tai"]
+    assert rows["standings"][0]["player_id"] == seats[1] and rows["standings"][0]["points"] == 260
+    assert rows["standings"][-1]["player_id"] == seats[0]
+    chained = client.get(f"{BASE}/T1/standings?tie_breaks=more_tai,fewer_hands&rounds=1").get_json()
+    assert chained["tie_breaks"] == ["more_tai", "fewer_hands"]
+    problem(client.get(f"{BASE}/T1/standings?tie_breaks=luck"), 400, "tie_breaks[0]")
+    problem(client.get(f"{BASE}/T1/standings?rounds=one"), 400, "rounds")
+    response = client.get(f"{BASE}/T1/standings?format=csv")
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    table = list(csv.reader(io.StringIO(response.data.decode("utf-8"))))
+    assert table[0][:4] == ["名次 Rank", "代號 ID", "姓名 Name", "總分 Points"] and table[1][1] == seats[1]
+    adv = client.get(f"{BASE}/T1/advancement?round=1&take=2").get_json()
+    first = next(t for t in adv["tables"] if t["table"] == 1)
+    assert first["advancing"][0] == seats[1] and len(first["advancing"]) + len(first["tie_at_cut"]) >= 2
+    problem(client.get(f"{BASE}/T1/advancement?round=1&take=3"), 400, "take")
+    log = client.get(f"{BASE}/T1/log?after=1").get_json()
+    assert log["records"][0]["seq"] == 2 and log["records"][-1]["event"]["type"] == "HandRecorded"
+    assert client.get(f"{BASE}/T1/balance").get_json() == {"ok": True, "hands": 1, "problems": []}
+
+
+def test_the_endpoints_are_in_openapi(client):
+    paths = client.get("/openapi.json").get_json()["paths"]
+    for path in ("/api/v1/tournaments", "/api/v1/tournaments/{tid}/hands/entry", "/api/v1/tournaments/{tid}/sync",
+                 "/api/v1/tournaments/{tid}/standings"):
+        assert path in paths
