@@ -8,8 +8,10 @@ which folds the log before writing), the way the API writes it.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import os
+import random
 
 import pytest
 
@@ -18,9 +20,10 @@ from store import tournaments as tournament_store
 from tournament.events import (
     EventCreated, EventSettings, HandRecorded, MatchSeated, PlayerRegistered, RoundSeated, replay,
 )
+from tournament.provenance import MatchDrawn, fold
 from tournament.results import HandResult, Win
 from tournament.schedule import make_schedule
-from tournament.seating import Seating
+from tournament.seating import draw_dealer, draw_seats
 from tournament.standings import standings, to_csv
 
 #: eight players with Chinese names; one name a script tag, to see it escaped
@@ -46,10 +49,13 @@ def seed_tournament(database: str | os.PathLike, tournament_id: str = "taipei", 
         HandRecorded((1, t1.table, 1, 2), HandResult((-140, -140, 420, -140), (Win(2, 2),))),
         HandRecorded((1, t1.table, 1, 3), HandResult((0, 0, 0, 0))),
     ]
-    # table 2 played its 將 after 搬風: the seats turned by one, East at seat 1
-    turned = t2.seats[1:] + t2.seats[:1]
+    # table 2 played its 將 after 搬風 and 定莊, recorded as the API records them (seat.banfeng, seat.dealer)
+    rng = random.Random(4)  # East at seat 1, the first dealer seat 3
+    drawn = draw_seats(t2.seats, thrower=0, rng=rng)
+    dealer = draw_dealer(drawn.seating, rng=rng)
     events += [
-        MatchSeated(1, t2.table, 1, Seating(turned, east=1)),
+        MatchSeated(1, t2.table, 1, drawn.seating),
+        MatchDrawn(1, t2.table, 1, drawn.attempts, dealer, generated=True),
         HandRecorded((1, t2.table, 1, 1), HandResult((0, 0, 500, -500), (Win(2, 10, deal_in=3),))),
     ]
     db = connect(database)
@@ -64,12 +70,21 @@ def seed_tournament(database: str | os.PathLike, tournament_id: str = "taipei", 
 
 @pytest.fixture()
 def seeded(app):
-    records = seed_tournament(app.config["DATABASE"])
-    return replay(records)
+    return replay(seed_tournament(app.config["DATABASE"]))
+
+
+@pytest.fixture()
+def records(app):
+    return seed_tournament(app.config["DATABASE"])
 
 
 def text(response) -> str:
     return response.get_data(as_text=True)
+
+
+def label(player: str) -> str:
+    """A player as the pages print it (name and id), HTML-escaped."""
+    return html.escape(f"{PLAYERS[player]}（{player}）", quote=False)
 
 
 def test_index_lists_settings_rounds_and_links(client, seeded):
@@ -93,12 +108,9 @@ def test_tournament_list(client, seeded):
 def test_seating_shows_every_table_in_wind_order(client, seeded):
     body = text(client.get("/t/taipei/rounds/2/"))
     for plan in seeded.round(2).tables:
-        assert f"第 {plan.table} 桌" in body
-        cells = [f'<th scope="row" class="wind">{w}</th><td>{PLAYERS[p] if "<" not in PLAYERS[p] else ""}'
-                 for w, p in zip("東南西北", plan.seats)]
-        for cell, p in zip(cells, plan.seats):
-            if "<" not in PLAYERS[p]:
-                assert cell in body, cell
+        assert f"<caption>第 {plan.table} 桌" in body
+        for wind, p in zip("東南西北", plan.seats):
+            assert f'<th scope="row" class="wind">{wind}</th><td>{label(p)}</td>' in body
 
 
 def test_names_are_escaped(client, seeded):
@@ -134,15 +146,23 @@ def test_score_sheet_with_recorded_hands_and_totals(client, seeded):
     assert "自摸 self-draw" in body and "荒局 draw" in body
 
 
-def test_score_sheet_after_banfeng_uses_the_seats_played(client, seeded):
-    t2 = seeded.round(1).tables[1]
+def test_score_sheet_after_banfeng_uses_the_seats_played(client, records):
+    state = replay(records)
+    t2 = state.round(1).tables[1]
+    seating = dict(state.match_seatings)[(1, t2.table, 1)]
     body = text(client.get(f"/t/taipei/rounds/1/tables/{t2.table}/sheets/1"))
-    turned = t2.seats[1:] + t2.seats[:1]
-    heads = [f'<th scope="col" class="player"><span class="wind">{w}</span> ' for w in "北東南西"]
+    heads = [f'<th scope="col" class="player"><span class="wind">{seating.wind_of(s).zh}</span> '
+             f'{label(p)}</th>' for s, p in enumerate(seating.players)]
     positions = [body.index(h) for h in heads]
-    assert positions == sorted(positions)  # seat 0 is North when East is seat 1
-    assert PLAYERS[turned[1]] in body[positions[1]:positions[2]]
+    assert positions == sorted(positions)  # a column per physical seat, each with its wind after 搬風
     assert '<td class="num total">500</td>' in body and '<td class="num total">-500</td>' in body
+    # 莊: the 定莊 throw's dealer deals hand 1; seat 2 beat seat 3 — the dealer repeats only if he was seat 2
+    dealer = fold(records).dealer_of(1, t2.table, 1)
+    rows = body.split('<th scope="row">')
+    assert rows[1].startswith(f"1</th><td>東圈 {label(seating.players[dealer])}</td>")
+    second = seating.players[dealer if dealer == 2 else (dealer + 1) % 4]
+    assert rows[2].startswith(f"2</th><td>東圈 {label(second)}" + (" 連1" if dealer == 2 else "") + "</td>")
+    assert rows[3].startswith("3</th><td></td>")  # beyond the next hand: for the scorer
 
 
 def test_round_sheets_one_per_table_and_match(client, app):
@@ -224,3 +244,54 @@ def test_tournament_without_a_log(client, app):
     assert "空的賽事" in body and "賽制尚未設定" in body and "尚未排座" in body
     assert client.get("/t/empty/standings").status_code == 200
     assert client.get("/t/empty/rounds/1/").status_code == 404
+
+
+def test_csv_link_is_the_api_endpoint_with_the_same_chain(client, seeded):
+    body = text(client.get("/t/taipei/standings?tie_breaks=more_tai,fewer_deal_ins&rounds=1"))
+    link = "/api/v1/tournaments/taipei/standings?format=csv&amp;tie_breaks=more_tai,fewer_deal_ins&amp;rounds=1"
+    assert f'href="{link}"' in body
+    r = client.get(html.unescape(link))
+    assert r.status_code == 200
+    assert r.get_data(as_text=True) == to_csv(standings(seeded, ["more_tai", "fewer_deal_ins"], rounds=[1]))
+
+
+def test_standings_with_a_chain_and_rounds(client, seeded):
+    body = text(client.get("/t/taipei/standings?tie_breaks=more_tai&rounds=2"))
+    assert "第 2 輪" in body and "台多" in body
+    heads = [body.index(f'<th scope="col">{zh} ') for zh in ("台", "放槍", "自摸", "胡", "盤數")]
+    assert heads == sorted(heads)  # the chain's column first
+    rows = standings(seeded, ["more_tai"], rounds=[2])
+    assert all(s.totals.points == 0 for s in rows)  # nothing played in round 2
+    for path in ("/t/taipei/standings?tie_breaks=bogus", "/t/taipei/standings?rounds=a",
+                 "/t/taipei/standings.csv?tie_breaks=bogus"):
+        r = client.get(path)
+        assert r.status_code == 400 and r.mimetype == "text/html", path
+
+
+def test_hall_screen_shows_the_round_in_play_and_reloads(client, seeded):
+    body = text(client.get("/t/taipei/hall"))
+    assert '<meta http-equiv="refresh" content="30">' in body and "第 1 輪座位表" in body
+    assert '<meta http-equiv="refresh"' not in text(client.get("/t/taipei/rounds/1/"))
+
+
+def test_clock_panel_when_a_clock_runs(client, app, seeded):
+    clock = pytest.importorskip("tournament.clock")
+    db = connect(app.config["DATABASE"])
+    with db.atomic():
+        tournament_store.append_events(db, "taipei", [
+            clock.ClockConfigured(clock.ClockSettings(round_seconds=5400, at_time=clock.FINISH_CIRCLE),
+                                  "2026-11-29T09:00:00Z"),
+            clock.SeatingPublished(1, "2026-11-29T09:00:00Z"),
+            clock.RoundStarted(1, "2026-11-29T09:05:00Z"),
+            clock.TableReported(1, 2, "2026-11-29T10:20:00Z"),
+        ])
+    db.close()
+    for path in ("/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/standings"):
+        body = text(client.get(path))
+        assert "計時" in body and "第 1 輪" in body and "時間到打完本圈" in body, path
+        assert "2026-11-29T10:35:00+00:00" in body  # 90 minutes after the recorded start
+    assert "<dt>已回報完賽 <span lang=\"en\">Tables reported</span></dt><dd>2</dd>" in text(client.get("/t/taipei/"))
+
+
+def test_no_clock_panel_without_a_clock(client, seeded):
+    assert 'class="clock"' not in text(client.get("/t/taipei/"))

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from referee.tiles import Wind
 
+from .errors import MatchError
+from .match import HandOutcome, MatchState, start_match
 from .results import HandResult
 from .schedule import TablePlan
 
@@ -121,19 +123,53 @@ def _row(hand: int, result: HandResult, labels: Sequence[str]) -> SheetRow:
     return SheetRow(hand, "", winners, deal_in, tai, tuple(result.payments))  # type: ignore[arg-type]
 
 
+def dealers(first_dealer: int, results: Mapping[int, HandResult]) -> dict[int, MatchState]:
+    """Who deals each hand of a 將 (hand number → the :class:`MatchState` it is dealt in),
+    from its 起莊位 and its results (``seat.dealer``, ``app.dealer-continue``): the recorded
+    hands and the next one. A hand ruled by a penalty does not say whether the dealer
+    repeats (its :class:`tournament.match.DealerRuling` is not in the result), so the
+    dealers after it are left for the scorer; so is everything after the 將 is over."""
+    state = start_match(first_dealer)
+    out = {1: state}
+    for hand in range(1, max(results, default=0) + 1):
+        result = results.get(hand)
+        if result is None or result.penalty is not None:
+            break
+        try:
+            state = state.advance(HandOutcome(state.dealer, winners=tuple(w.seat for w in result.wins)))
+        except MatchError:
+            break
+        if state.over:
+            break
+        out[hand + 1] = state
+    return out
+
+
+def _dealer_label(state: MatchState, labels: Sequence[str]) -> str:
+    streak = f" 連{state.streak}" if state.streak else ""
+    return f"{state.round_wind.zh}圈 {labels[state.dealer]}{streak}"
+
+
 def sheet(event: str, round_no: int, table: int, match: int, seats: Sequence[str | None],
           names: Mapping[str, str], *, hands: int = 16, results: Mapping[int, HandResult] | None = None,
-          east: int = 0) -> ScoreSheet:
+          east: int = 0, first_dealer: int | None = None) -> ScoreSheet:
     """The score sheet of a 將: ``seats`` are the players by seat (a table plan's wind order,
     or a :class:`tournament.seating.Seating`'s seats with the East seat ``east``);
     ``results`` the hands recorded so far (hand number → result). The sheet has at least
-    ``hands`` rows, one per recorded hand and blank ones after; 莊 stays for the scorer
-    (the log does not say who dealt)."""
+    ``hands`` rows, one per recorded hand and blank ones after. 莊 is filled when the 將's
+    first dealer (定莊, ``first_dealer``) is known — for the recorded hands and the next
+    (:func:`dealers`) — and left for the scorer otherwise."""
     labels = [_name(p, names) for p in seats]
     results = dict(results or {})
     last = max(results, default=0)
-    rows = tuple(_row(h, results[h], labels) if h in results else SheetRow(h)
-                 for h in range(1, max(hands, last) + 1))
+    dealt = dealers(first_dealer, results) if first_dealer is not None else {}
+    rows = []
+    for h in range(1, max(hands, last) + 1):
+        row = _row(h, results[h], labels) if h in results else SheetRow(h)
+        if h in dealt:
+            row = SheetRow(row.hand, _dealer_label(dealt[h], labels), row.winners, row.deal_in, row.tai, row.payments)
+        rows.append(row)
+    rows = tuple(rows)
     totals = None
     if results:
         totals = tuple(sum(r.payments[s] for r in results.values()) for s in range(4))
@@ -154,5 +190,5 @@ def score_sheet(event: str, round_no: int, plan: TablePlan, match: int, names: M
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["CardSeat", "ScoreSheet", "SheetRow", "SUBSTITUTE_LABEL", "SUM_RULE", "TableCard", "card", "score_sheet",
-           "sheet", "table_card"]
+__all__ = ["CardSeat", "ScoreSheet", "SheetRow", "SUBSTITUTE_LABEL", "SUM_RULE", "TableCard", "card", "dealers",
+           "score_sheet", "sheet", "table_card"]

@@ -1,10 +1,9 @@
 """The round clock on the pages, from :mod:`tournament.clock` (built alongside; guarded).
 
 The pages show a clock panel when ``tournament.clock.clock_state`` imports and the log has a
-configured clock; otherwise none. Importing the module also registers the clock's events
-with :mod:`tournament.codec`, so that a log holding them can be decoded at all. The panel
-is what the log says (started, time, reminders, reported tables, closed) plus the time left
-at the server's clock when the page was made; a small inline script counts it down.
+configured clock; otherwise none. The panel is what the log says (started, time, reported
+tables, closed) plus the time left at the server's clock when the page was made; a small
+inline script counts it down.
 """
 from __future__ import annotations
 
@@ -19,11 +18,6 @@ def _clock_module() -> Any | None:
         return importlib.import_module("tournament.clock")
     except ImportError:
         return None
-
-
-def load_clock_events() -> None:
-    """Import :mod:`tournament.clock` (when present) before a log is decoded."""
-    _clock_module()
 
 
 POLICY_TEXT = {

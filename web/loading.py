@@ -16,7 +16,7 @@ from store import get_db
 from store import tournaments as tournament_store
 from tournament.events import EventSettings, EventState, Record, replay
 from tournament.schedule import RoundPlan, TablePlan
-from web.clock_panel import load_clock_events
+from web import side_events
 from web.errors import PageError, from_problem, not_found
 
 READ_AREA = "tournaments"
@@ -30,6 +30,9 @@ class Tournament:
     row: dict
     records: tuple[Record, ...]
     state: EventState
+    #: (round, table, 將) → its first dealer's seat, where a 定莊 throw is recorded
+    first_dealers: dict
+
 
     @property
     def settings(self) -> EventSettings | None:
@@ -87,14 +90,14 @@ def load(tournament_id: str) -> Tournament:
     row = tournament_store.get_tournament(db, tournament_id)
     if row is None:
         raise not_found(f"賽事「{tournament_id}」", f"tournament {tournament_id!r}")
-    load_clock_events()
+    side_events.register()
     try:
         records = tuple(tournament_store.load_records(db, tournament_id))
         state = replay(records)
     except MjrefError as exc:
         raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}", f"The tournament's log does not replay: {exc}",
                         field=exc.field) from None
-    return Tournament(tournament_id, row, records, state)
+    return Tournament(tournament_id, row, records, state, side_events.first_dealers(records))
 
 
 def list_all() -> list[dict]:

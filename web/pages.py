@@ -8,19 +8,23 @@ for the standings. Routes (``<tid>`` a tournament id, ``<r>`` a round, ``<t>`` a
 * ``/t/`` — the tournaments;
 * ``/t/<tid>/`` — the tournament: settings, rounds, links;
 * ``/t/<tid>/rounds/<r>/`` — the round's seating, for the hall screen;
+* ``/t/<tid>/hall`` — the hall screen: the current round's seating (:func:`hall_round`), reloading;
 * ``/t/<tid>/rounds/<r>/cards`` — the table cards, one per printed page
   (``/t/<tid>/rounds/<r>/tables/<t>/card``: one table's);
 * ``/t/<tid>/rounds/<r>/sheets`` — the score sheets, one per table and 將 and printed page
   (``/t/<tid>/rounds/<r>/tables/<t>/sheets/<m>``: one); ``?hands=N`` rows (default 16);
-* ``/t/<tid>/standings`` — the standings; ``/t/<tid>/standings.csv`` — as CSV.
+* ``/t/<tid>/standings`` — the standings (``?tie_breaks=…&rounds=…`` as the API reads them),
+  with a link to the CSV: the API's ``/api/v1/tournaments/<tid>/standings?format=csv`` when
+  the app has it, else ``/t/<tid>/standings.csv``.
 
 zh-TW first, English second. Errors are HTML pages (:mod:`web.errors`).
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from tournament.printouts import card, sheet
+from tournament.errors import StandingsError
 from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
@@ -53,15 +57,34 @@ def _hands_param() -> int:
     return hands
 
 
-def _chain(t: Tournament):
-    """The tie-break chain: the tournament's ``config.tie_breaks`` when it names one, else the default."""
-    names = (t.row.get("config") or {}).get("tie_breaks")
-    if isinstance(names, list) and names:
-        try:
-            return tie_breaks(names)
-        except ValueError:
-            pass
-    return DEFAULT_TIE_BREAKS
+def _list_param(name: str) -> list[str] | None:
+    raw = request.args.get(name)
+    return None if raw is None else [part.strip() for part in raw.split(",") if part.strip()]
+
+
+def _chain():
+    """The tie-break chain: ``?tie_breaks=fewer_deal_ins,more_tai`` (as the API reads it), else the default."""
+    names = _list_param("tie_breaks")
+    if not names:
+        return DEFAULT_TIE_BREAKS
+    try:
+        return tie_breaks(names)
+    except StandingsError as exc:
+        raise PageError(400, f"參數 tie_breaks：{exc.reason_zh}", f"the parameter tie_breaks: {exc.message}",
+                        field="tie_breaks") from None
+
+
+def _rounds() -> list[int] | None:
+    """``?rounds=1,2,3``: the standings over these rounds only (all by default)."""
+    parts = _list_param("rounds")
+    if parts is None:
+        return None
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise PageError(400, f"參數 rounds 須為以逗號分隔的輪次，收到「{request.args['rounds']}」",
+                        f"the parameter rounds is round numbers separated by commas, got {request.args['rounds']!r}",
+                        field="rounds") from None
 
 
 #: the standings' count columns: zh-TW, English, the :class:`tournament.standings.Totals` field
@@ -88,19 +111,21 @@ def _sheet(t: Tournament, round_no: int, table: int, match: int, hands: int):
     seats = seating.players if seating is not None else t.table(round_no, table).seats
     east = seating.east if seating is not None else 0
     results = {h.key[3]: h.result for h in t.state.hands if h.key[:3] == (round_no, table, match)}
-    return sheet(t.name, round_no, table, match, seats, t.names, hands=hands, results=results, east=east)
+    return sheet(t.name, round_no, table, match, seats, t.names, hands=hands, results=results, east=east,
+                 first_dealer=t.first_dealers.get((round_no, table, match)) if seating is not None else None)
+
+
+#: the API's standings endpoint (``?format=csv``), when the app has it (api/tournaments.py)
+API_STANDINGS = "tournaments.get_standings"
 
 
 def csv_url(tournament_id: str) -> str:
-    """Where the standings CSV is downloaded: the API's endpoint when the app has one, else this
-    blueprint's."""
-    from flask import current_app
-
-    for rule in current_app.url_map.iter_rules():
-        if rule.rule.startswith("/api/") and rule.rule.endswith("/standings.csv") and "GET" in rule.methods:
-            args = {name: tournament_id for name in rule.arguments}
-            return url_for(rule.endpoint, **args)
-    return url_for("pages.standings_csv", tournament_id=tournament_id)
+    """Where the standings CSV is downloaded, with the page's own ``tie_breaks`` and ``rounds``:
+    the API's endpoint (``?format=csv``) when the app has it, else this blueprint's."""
+    query = {k: request.args[k] for k in ("tie_breaks", "rounds") if request.args.get(k)}
+    if API_STANDINGS in current_app.view_functions:
+        return url_for(API_STANDINGS, tid=tournament_id, format="csv", **query)
+    return url_for("pages.standings_csv", tournament_id=tournament_id, **query)
 
 
 @bp.get("/")
@@ -119,13 +144,44 @@ def index(tournament_id: str):
 @bp.get("/<tournament_id>/rounds/<int:round_no>/")
 def seating(tournament_id: str, round_no: int):
     """座位表 A round's seating (the hall screen)."""
-    t = load(tournament_id)
+    return _seating(load(tournament_id), round_no)
+
+
+def _seating(t: Tournament, round_no: int, refresh: int | None = None):
     plan = t.round(round_no)
     cards = [card(t.name, round_no, table, t.names) for table in plan.tables]
     finder = sorted(((s.label, s.player, c.table, s.wind) for c in cards for s in c.seats if s.player is not None),
-                    key=lambda row: (row[1]))
-    return render_template("seating.html", t=t, round_no=round_no, cards=cards, finder=finder,
+                    key=lambda row: row[1])
+    return render_template("seating.html", t=t, round_no=round_no, cards=cards, finder=finder, refresh=refresh,
                            clock=clock_panel(t.records))
+
+
+#: seconds between reloads of the hall screen
+HALL_REFRESH = 30
+
+
+def hall_round(t: Tournament) -> int | None:
+    """The round the hall screen shows: the latest whose seating the clock published, else the
+    clock's current round, else the latest round with a result, else the first seated."""
+    clock = clock_panel(t.records)
+    if clock is not None and clock.published_round is not None:
+        return clock.published_round
+    if clock is not None and clock.round is not None:
+        return clock.round
+    played = [h.key[0] for h in t.state.hands]
+    if played:
+        return max(played)
+    return t.state.rounds[0].round if t.state.rounds else None
+
+
+@bp.get("/<tournament_id>/hall")
+def hall(tournament_id: str):
+    """大廳看板 The hall screen: the current round's seating, reloading itself every 30 s."""
+    t = load(tournament_id)
+    round_no = hall_round(t)
+    if round_no is None:
+        raise not_found("已排座的輪次", "round seated yet")
+    return _seating(t, round_no, refresh=HALL_REFRESH)
 
 
 @bp.get("/<tournament_id>/rounds/<int:round_no>/cards")
@@ -168,19 +224,21 @@ def table_sheet(tournament_id: str, round_no: int, table: int, match: int):
 @bp.get("/<tournament_id>/standings")
 def standings_page(tournament_id: str):
     """成績排名 The standings."""
+    chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    chain = _chain(t)
-    return render_template("standings.html", t=t, rows=standings(t.state, chain), chain=chain,
+    return render_template("standings.html", t=t, rows=standings(t.state, chain, rounds=rounds), chain=chain,
+                           rounds=rounds,
                            columns=_columns(chain),
                            csv_url=csv_url(tournament_id), clock=clock_panel(t.records))
 
 
 @bp.get("/<tournament_id>/standings.csv")
 def standings_csv(tournament_id: str):
-    """成績 CSV The standings as CSV (``tournament.standings.to_csv``), UTF-8 with a BOM for
-    spreadsheets."""
+    """成績 CSV The standings as CSV (``tournament.standings.to_csv``, UTF-8), the same as the
+    API's ``?format=csv``; the pages link here only when the app has no API endpoint for it."""
+    chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    body = "\ufeff" + to_csv(standings(t.state, _chain(t)))
+    body = to_csv(standings(t.state, chain, rounds=rounds))
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename=\"standings-{_ascii(tournament_id)}.csv\"; "
                                f"filename*=UTF-8''standings-{_quote(tournament_id)}.csv"})
