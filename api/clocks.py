@@ -30,8 +30,8 @@ from marshmallow import Schema, fields, validate
 import clocks
 from api import auth
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from api.problems import ApiProblem, not_found
-from clocks.record import record_clock
+from api.problems import ApiProblem, bad_request, not_found
+from clocks.record import dealer_of, record_clock
 from store import get_db, get_writer
 from store import tournaments as tstore
 from tournament.clock import (
@@ -50,8 +50,9 @@ blp = Blueprint("clocks", __name__, url_prefix="/api/v1/tournaments",
 
 
 class ClockSettingsSchema(Schema):
-    round_seconds = fields.Integer(required=True, validate=validate.Range(min=1),
-                                   metadata={"description": "每輪時間（秒）round length in seconds, e.g. 5400"})
+    round_seconds = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1),
+                                   metadata={"description": "每輪時間（秒，省略：賽事的 round_minutes）round length in "
+                                                            "seconds, e.g. 5400 (default: the event's round_minutes)"})
     starts = fields.List(fields.String(), load_default=list,
                          metadata={"description": "各輪開始時間 ISO 8601 含時區 each round's start, with offset"})
     first_start = fields.String(load_default=None, allow_none=True,
@@ -183,7 +184,7 @@ def _action_view(action) -> dict:
 def status(tournament_id: str, records: list, event_state: EventState, state: ClockState, now: datetime) -> dict:
     """The clock's status as the API answers it (also what a page may show)."""
     settings = state.settings
-    actions = pending(state, event_state)
+    actions = pending(state, event_state, dealer_of(records))
     upcoming = [a for a in actions if a.due_at > now]
     current = state.current
     published = state.published
@@ -215,7 +216,13 @@ def configure_clock(data: dict, tournament_id: str):
     """設定賽事時鐘 Set the clock (official): start times, round length, at-time policy, reminders,
     auto-close, publication. Setting it again applies from then on."""
     principal = auth.require("official", "admin")
-    _load(tournament_id)
+    _records, event_state, _state = _load(tournament_id)
+    if data["round_seconds"] is None:
+        minutes = event_state.settings.round_minutes if event_state.settings else None
+        if minutes is None:
+            raise bad_request("invalid_clock", "round_seconds", "round_seconds is required: the event has no round_minutes",
+                              "須設定每輪時間 round_seconds（賽事未設定每輪分鐘數）")
+        data = {**data, "round_seconds": minutes * 60}
     settings = ClockSettings(**{**data, "starts": tuple(data["starts"]), "reminders": tuple(data["reminders"])})
     _write(tournament_id, [ClockConfigured(settings, format_time(_now()))], principal.id)
     return _status_response(tournament_id)

@@ -15,7 +15,14 @@ import sqlite_utils
 
 from store.tournaments import append_events, load_records
 from tournament.clock import ClockEvent, apply_clock, check_tables, clock_state, due, format_time
+from tournament import provenance
 from tournament.events import Record, replay
+
+
+def dealer_of(records: Sequence[Record]):
+    """Each 將's first dealer by its recorded 定莊 (:mod:`tournament.provenance`): what lets
+    the clock see from the hands that a table has finished."""
+    return provenance.fold(records).dealer_of
 
 
 def record_clock(db: sqlite_utils.Database, tournament_id: str, events: Sequence[ClockEvent] = (), *,
@@ -35,7 +42,7 @@ def record_clock(db: sqlite_utils.Database, tournament_id: str, events: Sequence
         for event in events:
             state = apply_clock(state, event)
         added += append_events(db, tournament_id, list(events), actor=actor, at=format_time(now))
-    owed = due(state, event_state, now, tolerance=tolerance)
+    owed = due(state, event_state, now, tolerance=tolerance, dealer_of=dealer_of(records))
     if owed:
         added += append_events(db, tournament_id, owed, at=format_time(now))
     return added

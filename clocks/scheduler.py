@@ -20,7 +20,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 
 from clocks.lock import SchedulerLock, lock_path
-from clocks.record import record_clock
+from clocks.record import dealer_of, record_clock
 from store import connect, get_writer
 from store import clocks as clock_store
 from store.tournaments import load_records
@@ -119,7 +119,7 @@ class ClockScheduler:
                 now = _utcnow()
                 added = record_clock(tx.db, tournament_id, now=now, tolerance=self.tolerance)
                 records = load_records(tx.db, tournament_id)
-                return added, next_due(clock_state(records), replay(records), now)
+                return added, next_due(clock_state(records), replay(records), now, dealer_of(records))
 
             added, upcoming = get_writer(self.app).submit(work)
         except Exception:  # noqa: BLE001 - a job never dies: logged, tried again next tick

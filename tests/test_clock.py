@@ -296,3 +296,22 @@ def test_table_may_start_hand_reads_the_hands_recorded_before_the_call():
     log.add(HandRecorded((1, plan.table, 1, 4), win(0, 3)))  # the deal returns to seat 0: South would begin
     assert not table_may_start_hand(log.records, log.state, 1, plan.table, 1, first_dealer=0)
     assert match_from_results(0, [win(0, 1)]).streak == 1
+
+
+def test_a_table_whose_hands_end_every_match_is_reported_from_them():
+    log = Log()
+    log.run(10)
+    plans = log.event_state.round(1).tables
+    first_dealer = {plans[0].table: 1, plans[1].table: 2}
+    dealer_of = lambda r, t, m: first_dealer.get(t) if r == 1 else None  # noqa: E731
+    dealer = 1
+    for hand in range(1, 17):  # sixteen non-dealer wins: the deal goes round four times, the 將 is over
+        winner, dealer = (dealer + 1) % 4, (dealer + 1) % 4
+        payments = tuple(100 if s == winner else -100 if s == (winner + 1) % 4 else 0 for s in range(4))
+        log.add(HandRecorded((1, plans[0].table, 1, hand), HandResult(payments, (Win(winner, 1, (winner + 1) % 4),))))
+        events = due(log.state, log.event_state, at(20), dealer_of=dealer_of)
+        assert (hand == 16) == bool(events), hand
+    assert events == [TableReported(1, plans[0].table, format_time(at(20)), derived=True)]
+    log.add(*events)
+    assert due(log.state, log.event_state, at(21), dealer_of=dealer_of) == []  # the other table plays on
+    assert due(log.state, log.event_state, at(21), dealer_of=lambda r, t, m: None) == []  # no 定莊: no derivation

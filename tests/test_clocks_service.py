@@ -101,6 +101,8 @@ def test_configure_needs_an_official_and_checks_the_settings(seeded, client):
     assert bad.get_json()["field"] == "first_start" and "時區" in bad.get_json()["detail_zh"]
     bad = client.put("/api/v1/tournaments/t1/clock", json={**body, "at_time": "later"}, headers=official)
     assert bad.status_code == 400 and bad.get_json()["field"] == "at_time"
+    no_length = client.put("/api/v1/tournaments/t1/clock", json={"first_start": body["first_start"]}, headers=official)
+    assert no_length.status_code == 400 and no_length.get_json()["field"] == "round_seconds"
     missing = client.put("/api/v1/tournaments/nope/clock", json=body, headers=official)
     assert missing.status_code == 404
     answer = client.put("/api/v1/tournaments/t1/clock", json={**body, "at_time": "finish_circle"}, headers=official)

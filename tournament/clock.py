@@ -26,12 +26,12 @@ At time (``TimeCalled``) a table plays on by the policy (docs/rulings.md R-tour-
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
 from .codec import register
-from .errors import TournamentError
+from .errors import MatchError, TournamentError
 from .events import EventState, HandRecorded, HandCorrected, Record, SideEvent
 from .match import DealerRuling, HandOutcome, MatchState, start_match
 from .results import HandResult
@@ -213,11 +213,13 @@ class TimeCalled(ClockEvent):
 @register
 @dataclass(frozen=True, slots=True)
 class TableReported(ClockEvent):
-    """A table of the round says it has finished (its scorer or an official)."""
+    """A table of the round has finished: its scorer or an official says so, or
+    (``derived``) its recorded hands show every 將 of the round played to its end."""
 
     round: int
     table: int
     at: str
+    derived: bool = False
 
 
 @register
@@ -450,8 +452,11 @@ def check_tables(event_state: EventState, events: Sequence[ClockEvent]) -> None:
 
 # --- what is due --------------------------------------------------------------------------
 
-START, REMIND, CALL_TIME, CLOSE, PUBLISH = "start", "remind", "call_time", "close", "publish"
-_KIND_ORDER = {CLOSE: 0, PUBLISH: 1, START: 2, REMIND: 3, CALL_TIME: 4}
+START, REMIND, CALL_TIME, REPORT, CLOSE, PUBLISH = "start", "remind", "call_time", "report", "close", "publish"
+_KIND_ORDER = {REPORT: 0, CLOSE: 1, PUBLISH: 2, START: 3, REMIND: 4, CALL_TIME: 5}
+
+#: ``dealer_of(round, table, match)``: a 將's first dealer (起莊位) by its recorded 定莊, or ``None``
+DealerOf = Callable[[int, int, int], "int | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -463,9 +468,10 @@ class Action:
     round: int
     due_at: datetime
     seconds_left: int | None = None
+    table: int | None = None
 
     def sort_key(self) -> tuple:
-        return self.due_at, self.round, _KIND_ORDER[self.kind], -(self.seconds_left or 0)
+        return self.due_at, self.round, _KIND_ORDER[self.kind], -(self.seconds_left or 0), self.table or 0
 
     def event(self, state: ClockState, now: datetime, late: bool = False) -> ClockEvent:
         """The event recording this action done at ``now``."""
@@ -476,15 +482,36 @@ class Action:
             return ReminderGiven(self.round, self.seconds_left, at, due_text, late)
         if self.kind == CALL_TIME:
             return TimeCalled(self.round, at, state.settings.at_time, due_text, late)
+        if self.kind == REPORT:
+            return TableReported(self.round, self.table, at, derived=True)
         if self.kind == CLOSE:
             return RoundClosed(self.round, at, CLOSED_ALL_REPORTED, due_text, late)
         return SeatingPublished(self.round, at, due_text, late)
 
 
-def pending(state: ClockState, event_state: EventState) -> list[Action]:
+def table_finished(event_state: EventState, round_no: int, table: int, dealer_of: DealerOf) -> bool:
+    """Has the table played every 將 of the round to its end (``app.rounds``: past the North
+    round)? Read from its recorded hands and each 將's first dealer (R-tour-13); ``False``
+    when a 將's 定莊 is not recorded (only a report can say then)."""
+    matches = event_state.settings.matches_per_round if event_state.settings else 1
+    for match in range(1, matches + 1):
+        first = dealer_of(round_no, table, match)
+        if first is None:
+            return False
+        results = [h.result for h in sorted(event_state.hands, key=lambda h: h.key) if h.key[:3] == (round_no, table, match)]
+        try:
+            if not match_from_results(first, results).over:
+                return False
+        except MatchError:  # a hand past the North round: the 將 is over all the more
+            continue
+    return True
+
+
+def pending(state: ClockState, event_state: EventState, dealer_of: DealerOf | None = None) -> list[Action]:
     """Every action the clock will take by itself from this state, each at its time (past
     or future), earliest first; reminders already passed over are not listed. Actions that
-    depend on others (a round's reminders on its start) appear once those are recorded."""
+    depend on others (a round's reminders on its start) appear once those are recorded.
+    With ``dealer_of``, a table whose hands show every 將 over is reported (derived)."""
     settings = state.settings
     if settings is None or event_state.settings is None:
         return []
@@ -519,6 +546,10 @@ def pending(state: ClockState, event_state: EventState) -> list[Action]:
                 if left < settings.round_seconds and (given is None or left < given):
                     actions.append(Action(REMIND, number, time_at - timedelta(seconds=left), left))
             actions.append(Action(CALL_TIME, number, time_at))
+        if dealer_of is not None and plan is not None:
+            for t in plan.tables:
+                if t.table not in rnd.reported_tables and table_finished(event_state, number, t.table, dealer_of):
+                    actions.append(Action(REPORT, number, parse_time(rnd.started_at), table=t.table))
         if settings.auto_close and plan is not None:
             tables = {t.table for t in plan.tables}
             if tables and tables <= set(rnd.reported_tables):
@@ -527,8 +558,8 @@ def pending(state: ClockState, event_state: EventState) -> list[Action]:
     return sorted(actions, key=Action.sort_key)
 
 
-def _due_now(state: ClockState, event_state: EventState, now: datetime) -> Action | None:
-    ready = [a for a in pending(state, event_state) if a.due_at <= now]
+def _due_now(state: ClockState, event_state: EventState, now: datetime, dealer_of: DealerOf | None) -> Action | None:
+    ready = [a for a in pending(state, event_state, dealer_of) if a.due_at <= now]
     if not ready:
         return None
     first = ready[0]
@@ -543,7 +574,7 @@ def _due_now(state: ClockState, event_state: EventState, now: datetime) -> Actio
 
 
 def due(state: ClockState, event_state: EventState, now: datetime, *,
-        tolerance: timedelta = timedelta(seconds=5)) -> list[ClockEvent]:
+        tolerance: timedelta = timedelta(seconds=5), dealer_of: DealerOf | None = None) -> list[ClockEvent]:
     """The clock's events due at ``now``, in the order they happen, each recorded at ``now``
     and marked late when its time passed more than ``tolerance`` ago (a catch-up).
 
@@ -553,20 +584,22 @@ def due(state: ClockState, event_state: EventState, now: datetime, *,
     if now.tzinfo is None:
         raise _fail("now needs a time zone", "now 須含時區", "now")
     out: list[ClockEvent] = []
-    for _ in range(8 * (len(event_state.rounds) + 2) + 8 * len(state.settings.reminders if state.settings else ())):
-        action = _due_now(state, event_state, now)
+    tables = sum(len(r.tables) for r in event_state.rounds)
+    for _ in range(8 * (len(event_state.rounds) + 2) + tables + 8 * len(state.settings.reminders if state.settings else ())):
+        action = _due_now(state, event_state, now, dealer_of)
         if action is None:
             break
-        event = action.event(state, now, late=now - action.due_at > tolerance)
+        event = action.event(state, now, late=action.kind != REPORT and now - action.due_at > tolerance)
         state = apply_clock(state, event)
         out.append(event)
     return out
 
 
-def next_due(state: ClockState, event_state: EventState, now: datetime) -> datetime | None:
+def next_due(state: ClockState, event_state: EventState, now: datetime,
+             dealer_of: DealerOf | None = None) -> datetime | None:
     """The earliest time after ``now`` at which something will be due (``None``: nothing
     will be by itself) — when the service should look again."""
-    times = [a.due_at for a in pending(state, event_state) if a.due_at > now]
+    times = [a.due_at for a in pending(state, event_state, dealer_of) if a.due_at > now]
     return min(times) if times else None
 
 
@@ -636,5 +669,5 @@ __all__ = [
     "ClockState", "FINISH_CIRCLE", "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
     "RoundClock", "RoundClosed", "RoundStarted", "SeatingPublished", "TableReported", "TimeCalled", "apply_clock",
     "check_tables", "clock_state", "due", "format_time", "match_from_results", "may_start_hand", "next_due",
-    "parse_time", "pending", "table_may_start_hand",
+    "parse_time", "pending", "table_finished", "table_may_start_hand",
 ]
