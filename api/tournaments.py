@@ -300,14 +300,21 @@ def _table_plan(state, round_no: int, table: int) -> TablePlan:
 
 
 def _previous_match(loaded: Loaded, round_no: int, table: int, match: int) -> tuple[Seating, int | None]:
-    """The previous 將's seating and its last winner (who throws the next 搬風, ``table.next_thrower``)."""
+    """The previous 將's seating and who throws the next 搬風 (R-tour-2, ``table.next_thrower``):
+    the winner of its last hand; with no winner there, that hand's dealer (known when the
+    previous 將's 定莊 is recorded); ``None`` when unknown."""
     state = loaded.state
     seating = dict(state.match_seatings).get((round_no, table, match - 1))
     if seating is None:
         seating = Seating(tuple(_table_plan(state, round_no, table).seats), 0)
     hands = sorted((h for h in state.hands if h.key[:3] == (round_no, table, match - 1)), key=lambda h: h.key)
-    winner = next((h.result.wins[0].seat for h in reversed(hands) if h.result.wins), None)
-    return seating, winner
+    if not hands:
+        return seating, None
+    if hands[-1].result.wins:
+        return seating, hands[-1].result.wins[0].seat
+    first = loaded.provenance.dealer_of(round_no, table, match - 1)
+    before = deal_after(first, [h.result for h in hands[:-1]]) if first is not None else None
+    return seating, before.dealer if before is not None else None
 
 
 @blp.post(f"/<tid>/rounds/<{INT}:round_no>/tables/<{INT}:table>/matches/<{INT}:match>/draw")
