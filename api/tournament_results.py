@@ -82,41 +82,63 @@ def result_of(outcome: dict, payments: list[int]) -> HandResult:
         return HandResult(paid, from_referee.wins, penalty=clause or "override")
 
 
+def _pending(db: sqlite_utils.Database, table_id: str, done: dict) -> list[tuple[int, dict]]:
+    """The table's closed hands not synced yet, in order, up to its first open hand; void hands left out."""
+    out = []
+    for hand, projected in sorted(table_store.hands(db, table_id).items()):
+        if (table_id, hand) in done:
+            continue
+        if not projected["ended"]:
+            break
+        if (projected["outcome"] or {}).get("kind") == "void":
+            continue
+        out.append((hand, projected))
+    return out
+
+
 def sync_report(db: sqlite_utils.Database, tournament_id: str, *, actor: int | None = None) -> SyncReport:
-    """:func:`sync_table_results` with the hands it could not record and why."""
+    """:func:`sync_table_results` with the hands it could not record and why.
+
+    Each table's new hands are appended in one batch (one replay of the log); when the batch
+    is refused they go one by one, so the hands before the failing one are kept and the
+    failing one is reported (R-tour-18).
+    """
     report = SyncReport()
     records = tstore.load_records(db, tournament_id)
     if not records:
         return report
-    links = fold(records).links
-    for table_id, (r, t, m) in sorted(links.items(), key=lambda x: x[1]):
-        row = table_store.get_table(db, table_id)
-        if row is None:
+    side = fold(records)
+    state = replay(records)
+    for table_id, (r, t, m) in sorted(side.links.items(), key=lambda x: x[1]):
+        if table_store.get_table(db, table_id) is None:
             continue
-        done = fold(records).synced
-        state = replay(records)
+        pending = _pending(db, table_id, side.synced)
+        if not pending:
+            continue
         count = sum(1 for h in state.hands if h.key[:3] == (r, t, m))
-        for hand, projected in sorted(table_store.hands(db, table_id).items()):
-            if (table_id, hand) in done:
-                continue
-            if not projected["ended"]:
-                break
-            outcome = projected["outcome"] or {}
-            if outcome.get("kind") == "void":
-                continue
-            key = (r, t, m, count + 1)
-            try:
-                events = [HandRecorded(key, result_of(outcome, projected["payments"])),
-                          RefereeHandSynced(table_id, hand, key)]
-                added = tstore.append_events(db, tournament_id, events, actor=actor)
-            except TournamentError as exc:
-                report.problems.append(SyncProblem(table_id, hand, exc.field, exc.message, exc.reason_zh))
-                log.warning("tournament %s: referee table %s hand %s not recorded: %s", tournament_id, table_id,
-                            hand, exc.message)
-                break
+
+        def pair(k: int, hand: int, projected: dict) -> list:
+            key = (r, t, m, count + 1 + k)
+            return [HandRecorded(key, result_of(projected["outcome"] or {}, projected["payments"])),
+                    RefereeHandSynced(table_id, hand, key)]
+
+        try:
+            batch = [e for k, (hand, projected) in enumerate(pending) for e in pair(k, hand, projected)]
+            added = tstore.append_events(db, tournament_id, batch, actor=actor)
+        except TournamentError:
+            added = []
+            for k, (hand, projected) in enumerate(pending):
+                try:
+                    added += tstore.append_events(db, tournament_id, pair(k, hand, projected), actor=actor)
+                except TournamentError as exc:
+                    report.problems.append(SyncProblem(table_id, hand, exc.field, exc.message, exc.reason_zh))
+                    log.warning("tournament %s: referee table %s hand %s not recorded: %s", tournament_id, table_id,
+                                hand, exc.message)
+                    break
+        report.recorded += added
+        if added:
             records = records + added
-            report.recorded += added
-            count += 1
+            state = replay(records)
     return report
 
 

@@ -413,3 +413,17 @@ def test_the_endpoints_are_in_openapi(client):
     for path in ("/api/v1/tournaments", "/api/v1/tournaments/{tid}/hands/entry", "/api/v1/tournaments/{tid}/sync",
                  "/api/v1/tournaments/{tid}/standings"):
         assert path in paths
+
+
+def test_a_hand_that_cannot_be_synced_is_reported_and_nothing_of_it_written(app, client, official, event):
+    create_table(client, official, "R2", tournament="T1")
+    client.post(f"{BASE}/T1/links", json={"table_id": "R2", "round": 1, "table": 2}, headers=official)
+    client.post("/api/v1/tables/R2/events", json={"events": hand_events(31, hand=1)}, headers=official)
+    ids = [p["id"] for p in PLAYERS]
+    ok = client.put(f"{BASE}/T1/rounds/1", json={"tables": [{"table": 1, "seats": ids[:4]}]}, headers=official)
+    assert ok.status_code == 200
+    before = log_length(app, "T1")
+    synced = client.post(f"{BASE}/T1/sync", headers=official).get_json()
+    assert synced["recorded"] == []
+    assert [(p["table_id"], p["hand"], p["field"]) for p in synced["problems"]] == [("R2", 1, "table")]
+    assert log_length(app, "T1") == before
