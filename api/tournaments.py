@@ -343,10 +343,17 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     thrower = data["thrower"]
     if last_winner is not None and thrower is not None and thrower != last_winner:
         raise bad_request("wrong_thrower", "thrower",
-                          f"the previous 將's last winner (seat {last_winner}) throws, not seat {thrower}",
-                          f"應由前一將最後胡牌者（{last_winner} 號座）擲骰，不是 {thrower} 號座")
-    thrower = thrower if thrower is not None else (last_winner if last_winner is not None else 0)
+                          f"the previous 將's last winner (or its dealer: seat {last_winner}) throws, not seat {thrower}",
+                          f"應由前一將末盤胡牌者（或其莊家，{last_winner} 號座）擲骰，不是 {thrower} 號座")
     generated = data["draws"] is None
+    if thrower is None:
+        thrower = last_winner
+    if thrower is None and match == 1:  # anyone at the first 將: the recorded thrower, else seat 0 (the schedule's East)
+        thrower = data["draws"][0]["thrower"] if data["draws"] else 0
+    if thrower is None:
+        raise bad_request("invalid_body", "thrower",
+                          "the previous 將's last winner (or dealer) is not known: give the thrower",
+                          "無法由前一將得知擲骰者（末盤胡牌者或莊家），請填寫 thrower")
     rng = random.Random(data["seed"] if data["seed"] is not None else secrets.randbits(64))
     if generated:
         result = draw_seats(players, thrower=thrower, previous=previous, rng=rng)

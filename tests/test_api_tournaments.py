@@ -264,6 +264,12 @@ def test_a_recorded_draw(client, official, event):
             400, "draws[0].thrower")
     problem(client.post(f"{BASE}/T1/rounds/9/tables/2/matches/1/draw", json={"seed": 1}, headers=official), 409,
             "table")
+    unrecorded = {"draws": [{"thrower": 3, "dice": [6, 6, 6], "tiles": ["東", "南", "西", "北"]}], "dealer_dice": [1, 1, 2]}
+    assert client.post(f"{BASE}/T1/rounds/1/tables/1/matches/1/draw", json=unrecorded,
+                       headers=official).get_json()["draws"][0]["thrower"] == 3
+    # the first 將 has no hand yet: who throws for the second cannot be known
+    problem(client.post(f"{BASE}/T1/rounds/1/tables/2/matches/2/draw", json={"seed": 1}, headers=official), 400,
+            "thrower")
 
 
 # --- results -------------------------------------------------------------------------------------------
