@@ -295,3 +295,17 @@ def test_clock_panel_when_a_clock_runs(client, app, seeded):
 
 def test_no_clock_panel_without_a_clock(client, seeded):
     assert 'class="clock"' not in text(client.get("/t/taipei/"))
+
+
+@pytest.mark.parametrize("etype, body", [
+    ("NoSuchEvent", {}),  # the codec does not know it
+    ("Reverted", {"seq": 1, "reason": "x"}),  # EventCreated cannot be reverted: the log does not fold
+])
+def test_a_log_that_does_not_replay_is_a_409_page(client, app, seeded, etype, body):
+    db = connect(app.config["DATABASE"])
+    with db.atomic():  # written past append_events' checks, as a hand-edited file would be
+        tournament_store.append_tournament_event(db, "taipei", etype, body)
+    db.close()
+    r = client.get("/t/taipei/standings")
+    assert r.status_code == 409 and r.mimetype == "text/html"
+    assert "賽事紀錄無法重播" in text(r) and "does not replay" in text(r)

@@ -1,7 +1,8 @@
 """A tournament as the pages read it: its row, its log replayed, its players' names.
 
 The event log is the source of truth: every page reads it (``store.tournaments.load_records``)
-and folds it (``tournament.events.replay``) — no cache, no second copy. Reads follow the
+and folds it (``tournament.events.replay``) — through :func:`api.tournament_state.load`,
+which keeps the fold while the log is unchanged, shared with the API. Reads follow the
 ``tournaments`` read area of :mod:`api.auth`; lookups that miss raise
 :class:`web.errors.PageError` (404), never a 500.
 """
@@ -12,9 +13,10 @@ from dataclasses import dataclass
 from api.auth import check_read
 from api.problems import ApiProblem
 from referee.errors import MjrefError
+from api.tournament_state import load as replayed
 from store import get_db
 from store import tournaments as tournament_store
-from tournament.events import EventSettings, EventState, Record, replay
+from tournament.events import EventSettings, EventState, Record
 from tournament.schedule import RoundPlan, TablePlan
 from web import side_events
 from web.errors import PageError, from_problem, not_found
@@ -81,23 +83,25 @@ def check_access() -> None:
 
 
 def load(tournament_id: str) -> Tournament:
-    """The tournament, its log folded; after the read check.
+    """The tournament, its log folded; after the read check. The replay is the API's
+    (:func:`api.tournament_state.load`: ``load_records`` + ``replay``, kept while the log's last
+    sequence number is unchanged), so pages and API share one cached fold per tournament.
 
     :raises PageError: 401/403 (reads), 404 (no such tournament), 409 (a log that does not fold).
     """
     check_access()
-    db = get_db()
-    row = tournament_store.get_tournament(db, tournament_id)
-    if row is None:
-        raise not_found(f"賽事「{tournament_id}」", f"tournament {tournament_id!r}")
     side_events.register()
     try:
-        records = tuple(tournament_store.load_records(db, tournament_id))
-        state = replay(records)
+        loaded = replayed(tournament_id)
+    except ApiProblem as problem:
+        if problem.code == 404:
+            raise not_found(f"賽事「{tournament_id}」", f"tournament {tournament_id!r}") from None
+        raise from_problem(problem) from None
     except MjrefError as exc:
-        raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}", f"The tournament's log does not replay: {exc}",
+        raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}", f"The tournament's log does not replay: {exc.message}",
                         field=exc.field) from None
-    return Tournament(tournament_id, row, records, state, side_events.first_dealers(records))
+    return Tournament(tournament_id, loaded.row, loaded.records, loaded.state,
+                      side_events.first_dealers(loaded.provenance))
 
 
 def list_all() -> list[dict]:
