@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from typing import Any
 
 import sqlite_utils
 
 from store.tables import canonical, dumps, now
-from tournament import codec
+from tournament import clock, codec, provenance  # noqa: F401 - importing registers their side events
 from tournament.events import Record, append
 
 
@@ -64,13 +65,52 @@ def tournament_events(db: sqlite_utils.Database, tournament_id: str, *, after_se
              "actor": r[4], "received_at": r[5]} for r in rows]
 
 
+#: ``(database file, tournament id) → (its last row as read, the records)``: committed rows
+#: only (filled outside transactions), so always a true prefix of an append-only log
+_RECORDS: dict[tuple[str, str], tuple[tuple, tuple[Record, ...]]] = {}
+_RECORDS_LOCK = threading.Lock()
+_RECORDS_MAX = 64
+
+
+def _database_file(db: sqlite_utils.Database) -> str:
+    row = db.execute("PRAGMA database_list").fetchone()
+    return row[2] if row and row[2] else ""
+
+
 def load_records(db: sqlite_utils.Database, tournament_id: str) -> list[Record]:
     """The tournament's log as domain records, in sequence order (``by`` is the actor's token
-    id as text, ``at`` the time it was received)."""
+    id as text, ``at`` the time it was received).
+
+    Decoding is the costly part of a long log: committed records are kept per database file
+    and tournament, and only rows after them are read and decoded. The rows are append-only
+    (triggers refuse UPDATE and DELETE), so committed records never change; the kept last row
+    is compared with the file's before the prefix is reused (another file at the same path).
+    """
+    path = _database_file(db)
+    key = (path, tournament_id)
+    base: tuple[Record, ...] = ()
+    hit = _RECORDS.get(key) if path else None
+    if hit is not None:
+        last, kept = hit
+        row = db.execute("SELECT type, body, actor, received_at FROM tournament_events WHERE tournament_id = ? "
+                         "AND seq = ?", (tournament_id, len(kept))).fetchone()
+        if row is not None and tuple(row) == last:
+            base = kept
     rows = db.execute("SELECT seq, type, body, actor, received_at FROM tournament_events WHERE tournament_id = ? "
-                      "ORDER BY seq", (tournament_id,))
-    return [Record(seq, codec.decode({**json.loads(body), "type": etype}), "" if actor is None else str(actor), at)
-            for seq, etype, body, actor, at in rows]
+                      "AND seq > ? ORDER BY seq", (tournament_id, len(base)))
+    added = []
+    last_row = None
+    for seq, etype, body, actor, at in rows:
+        added.append(Record(seq, codec.decode({**json.loads(body), "type": etype}), "" if actor is None else str(actor),
+                            at))
+        last_row = (etype, body, actor, at)
+    records = [*base, *added]
+    if path and added and not db.conn.in_transaction:
+        with _RECORDS_LOCK:
+            if len(_RECORDS) >= _RECORDS_MAX:
+                _RECORDS.clear()
+            _RECORDS[key] = (last_row, tuple(records))
+    return records
 
 
 def append_events(db: sqlite_utils.Database, tournament_id: str, events: list, *, actor: int | None = None,

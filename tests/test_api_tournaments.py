@@ -433,3 +433,27 @@ def test_a_hand_that_cannot_be_synced_is_reported_and_nothing_of_it_written(app,
     assert synced["recorded"] == []
     assert [(p["table_id"], p["hand"], p["field"]) for p in synced["problems"]] == [("R2", 1, "table")]
     assert log_length(app, "T1") == before
+
+
+def test_the_record_cache_keeps_committed_records_only(app, client, official, event):
+    """``store.tournaments.load_records`` reuses decoded committed records; a write rolled back
+    never shows, a later one does."""
+    from store import connect
+    from store.tournaments import append_events, load_records
+    from tournament.events import PlayerRegistered
+
+    db = connect(app.config["DATABASE"])
+    try:
+        count = len(load_records(db, "T1"))
+        with pytest.raises(RuntimeError):
+            with db.atomic():
+                append_events(db, "T1", [PlayerRegistered("Z1", "趙一")])
+                raise RuntimeError("rolled back")
+        assert len(load_records(db, "T1")) == count
+        with db.atomic():
+            append_events(db, "T1", [PlayerRegistered("Z2", "趙二")])
+        records = load_records(db, "T1")
+        assert len(records) == count + 1 and records[-1].event.player_id == "Z2"
+    finally:
+        db.close()
+    assert [p["id"] for p in client.get(f"{BASE}/T1/players").get_json()["players"]][-1] == "Z2"
