@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .events import Event, EventType
 from .melds import MeldKind
-from .restrictions import chow_forbidden_discards, chow_takes_own_discard, is_run
+from .restrictions import SUIT_OF, UNIT_OF, chow_forbidden_discards, chow_takes_own_discard, is_run
 from .state import Intake, Phase, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Verdict
@@ -82,7 +82,8 @@ class ClaimsMixin:
             if not run:
                 problems.append(self._irr(ev, "chow_not_a_run", tiles=tuple(tiles), tile=w.tile))
         elif intake is Intake.PUNG:
-            if len(tiles) != 3 or any(t != w.tile for t in tiles):
+            wt = w.tile
+            if len(tiles) != 3 or tiles[0] != wt or tiles[1] != wt or tiles[2] != wt:
                 problems.append(self._irr(ev, "pung_not_alike", tiles=tuple(tiles), tile=w.tile))
         else:  # melded kong
             if len(tiles) != 4 or any(t != w.tile for t in tiles):
@@ -123,18 +124,18 @@ class ClaimsMixin:
                                                               kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
             undo = taken
         # restrictions
-        live = st.wall.live
-        limit = st.rules.last_tiles_no_claims
-        if limit and live <= limit:
-            problems.append(self._irr(ev, "claim_in_last_tiles", limit=limit, live=live,
+        rules = st.rules
+        limit = rules.last_tiles_no_claims
+        if limit and st.wall.live <= limit:
+            problems.append(self._irr(ev, "claim_in_last_tiles", limit=limit, live=st.wall.live,
                                       clause="play.restrict.7"))
         if seat.revealed and (w.tile in seat.revealed or any(t in seat.revealed for t in hand_tiles)):
             problems.append(self._irr(ev, "claim_revealed_tiles", revealed=tuple(sorted(seat.revealed))))
-        if run and st.rules.chow_forbid_own_recent:
-            if chow_takes_own_discard(tiles, w.tile, seat.last_discard, other_end=st.rules.chow_forbids_other_end) \
+        if run and rules.chow_forbid_own_recent:
+            if chow_takes_own_discard(tiles, w.tile, seat.last_discard, other_end=rules.chow_forbids_other_end) \
                     and seat.last_discard_seq is not None:
                 problems.append(self._irr(ev, "chow_own_recent_discard", own=seat.last_discard, tile=w.tile))
-        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is Intake.PUNG and st.rules.passed_pung else None
+        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is Intake.PUNG and rules.passed_pung else None
         if first is not None:
             problems.append(self._irr(ev, "passed_pung", tile=w.tile, evidence=(ev.seq, first),
                                       clause="play.pon"))
@@ -148,8 +149,16 @@ class ClaimsMixin:
         waits = seat.waits
         if seat.passed is None and waits and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
             seat.passed = w.seq  # chose to claim rather than win: the win is passed
-        for t in hand_tiles:
-            _remove(seat, t)
+        if seat.unknown:
+            for t in hand_tiles:
+                _remove(seat, t)
+        else:  # a known hand that holds them (checked above): as _remove, inline for speed
+            hand, keys = seat.hand, seat.keys
+            for t in hand_tiles:
+                hand[t] -= 1
+                keys[SUIT_OF[t]] -= UNIT_OF[t]
+            seat.n -= len(hand_tiles)
+            seat.waits = None
         discarder = st.seats[w.seat]
         if discarder.pond and discarder.pond[-1] == w.tile:
             discarder.pond.pop()
@@ -166,7 +175,7 @@ class ClaimsMixin:
             w.note_fulfilled(s)
         if intake is Intake.CHOW:
             st.after_claim_tile = w.tile
-            st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=st.rules.chow_forbids_other_end) \
+            st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=rules.chow_forbids_other_end) \
                 if run else (w.tile,)
         elif intake is Intake.PUNG:
             st.after_claim_tile = w.tile

@@ -21,6 +21,8 @@ from .melds import Group, GroupKind, Meld, parse_melds
 from .tables import DECOMPOSITIONS, HONOUR_CODE, NO, SUIT_CODE, WAITS, WaitShape
 from .tiles import KINDS, check_copies, check_flowers, counts_at, counts_of, format_tiles, parse_tiles, parse_tiles_at
 
+_INT_ONLY = {int}
+
 #: concealed tiles + 3 per meld (win.shape, deal.hand-size)
 WAITING_SIZE = 16
 WINNING_SIZE = 17
@@ -96,7 +98,9 @@ class Hand:
     flowers: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if len(self.concealed) != KINDS or any(type(c) is not int or c < 0 for c in self.concealed):
+        concealed = self.concealed
+        # all ints (no bools), none negative; set/min run in C, for speed
+        if len(concealed) != KINDS or set(map(type, concealed)) != _INT_ONLY or min(concealed) < 0:
             raise InvalidHandError(
                 f"concealed must be 34 non-negative counts, got {self.concealed!r}",
                 field="tiles",

@@ -46,7 +46,9 @@ from .table_ops import _REJECTED, _HAND_START, _IRREGULAR, _MELDED
 from .claims import ClaimsMixin
 from .dealing import DealingMixin
 from .gestures import GesturesMixin
+from .outcome import adjudicate
 from .turns import TurnsMixin
+from .winning import check_win
 
 
 class StreamError(MjrefError, ValueError):
@@ -134,8 +136,6 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         Returns the :class:`referee.outcome.Adjudication`; later calls return the same one.
         """
         if self._finished is None:
-            from .outcome import adjudicate
-
             if self.state is None:
                 raise StreamError("no events: a hand's stream starts with hand_start", field="events",
                                   reason_zh="沒有事件")
@@ -154,8 +154,6 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
             return False
         t = ev.type
         if t is EventType.WIN:
-            from .winning import check_win
-
             return check_win(self, st, ev, dry=True)
         if t is EventType.CHOW or t is EventType.PUNG:
             return self._claim_discard(st, ev, Intake.CHOW if t is EventType.CHOW else Intake.PUNG, dry=True)
@@ -223,8 +221,6 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def _win(self, st: TableState, ev: Event) -> Verdict:
         """胡 (play.win, app.win-ways): on a discard, by self-draw, by robbing a kong, or by
         flowers; checked against the hand, 過水 and the self-draw limits."""
-        from .winning import check_win
-
         return check_win(self, st, ev)
 
 

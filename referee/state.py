@@ -207,7 +207,7 @@ class SeatState:
 class Taken:
     """Who took the turn after a claimable tile, and how (for priority, ``prio.*``)."""
 
-    __slots__ = ("intake", "seat", "seq", "ts", "placed_ts", "discarded", "tile", "meld", "hand_tiles", "replaced")
+    __slots__ = ("intake", "seat", "seq", "ts", "placed_ts", "tile", "meld", "hand_tiles", "replaced")
 
     def __init__(self, intake: Intake, seat: int, seq: int, ts: int, tile: int | None = None,
                  meld: TableMeld | None = None, hand_tiles: tuple[int, ...] = ()) -> None:
@@ -217,7 +217,6 @@ class Taken:
         self.ts = ts
         #: when the drawn tile was placed into the hand (prio.4), None if not yet
         self.placed_ts: int | None = None
-        self.discarded = False
         self.tile = tile
         self.meld = meld
         #: tiles the claim took from the hand (known ones; None entries were unknown)

@@ -74,16 +74,19 @@ def _refresh_waits(seat: SeatState, waiters: list[int]) -> None:
         seat.waits = None
         return
     k = seat.keys
-    found = _waits_of(k[0], k[1], k[2], k[3])
-    seat.waits = found
-    old = seat.waited
-    if old is not found:
-        bit = 1 << seat.seat
-        for t in old:
-            waiters[t] &= ~bit
-        for t in found:
-            waiters[t] |= bit
-        seat.waited = found
+    found = seat.waits = _waits_of(k[0], k[1], k[2], k[3])
+    if found is not seat.waited:
+        _mark_waiters(waiters, seat, found)
+
+
+def _mark_waiters(waiters: list[int], seat: SeatState, found: frozenset[int]) -> None:
+    """Move the seat's bit in the per-tile masks from its old waits to *found*."""
+    bit = 1 << seat.seat
+    for t in seat.waited:
+        waiters[t] &= ~bit
+    for t in found:
+        waiters[t] |= bit
+    seat.waited = found
 
 
 class _WaitTiles(dict):

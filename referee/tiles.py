@@ -288,6 +288,8 @@ def counts_at(tiles: Sequence[tuple[int, int]], text: str, *, field: str = "tile
 
 def check_copies(counts: Sequence[int], *, field: str = "tiles") -> None:
     """:raises TileCountError: when any kind appears more than four times."""
+    if not counts or max(counts) <= COPIES:  # the usual case, checked in C for speed
+        return
     for t, c in enumerate(counts):
         if c > COPIES:
             raise TileCountError(

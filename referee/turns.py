@@ -11,10 +11,9 @@ from .restrictions import SUIT_OF, UNIT_OF
 from .state import Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
-from .wall import TILES
 from .table_ops import (
     _PLAY, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE, _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
-    _CALL_ZH, _refresh_waits, _waits_of,
+    _CALL_ZH, _mark_waiters, _waits_of,
 )
 
 
@@ -47,7 +46,7 @@ class TurnsMixin:
             else:
                 tile = ev.tile
                 ok = tile is None
-            live = TILES - front - wall.tail - wall.dead_wall - wall.per_kong * wall.kongs
+            live = wall.end - front
             if ok and live > 0:
                 seat = st.seats[s]
                 if seat.passed is None:
@@ -240,21 +239,24 @@ class TurnsMixin:
             # fast path: _apply_discard of a known tile in turn, no meld touched, no lapse
             w = st.window
             if w is not None and not w.closed:
-                taken = w.taken
-                if taken is not None and taken.seat == s:
-                    taken.discarded = True
                 wt = w.tile
                 if w.calls or w.kind is not _DISCARD_W or wt >= KINDS or st.waiters[wt]:
                     self._close_window(st, w, ev)
                 else:  # nothing to settle: no call, nobody waiting on it
                     w.closed = True
             seat.hand[x] -= 1
-            seat.n -= 1
-            seat.keys[SUIT_OF[x]] -= UNIT_OF[x]
-            seq = ev.seq
-            _refresh_waits(seat, st.waiters)  # the hand left; nothing unknown changed here
-            if seat.waits is not None:  # it held 17
-                _passed_at_own_discard(st, seat, x, seq)
+            n = seat.n = seat.n - 1
+            k = seat.keys
+            k[SUIT_OF[x]] -= UNIT_OF[x]
+            # the waits of the hand left (as _refresh_waits, inline for speed)
+            if seat.unknown or n + 3 * len(seat.melds) != 16:
+                seat.waits = None
+            else:
+                waits = seat.waits = _waits_of(k[0], k[1], k[2], k[3])
+                if waits is not seat.waited:
+                    _mark_waiters(st.waiters, seat, waits)
+                if seat.passed is not None or x in waits:  # it held 17: 過水 at one's own discard
+                    _passed_at_own_discard(st, seat, x, ev.seq)
             self._record_discard(st, seat, s, x, ev, w)
             return ACCEPTED
         done = self._after_end(st, ev)
@@ -323,9 +325,6 @@ class TurnsMixin:
         s = seat.seat
         w = st.window
         if w is not None and not w.closed:
-            taken = w.taken
-            if taken is not None and taken.seat == s:
-                taken.discarded = True
             if w.calls or w.kind is not _DISCARD_W or w.tile >= KINDS or st.waiters[w.tile]:
                 self._close_window(st, w, ev)
             else:  # nothing to settle: no call, nobody waiting on it
@@ -354,19 +353,13 @@ class TurnsMixin:
         if known and seat.n + melds3 == 16:  # the waits of the hand left (as _refresh_waits)
             k = seat.keys
             waits = seat.waits = _waits_of(k[0], k[1], k[2], k[3])
-            old = seat.waited
-            if old is not waits:
-                waiters = st.waiters
-                bit = 1 << s
-                for t in old:
-                    waiters[t] &= ~bit
-                for t in waits:
-                    waiters[t] |= bit
-                seat.waited = waits
+            if waits is not seat.waited:
+                _mark_waiters(st.waiters, seat, waits)
         else:
             seat.waits = None
         if full and x < KINDS:
             _passed_at_own_discard(st, seat, x, ev.seq)
+        st.turn = s  # a physical table's discard out of turn: the turn is the discarder's now
         self._record_discard(st, seat, s, x, ev, w)
 
     def _record_discard(self, st: TableState, seat: SeatState, s: int, x: int, ev: Event, w: Window | None) -> None:
@@ -382,11 +375,9 @@ class TurnsMixin:
         seat.since = len(log)
         log.append((x, seq, s, True))
         st.discards_made += 1
-        wall = st.wall
         st.prev_window = w
-        st.window = Window(_DISCARD_W, s, x, seq, ev.ts,
-                           TILES - wall.front - wall.tail - wall.dead_wall - wall.per_kong * wall.kongs <= 0)
-        st.turn = s
+        wall = st.wall
+        st.window = Window(_DISCARD_W, s, x, seq, ev.ts, wall.end <= wall.front)
         st.intake = _NONE
         st.drawn = None
         st.placed = False

@@ -98,7 +98,7 @@ class Wall:
     :param per_kong: extra tiles kept per kong (``wall.dead_wall_per_kong``, 一槓一).
     """
 
-    __slots__ = ("tiles", "front", "tail", "kongs", "dead_wall", "per_kong", "layout")
+    __slots__ = ("tiles", "front", "_tail", "_kongs", "dead_wall", "per_kong", "layout", "end")
 
     def __init__(self, tiles: Sequence[int] | None = None, *, dead_wall: int = 16, per_kong: int = 0,
                  layout: Sequence[int] | None = None) -> None:
@@ -106,10 +106,13 @@ class Wall:
             raise WallError(f"a wall is {TILES} tiles, got {len(tiles)}", field="tiles", reason_zh=f"牌牆須為 {TILES} 張")
         self.tiles = list(tiles) if tiles is not None else None
         self.front = 0
-        self.tail = 0
-        self.kongs = 0
+        self._tail = 0
+        self._kongs = 0
         self.dead_wall = dead_wall
         self.per_kong = per_kong
+        #: the draw-order index where the live wall ends: ``live`` is ``end - front``, kept
+        #: in step by the ``tail`` and ``kongs`` setters (for speed: draws and discards read it)
+        self.end = TILES - dead_wall
         #: draw-order index → layout index, when the break is known
         self.layout = layout if layout is None or isinstance(layout, tuple) else tuple(layout)
 
@@ -120,6 +123,26 @@ class Wall:
             raise WallError(f"a wall is {TILES} tiles, got {len(layout_tiles)}", field="tiles", reason_zh=f"牌牆須為 {TILES} 張")
         order = _draw_order(break_seat, skip)
         return cls([layout_tiles[i] for i in order], layout=order, **kw)
+
+    @property
+    def tail(self) -> int:
+        """Replacement tiles drawn from the tail."""
+        return self._tail
+
+    @tail.setter
+    def tail(self, value: int) -> None:
+        self._tail = value
+        self.end = TILES - value - self.dead_wall - self.per_kong * self._kongs
+
+    @property
+    def kongs(self) -> int:
+        """Kongs made this hand (with 一槓一 each keeps one more tile in the dead wall)."""
+        return self._kongs
+
+    @kongs.setter
+    def kongs(self, value: int) -> None:
+        self._kongs = value
+        self.end = TILES - self._tail - self.dead_wall - self.per_kong * value
 
     @property
     def known(self) -> bool:
@@ -138,7 +161,7 @@ class Wall:
     @property
     def live(self) -> int:
         """Tiles still drawable from the front (0 when only the dead wall is left)."""
-        live = TILES - self.front - self.tail - self.dead_wall - self.per_kong * self.kongs
+        live = self.end - self.front
         return live if live > 0 else 0
 
     def peek_front(self) -> int | None:
@@ -157,7 +180,7 @@ class Wall:
 
     def take_tail(self) -> int | None:
         """Draw one replacement tile from the tail."""
-        k = self.tail
+        k = self._tail
         self.tail = k + 1
         return self.tiles[tail_index(k)] if self.tiles is not None else None
 
