@@ -4,9 +4,10 @@ PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST  := 127.0.0.1
 PORT  := 8000
-# waitress worker threads: requests waiting for a commit share it (group commit); many threads keep
-# the CPU busy while a commit is being fsynced (bench/bench_ingest.py: 128 beat 32 and 64)
-THREADS := 128
+# server processes and waitress worker threads per process (python -m api.serve): one process runs
+# Python on one core at a time, live ingest needs both cores (docs/performance.md, bench/bench_ingest.py)
+PROCESSES := 2
+THREADS := 32
 
 .PHONY: run test
 
@@ -14,7 +15,7 @@ run: $(STAMP)
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
 	@echo "資料庫 database: $${MJREF_DATABASE:-instance/mjref.sqlite3} (首次啟動時建立 created on first start)"
 	@echo "第一個權杖 first token: $(VENV)/bin/flask --app app tokens create --role admin --label 管理員"
-	$(VENV)/bin/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) --call app:create_app
+	$(PY) -m api.serve --host $(HOST) --port $(PORT) --threads $(THREADS) --processes $(PROCESSES)
 
 # the browser tests (tests/test_pages_browser.py) drive Debian's Chromium; install it when missing
 CHROMIUM := /usr/bin/chromium

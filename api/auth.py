@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import secrets
 import sys
 import threading
@@ -125,16 +126,34 @@ def create_token(db, *, role: str, table: str | None = None, label: str = "") ->
 
 class _TokenCache:
     """Recently seen tokens (digest → principal) so that a busy table's posts need no
-    lookup; entries expire after ``TOKEN_CACHE_SECONDS`` (a token revoked from the CLI
-    stops working within that time; one revoked through the API at once)."""
+    lookup. Revocation is honoured at once, in every server process: revoking (API or
+    CLI) touches a marker file next to the database (:func:`note_revocation`), and the
+    cache empties itself when the marker's mtime changes (one ``stat`` per lookup).
+    Entries also expire after ``TOKEN_CACHE_SECONDS``, for a token revoked some other way."""
 
-    def __init__(self, ttl: float, size: int = 10_000):
+    def __init__(self, ttl: float, marker: str | None = None, size: int = 10_000):
         self.ttl = ttl
         self.size = size
+        self.marker = marker
+        self._marker_seen: int | None = self._marker_mtime()
         self._entries: dict[str, tuple[Principal, float]] = {}
         self._lock = threading.Lock()
 
+    def _marker_mtime(self) -> int | None:
+        if self.marker is None:
+            return None
+        try:
+            return os.stat(self.marker).st_mtime_ns
+        except OSError:
+            return None
+
     def get(self, key: str) -> Principal | None:
+        seen = self._marker_mtime()
+        if seen != self._marker_seen:
+            with self._lock:
+                self._entries.clear()
+                self._marker_seen = seen
+            return None
         entry = self._entries.get(key)
         if entry is None or entry[1] < time.monotonic():
             return None
@@ -150,6 +169,24 @@ class _TokenCache:
         with self._lock:
             for key in [k for k, (p, _) in self._entries.items() if p.id == token_id]:
                 del self._entries[key]
+
+
+def revocation_marker(database: str | os.PathLike) -> str:
+    """The file whose mtime tells every server process that a token was revoked."""
+    return os.fspath(database) + "-revoked"
+
+
+def note_revocation(database: str | os.PathLike) -> None:
+    """Tell every process serving *database* to drop its cached tokens (after a revoke)."""
+    marker = revocation_marker(database)
+    with open(marker, "a"):
+        pass
+    now_ns = time.time_ns()
+    try:
+        previous = os.stat(marker).st_mtime_ns
+    except OSError:
+        previous = 0
+    os.utime(marker, ns=(now_ns, max(now_ns, previous + 1)))  # always a new mtime, even within a tick
 
 
 def _unauthorized(detail: str, detail_zh: str, code: str = "unauthorized") -> ApiProblem:
@@ -169,23 +206,31 @@ def current_principal() -> Principal | None:
     if "principal" in g:
         return g.principal
     header = request.headers.get("Authorization")
-    principal = None
-    if header is not None:
-        scheme, _, secret = header.strip().partition(" ")
-        secret = secret.strip()
-        if scheme.lower() != "bearer" or not secret:
-            raise _unauthorized("Authorization must be 'Bearer <token>'", "Authorization 須為「Bearer <權杖>」",
-                                "malformed_authorization")
-        key = digest(secret)
-        cache: _TokenCache = current_app.extensions["mjref.token_cache"]
-        principal = cache.get(key)
-        if principal is None:
-            row = token_store.token_by_hash(get_db(), key)
-            if row is None:
-                raise _unauthorized("unknown or revoked token", "權杖無效或已撤銷", "invalid_token")
-            principal = Principal(row["id"], row["role"], row["table"], row["label"])
-            cache.put(key, principal)
+    principal = None if header is None else principal_of(header, current_app, get_db)
     g.principal = principal
+    return principal
+
+
+def principal_of(header: str, app: Flask, open_db: Callable) -> Principal:
+    """The principal of an ``Authorization`` header's token (cached by its hash);
+    *open_db* gives a read connection on a cache miss.
+
+    :raises ApiProblem: 401 for a malformed, unknown or revoked token.
+    """
+    scheme, _, secret = header.strip().partition(" ")
+    secret = secret.strip()
+    if scheme.lower() != "bearer" or not secret:
+        raise _unauthorized("Authorization must be 'Bearer <token>'", "Authorization 須為「Bearer <權杖>」",
+                            "malformed_authorization")
+    key = digest(secret)
+    cache: _TokenCache = app.extensions["mjref.token_cache"]
+    principal = cache.get(key)
+    if principal is None:
+        row = token_store.token_by_hash(open_db(), key)
+        if row is None:
+            raise _unauthorized("unknown or revoked token", "權杖無效或已撤銷", "invalid_token")
+        principal = Principal(row["id"], row["role"], row["table"], row["label"])
+        cache.put(key, principal)
     return principal
 
 
@@ -337,6 +382,7 @@ def revoke_token_view(token_id: int):
     if row is None:
         raise not_found("token", "權杖", token_id, "token_id")
     current_app.extensions["mjref.token_cache"].forget(token_id)
+    note_revocation(current_app.config["DATABASE"])  # the other server processes drop their caches
     return jsonify(row)
 
 
@@ -394,7 +440,7 @@ def tokens_list(include_revoked: bool) -> None:
 @tokens_cli.command("revoke")
 @click.argument("token_id", type=int)
 def tokens_revoke(token_id: int) -> None:
-    """撤銷權杖。Revoke a token (a running server stops accepting it within TOKEN_CACHE_SECONDS)."""
+    """撤銷權杖。Revoke a token (running servers stop accepting it at once)."""
 
     db = _cli_db()
     try:
@@ -402,6 +448,8 @@ def tokens_revoke(token_id: int) -> None:
             row = token_store.revoke_token(db, token_id)
     finally:
         db.close()
+    if row is not None:
+        note_revocation(current_app.config["DATABASE"])  # running servers drop their cached tokens at once
     if row is None:
         click.echo(json.dumps({"code": "not_found", "field": "token_id", "detail": f"no token {token_id}",
                                "detail_zh": f"找不到權杖 {token_id}"}, ensure_ascii=False), err=True)
@@ -416,4 +464,5 @@ def _cli_db():
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["mjref.token_cache"] = _TokenCache(float(app.config.get("TOKEN_CACHE_SECONDS", 10)))
+    app.extensions["mjref.token_cache"] = _TokenCache(float(app.config.get("TOKEN_CACHE_SECONDS", 10)),
+                                                      revocation_marker(app.config["DATABASE"]))

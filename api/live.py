@@ -87,7 +87,8 @@ class HandReferee:
     payments, so an official can overrule or amend each one.
     """
 
-    __slots__ = ("referee", "hand", "rulings", "outcome", "ended", "events", "penalties", "_seen_findings")
+    __slots__ = ("referee", "hand", "rulings", "outcome", "ended", "events", "penalties", "_seen_findings",
+                 "_moments")
 
     def __init__(self, table: Mapping[str, Any], hand: int):
         from referee.machine import Referee
@@ -103,6 +104,10 @@ class HandReferee:
         #: what penalties said when the hand closed (payments, next dealer ...), or why it could not
         self.penalties: dict | None = None
         self._seen_findings = 0
+        #: the wall after each event, as :func:`penalties.record.build` records it: penalties
+        #: then rules on this referee's replay instead of replaying the hand again (None: not
+        #: available, penalties replays)
+        self._moments: dict[int, Any] | None = {}
 
     def apply(self, event: Event, field_prefix: str) -> dict:
         """Apply one event: its answer ``{hand, seq, verdict, irregularities?, rulings?, outcome?}``.
@@ -117,6 +122,8 @@ class HandReferee:
                 error.field = f"{field_prefix}.{error.field}"
             raise
         self.events.append(event)
+        if self._moments is not None:
+            self._moment(event.seq)
         answer: dict[str, Any] = {"hand": self.hand, **verdict.to_dict(event.seq)}
         new = [self._ruling(irr) for irr in verdict.irregularities]
         self._findings(new)
@@ -155,13 +162,43 @@ class HandReferee:
         score and settlement, ``payments`` per seat, the next hand's dealer."""
         return _jsonable(self.referee.finish().outcome.to_dict())
 
+    def _moment(self, seq: int) -> None:
+        """Keep the wall after event *seq* (what :func:`penalties.record.build` keeps)."""
+        try:
+            from penalties.record import Moment
+            from referee.state import Source
+
+            st = self.referee.state
+            w = st.wall
+            self._moments[seq] = Moment(w.front, w.tail, w.live, st.turn, st.drawn,
+                                        st.source in (Source.KONG, Source.MELDED_KONG, Source.FLOWER), st.placed)
+        except Exception:  # noqa: BLE001 - the referee's state changed shape: penalties replays the hand itself
+            _log.warning("cannot keep the wall per event; penalties will replay the hand", exc_info=True)
+            self._moments = None
+
+    def _record(self) -> Any:
+        """The closed hand as penalties reads it (:class:`penalties.record.HandRecord`), from
+        this referee: the same record :func:`penalties.record.build` makes by replaying the
+        hand (about 1 ms at the end of each hand), made from what the live referee kept."""
+        from penalties.record import HandRecord
+        from referee.events import Setup
+        from referee.scoring.context import Stakes
+
+        events = tuple(self.events)
+        setup = events[0].setup or Setup()
+        return HandRecord(events, self.referee.finish(), self._moments, self.referee.state.rules.ruleset,
+                          Stakes(setup.base, setup.per_tai), {e.seq: i for i, e in enumerate(events)}, None)
+
     def _close(self, seq: int) -> list[dict]:
         """The rulings made when the hand closes: penalties' rulings and the outcome."""
         outcome = self.outcome or {}
         try:
-            from penalties import rule
+            from penalties import rule, rule_record
 
-            result = rule(self.referee.finish(), events=self.events)
+            if self._moments is not None and self.events and self.events[0].type.wire == "hand_start":
+                result = rule_record(self._record())
+            else:
+                result = rule(self.referee.finish(), events=self.events)
         except Exception as error:  # noqa: BLE001 - a penalties bug must not stop a table's ingest
             _log.exception("penalties could not rule on a hand; the referee's settlement stands")
             self.penalties = {"error": f"{type(error).__name__}: {error}"}
@@ -298,16 +335,29 @@ def _override_from_event(row: Mapping[str, Any]) -> dict:
 
 
 class _Live:
-    """A table in memory: its settings, the head of its play stream, the current hand."""
+    """A table in memory: its settings, the head of its play stream, the current hand's
+    referee. A cache of the log: :meth:`LiveService.ingest` checks it against the stored
+    head inside every write, and reloads it from the log when another process (or a
+    failed commit) left it behind. ``lock`` orders one table's posts within the process."""
 
-    __slots__ = ("table", "head", "referee", "checked")
+    __slots__ = ("table", "head", "referee", "loaded", "lock")
 
     def __init__(self, table: dict):
         self.table = table
         self.head: tuple[int, int] | None = None
         self.referee: HandReferee | None = None
-        #: head known to match the log (reset when another connection writes)
-        self.checked = False
+        #: head and referee reflect the log (False: reload before use)
+        self.loaded = False
+        self.lock = threading.Lock()
+
+
+class _Stale(Exception):
+    """The stored head is not the one the in-memory referee worked from: another process
+    wrote to the table. Nothing was written; the table is reloaded and the post tried again."""
+
+
+#: how many times a post is tried again after finding its table changed by another process
+_STALE_RETRIES = 5
 
 
 def conflict(code: str, index_field: str, detail: str, detail_zh: str, expected: tuple[int, int]) -> ApiProblem:
@@ -382,10 +432,19 @@ class LiveService:
 
     # -- ingest ---------------------------------------------------------------------------
 
-    def ingest(self, table_id: str, table: dict, raws: list[Any], *, batch: bool, actor: int | None) -> IngestAnswer:
+    def ingest(self, table_id: str, table: dict, raws: list[Any], *, batch: bool, actor: int | None,
+               open_db: Any) -> IngestAnswer:
         """Store and rule on posted events (all or nothing); the answer for each.
 
-        *table* is the table's row (read before, for parsing outside the write lock).
+        *table* is the table's row; *open_db* gives a read connection (duplicates and
+        reloads read the log through it). The referee rules on the events **outside** the
+        write lock, under the table's own lock (a table's posts come one after another,
+        so it is rarely waited for): the group commit then holds only the inserts, and
+        the CPU work of one post (parsing, the referee, penalties at the end of a hand)
+        overlaps other posts' commits — and other processes' writes, when the service runs
+        several. The write checks that the stored head is still the one the referee
+        worked from; if another process wrote to the table meanwhile, the table is
+        reloaded from the log and the post tried again.
         """
         prepared = []
         for i, raw in enumerate(raws):
@@ -404,90 +463,119 @@ class LiveService:
                                   f"事件寫的是桌「{raw['table']}」，卻送到桌「{table_id}」")
             event = parse(raw, table, i if batch else None)
             prepared.append((where, raw["hand"], raw["seq"], event, ts.canonical(raw)))
-        return self.writer.submit(lambda tx: self._ingest(tx, table_id, prepared, actor))
+        live = self._entry(table_id, table)
+        with live.lock:
+            for attempt in range(_STALE_RETRIES + 1):
+                if not live.loaded:
+                    self._load(live, table_id, open_db())
+                try:
+                    return self._ingest(live, table_id, prepared, actor, open_db, verify=attempt < _STALE_RETRIES)
+                except _Stale:
+                    live.loaded = False
+        raise AssertionError("unreachable: the last attempt does not raise _Stale")  # pragma: no cover
 
-    def _ingest(self, tx: Tx, table_id: str, prepared: list[tuple], actor: int | None) -> IngestAnswer:
-        db = tx.db
-        live = self._live(tx, table_id)
-        tx.on_abort(lambda: self.forget(table_id))
-        head = live.head
+    def _ingest(self, live: _Live, table_id: str, prepared: list[tuple], actor: int | None, open_db: Any,
+                verify: bool) -> IngestAnswer:
+        """One attempt, under the table's lock: sequence and rule in memory, then write.
+
+        :raises _Stale: the in-memory head was behind the log (only when *verify*).
+        """
+        base = head = live.head
         results: list[dict] = []
         new_rows: list[tuple] = []
         touched: dict[int, HandReferee] = {}
         texts: list[str] = []  # each answer's JSON, as stored (the reply is assembled from them)
         started: list[int] = []
-        for where, hand, seq, event, text in prepared:
-            expected = (FIRST_HAND, FIRST_SEQ) if head is None else (head[0], head[1] + 1)
-            if head is not None and (hand, seq) <= head:
-                if new_rows:  # a resend after new events in one batch: out of order
-                    raise conflict("seq_clash", f"{where}.seq", "events of a batch must be in order",
-                                   "同一批事件須依序排列", expected)
-                stored = ts.stored_event(db, table_id, hand, seq)
-                if stored is None:
-                    raise conflict("seq_stale", f"{where}.seq", f"hand {hand} seq {seq} comes after its hand was left",
-                                   f"第 {hand} 盤 seq {seq} 在該盤之後才送達", expected)
-                if stored["body"] != text:
-                    raise conflict("seq_clash", f"{where}.seq",
-                                   f"hand {hand} seq {seq} is already stored with another body",
-                                   f"第 {hand} 盤 seq {seq} 已存有不同的內容", expected)
-                results.append({**stored["answer"], "duplicate": True})
-                texts.append(ts.dumps(results[-1]))
-                continue
-            next_hand = (FIRST_HAND if head is None else head[0] + 1, FIRST_SEQ)
-            if (hand, seq) != expected and (hand, seq) != next_hand:
-                if head is not None and hand > head[0]:
-                    expected = next_hand  # a new hand starts at its first seq
-                raise conflict("seq_gap", f"{where}.seq" if hand == expected[0] else f"{where}.hand",
-                               f"hand {hand} seq {seq} leaves a gap", f"第 {hand} 盤 seq {seq} 造成缺漏", expected)
-            if live.referee is None or live.referee.hand != hand:
-                live.referee = HandReferee(live.table, hand)  # the hand left stays as it was
-                started.append(hand)
-            answer = live.referee.apply(event, where)
-            if "rulings" in answer or "outcome" in answer:
-                touched[hand] = live.referee
-            head = (hand, seq)
-            results.append(answer)
-            new_rows.append((hand, seq, event.type.wire, text, ts.dumps(answer)))
-            texts.append(new_rows[-1][4])
+        try:
+            for where, hand, seq, event, text in prepared:
+                expected = (FIRST_HAND, FIRST_SEQ) if head is None else (head[0], head[1] + 1)
+                if head is not None and (hand, seq) <= head:
+                    if new_rows:  # a resend after new events in one batch: out of order
+                        raise conflict("seq_clash", f"{where}.seq", "events of a batch must be in order",
+                                       "同一批事件須依序排列", expected)
+                    stored = ts.stored_event(open_db(), table_id, hand, seq)
+                    if stored is None:
+                        raise conflict("seq_stale", f"{where}.seq",
+                                       f"hand {hand} seq {seq} comes after its hand was left",
+                                       f"第 {hand} 盤 seq {seq} 在該盤之後才送達", expected)
+                    if stored["body"] != text:
+                        raise conflict("seq_clash", f"{where}.seq",
+                                       f"hand {hand} seq {seq} is already stored with another body",
+                                       f"第 {hand} 盤 seq {seq} 已存有不同的內容", expected)
+                    results.append({**stored["answer"], "duplicate": True})
+                    texts.append(ts.dumps(results[-1]))
+                    continue
+                next_hand = (FIRST_HAND if head is None else head[0] + 1, FIRST_SEQ)
+                if (hand, seq) != expected and (hand, seq) != next_hand:
+                    if head is not None and hand > head[0]:
+                        expected = next_hand  # a new hand starts at its first seq
+                    raise conflict("seq_gap", f"{where}.seq" if hand == expected[0] else f"{where}.hand",
+                                   f"hand {hand} seq {seq} leaves a gap", f"第 {hand} 盤 seq {seq} 造成缺漏",
+                                   expected)
+                if live.referee is None or live.referee.hand != hand:
+                    live.referee = HandReferee(live.table, hand)  # the hand left stays as it was
+                    started.append(hand)
+                answer = live.referee.apply(event, where)
+                if "rulings" in answer or "outcome" in answer:
+                    touched[hand] = live.referee
+                head = (hand, seq)
+                results.append(answer)
+                new_rows.append((hand, seq, event.type.wire, text, ts.dumps(answer)))
+                texts.append(new_rows[-1][4])
+        except BaseException as error:
+            if new_rows or started or not isinstance(error, ApiProblem):
+                live.loaded = False  # the referee may be part way through the batch: reload it
+            if verify and isinstance(error, ApiProblem) and error.code == 409 \
+                    and ts.stream_head(open_db(), table_id) != base:
+                raise _Stale from error  # judged on an old head: reload, judge again
+            raise
         if new_rows:
-            ts.append_events(db, table_id, new_rows, actor=actor)
+            def work(tx: Tx) -> None:
+                db = tx.db
+                if ts.stream_head(db, table_id) != base:
+                    raise _Stale
+                ts.append_events(db, table_id, new_rows, actor=actor)
+                for hand in started:
+                    if hand not in touched:
+                        ts.save_hand(db, table_id, hand, ended=False, outcome=None, payments=NO_PAYMENTS)
+                for hand, referee in sorted(touched.items()):
+                    self._project(db, table_id, hand, referee)
+
+            try:
+                self.writer.submit(work)
+            except _Stale:
+                if verify:
+                    raise
+                live.loaded = False
+                raise conflict("seq_clash", "event.seq" if len(prepared) == 1 else "events[0].seq",
+                               "the table is being written by another client at the same time",
+                               "此桌同時有其他用戶端寫入", base or (FIRST_HAND, FIRST_SEQ)) from None
+            except BaseException:
+                live.loaded = False  # not stored: the referee ran ahead of the log
+                raise
             live.head = head
-            for hand in started:
-                if hand not in touched:
-                    ts.save_hand(db, table_id, hand, ended=False, outcome=None, payments=NO_PAYMENTS)
-            for hand, referee in sorted(touched.items()):
-                self._project(db, table_id, hand, referee)
         rulings = [r for a in results for r in a.get("rulings", ())]
         nxt = (FIRST_HAND, FIRST_SEQ) if head is None else (head[0], head[1] + 1)
         return IngestAnswer(table_id, len(new_rows), len(results) - len(new_rows), results, texts, rulings, nxt)
 
-    def _live(self, tx: Tx, table_id: str) -> _Live:
-        """The table in memory. Its head is read from the log when the table is first seen
-        and whenever another connection has written since this writer's last commit
-        (``PRAGMA data_version``); when it differs, the current hand is replayed."""
-        db = tx.db
-        if tx.external_change:
-            with self._lock:
-                for other in self._tables.values():
-                    other.checked = False
+    def _entry(self, table_id: str, table: dict) -> _Live:
         live = self._tables.get(table_id)
         if live is None:
-            row = ts.get_table(db, table_id)
-            if row is None:
-                raise not_found("table", "桌", table_id, "table_id")
-            live = _Live(row)
             with self._lock:
-                self._tables[table_id] = live
-        if live.checked:
-            return live
-        live.checked = True
-        head = ts.stream_head(db, table_id)
-        if head != live.head or live.referee is None:
-            live.head = head
-            live.referee = None
-            if head is not None:
-                live.referee, _ = replay_hand(live.table, head[0], ts.play_bodies(db, table_id, head[0]))
+                live = self._tables.setdefault(table_id, _Live(table))
         return live
+
+    @staticmethod
+    def _load(live: _Live, table_id: str, db: Any) -> None:
+        """Read the table's head from the log and replay its current hand."""
+        head = ts.stream_head(db, table_id)
+        live.referee = None
+        if head is not None:
+            bodies = list(ts.play_bodies(db, table_id, head[0]))
+            live.referee, _ = replay_hand(live.table, head[0], bodies)
+            head = (head[0], bodies[-1]["seq"]) if bodies else head
+        live.head = head
+        live.loaded = True
 
     def forget(self, table_id: str) -> None:
         """Drop a table's in-memory state (rebuilt from the log on next use)."""

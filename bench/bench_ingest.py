@@ -1,7 +1,8 @@
 """Live ingest under load: many tables posting events at once, real HTTP, real waitress.
 
-Starts the service as ``make run`` does (``waitress-serve --call app:create_app``) on a
-fresh SQLite file and a free loopback port, creates the tables and one ``table`` token
+Starts the service as ``make run`` does (``python -m api.serve``: waitress, ``--processes``
+processes of ``--threads`` threads) on a fresh SQLite file and a free loopback port,
+creates the tables and one ``table`` token
 for each, then plays generated legal hands (``referee.generator``): every table is one
 keep-alive connection posting its events in order, each POST waiting for its answer
 before the next. Every answer is checked (200, every verdict ``accepted``) and the
@@ -62,10 +63,27 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int, *, threads: int, synchronous: str, log) -> subprocess.Popen:
+def tree_cpu_seconds(pid: int, part: str = "both") -> float:
+    """CPU time of a process and its children (the server's worker processes)."""
+    total = cpu_seconds(pid, part)
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(k) for k in f.read().split()]
+    except OSError:
+        kids = []
+    for kid in kids:
+        try:
+            total += tree_cpu_seconds(kid, part)
+        except OSError:
+            pass
+    return total
+
+
+def start_server(db: Path, port: int, *, threads: int, synchronous: str, log, processes: int = 1) -> subprocess.Popen:
+    """The service as ``make run`` starts it (``python -m api.serve``), ready to answer."""
     env = {**os.environ, "MJREF_DATABASE": str(db), "MJREF_SQLITE_SYNCHRONOUS": synchronous}
-    cmd = [str(VENV_BIN / "waitress-serve"), "--host", "127.0.0.1", "--port", str(port), f"--threads={threads}",
-           "--connection-limit=1000", "--backlog=2048", "--channel-timeout=60", "--call", "app:create_app"]
+    cmd = [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads),
+           "--processes", str(processes)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -263,8 +281,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--batch", type=int, default=1,
                         help="closed loop: events per POST (default 1)")
     parser.add_argument("--max-batch", type=int, default=50, help="open loop: most events in one POST (default 50)")
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 128)),
-                        help="waitress threads (default 128, as make run)")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 32)),
+                        help="waitress threads per process (default 32, as make run)")
+    parser.add_argument("--processes", type=int, default=int(os.environ.get("MJREF_PROCESSES", 2)),
+                        help="server processes (default 2, as make run)")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--timeout", type=float, default=120.0, help="stop posting after this many seconds")
     parser.add_argument("--keep", action="store_true", help="keep the database and server log")
@@ -277,24 +297,25 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"generating {args.tables * args.hands} hands ...", file=sys.stderr)
     plan = streams(names, args.hands, 1 if args.rate else args.batch)
     log = open(work / "server.log", "wb")
-    server = start_server(db, port, threads=args.threads, synchronous=args.synchronous, log=log)
+    server = start_server(db, port, threads=args.threads, synchronous=args.synchronous, log=log,
+                          processes=args.processes)
     try:
         admin = admin_token(db)
         tokens = asyncio.run(setup_tables(port, admin, names))
         print(f"posting to {args.tables} tables on 127.0.0.1:{port} ...", file=sys.stderr)
-        server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
-        server_sys = cpu_seconds(server.pid, "system")
+        server_cpu, client_cpu = tree_cpu_seconds(server.pid), time.process_time()
+        server_sys = tree_cpu_seconds(server.pid, "system")
         if args.rate:
             flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
             result = asyncio.run(run_open(port, tokens, flat, args.rate, args.timeout, args.max_batch))
         else:
             result = asyncio.run(run_load(port, tokens, plan, args.timeout))
-        server_cpu = cpu_seconds(server.pid) - server_cpu
+        server_cpu = tree_cpu_seconds(server.pid) - server_cpu
         client_cpu = time.process_time() - client_cpu
         result["server_cpu_ms_per_post"] = round(server_cpu / max(1, result["posts"]) * 1e3, 3)
         result["server_cpu_ms_per_event"] = round(server_cpu / max(1, result["events"]) * 1e3, 3)
         result["server_cpu_share"] = round(server_cpu / result["seconds"], 2)
-        result["server_system_cpu_share"] = round((cpu_seconds(server.pid, "system") - server_sys) / result["seconds"], 2)
+        result["server_system_cpu_share"] = round((tree_cpu_seconds(server.pid, "system") - server_sys) / result["seconds"], 2)
         result["client_cpu_share"] = round(client_cpu / result["seconds"], 2)
     finally:
         server.send_signal(signal.SIGTERM)
@@ -303,7 +324,8 @@ def main(argv: list[str] | None = None) -> dict:
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
-    result.update({"tables": args.tables, "threads": args.threads, "synchronous": args.synchronous,
+    result.update({"tables": args.tables, "processes": args.processes, "threads": args.threads,
+                   "synchronous": args.synchronous,
                    "load_average": [round(x, 2) for x in os.getloadavg()]})
     if not args.rate:
         result["batch"] = args.batch

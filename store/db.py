@@ -23,7 +23,7 @@ from flask import Flask, current_app, g
 from store.schema import SCHEMA_VERSION, migrate
 from store.writer import GroupCommitter
 
-__all__ = ["SCHEMA_VERSION", "close_db", "connect", "get_db", "get_writer", "init_app", "init_db"]
+__all__ = ["SCHEMA_VERSION", "close_db", "connect", "get_db", "get_writer", "init_app", "init_db", "reader"]
 
 #: seconds a connection waits for another writer's lock before giving up
 BUSY_TIMEOUT = 5.0
@@ -66,12 +66,18 @@ def get_db() -> sqlite_utils.Database:
     group-committed and ordered with the live ingest.
     """
     if "db" not in g:
-        readers: threading.local = current_app.extensions["mjref.readers"]
-        db = getattr(readers, "db", None)
-        if db is None:
-            db = readers.db = connect(current_app.config["DATABASE"], synchronous=_synchronous(current_app))
-        g.db = db
+        g.db = reader(current_app._get_current_object())
     return g.db
+
+
+def reader(app: Flask) -> sqlite_utils.Database:
+    """The calling thread's read connection for *app*, outside a request context (the
+    live-ingest fast path, :mod:`api.tables`); the same connection :func:`get_db` uses."""
+    readers: threading.local = app.extensions["mjref.readers"]
+    db = getattr(readers, "db", None)
+    if db is None:
+        db = readers.db = connect(app.config["DATABASE"], synchronous=_synchronous(app))
+    return db
 
 
 def get_writer(app: Flask | None = None) -> GroupCommitter:
@@ -98,5 +104,6 @@ def init_app(app: Flask) -> None:
     app.extensions["mjref.writer"] = GroupCommitter(
         lambda: connect(app.config["DATABASE"], synchronous=_synchronous(app), check_same_thread=False),
         max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)),
+        lock_path=os.fspath(app.config["DATABASE"]) + "-writelock",
     )
     app.teardown_appcontext(close_db)

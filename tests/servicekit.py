@@ -1,8 +1,8 @@
 """Helpers for the service's tests (issue #6): tokens, generated hands, a real server.
 
 Everything is real: tokens are made by the same code as ``flask tokens create``, hands
-by the referee's generator, the server is ``waitress-serve --call app:create_app`` in
-a subprocess on a free loopback port.
+by the referee's generator, the server is ``python -m api.serve`` (waitress, as ``make
+run`` starts it, two processes) in a subprocess on a free loopback port.
 """
 from __future__ import annotations
 
@@ -76,13 +76,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database: Path, port: int, *, threads: int = 16, log: Path | None = None) -> subprocess.Popen:
-    """``waitress-serve --call app:create_app`` on 127.0.0.1:*port*, ready to answer."""
+def start_server(database: Path, port: int, *, threads: int = 16, processes: int = 2,
+                 log: Path | None = None) -> subprocess.Popen:
+    """The service as ``make run`` starts it (``python -m api.serve``: waitress in
+    *processes* processes sharing the file) on 127.0.0.1:*port*, ready to answer. Killing
+    the returned process kills its workers too."""
     env = {**os.environ, "MJREF_DATABASE": str(database)}
     out = open(log, "ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [str(VENV_BIN / "waitress-serve"), "--host", "127.0.0.1", "--port", str(port), f"--threads={threads}",
-         "--call", "app:create_app"],
+        [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads),
+         "--processes", str(processes)],
         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 20

@@ -60,6 +60,30 @@ def test_revoked_tokens_stop_working(app, client, admin):
     assert app.test_cli_runner().invoke(args=["tokens", "revoke", "999"]).exit_code == 2
 
 
+def test_a_revoked_token_stops_at_once_in_every_server_process(app, client, admin, official):
+    """Two apps on one file stand for two server processes: each caches tokens, and a
+    revocation through either (or the CLI) is honoured by both at once — on the live-ingest
+    fast path too."""
+    other = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
+    create_table(client, official, "T1")
+    events = hand_events(7)
+    made = client.post("/api/v1/tokens", json={"role": "table", "table": "T1"}, headers=admin).get_json()
+    t1 = bearer(made["token"])
+    assert other.post("/api/v1/tables/T1/events", json=events[0], headers=t1).status_code == 200  # cached there
+    assert client.delete(f"/api/v1/tokens/{made['id']}", headers=admin).status_code == 200
+    response = other.post("/api/v1/tables/T1/events", json=events[1], headers=t1)
+    assert response.status_code == 401 and response.get_json()["code"] == "invalid_token"
+
+    made = client.post("/api/v1/tokens", json={"role": "table", "table": "T1"}, headers=admin).get_json()
+    t1 = bearer(made["token"])
+    assert client.post("/api/v1/tables/T1/events", json=events[1], headers=t1).status_code == 200
+    assert other.get("/api/v1/whoami", headers=t1).status_code == 200
+    assert app.test_cli_runner().invoke(args=["tokens", "revoke", str(made["id"])]).exit_code == 0
+    for c in (client, other):
+        assert c.post("/api/v1/tables/T1/events", json=events[2], headers=t1).status_code == 401
+        assert c.get("/api/v1/whoami", headers=t1).status_code == 401
+
+
 @pytest.mark.parametrize("header, code", [
     (None, "token_required"),
     ("Bearer", "malformed_authorization"),

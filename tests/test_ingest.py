@@ -345,6 +345,43 @@ def test_the_log_survives_a_restart_and_ingest_goes_on(tmp_path, official):
     assert all(r["verdict"] == "accepted" for r in again["results"])
 
 
+def test_two_server_processes_on_one_file_take_turns_at_one_table(tmp_path, official):
+    """Two apps on one file stand for two server processes (``MJREF_PROCESSES``): a
+    table's posts may reach either. Each one's in-memory referee falls behind the log
+    when the other writes; it must notice, reload, and answer exactly as one process
+    would — no false 409, no lost or doubled event, the same answers as a replay."""
+    from app import create_app
+    from tests.servicekit import bearer, make_token
+
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "two.sqlite3")}
+    apps = [create_app(config).test_client(), create_app(config).test_client()]
+    token = bearer(make_token(config["DATABASE"], "official"))
+    create_table(apps[0], token, "P1")
+    events = hand_events(11) + hand_events(12, hand=2)
+    answers = []
+    i = 0
+    turn = 0
+    while i < len(events):
+        size = 1 + turn % 3
+        body = events[i] if size == 1 else {"events": events[i:i + size]}
+        response = post(apps[turn % 2], token, "P1", body)
+        assert response.status_code == 200, response.get_json()
+        got = response.get_json()
+        assert got["duplicates"] == 0 and got["stored"] == len(events[i:i + size])
+        answers += got["results"]
+        i += size
+        turn += 1 if turn % 5 else 2  # now and then the same process twice
+    # a resend to the process that did not store it: the stored answer, not a 409
+    again = post(apps[1], token, "P1", {"events": events[-3:]}).get_json()
+    assert again["duplicates"] == 3 and again["results"] == [{**a, "duplicate": True} for a in answers[-3:]]
+    gap = post(apps[0], token, "P1", {**events[-1], "seq": events[-1]["seq"] + 2})
+    assert gap.status_code == 409 and gap.get_json()["expected_seq"] == events[-1]["seq"] + 1
+    assert [(e["hand"], e["seq"]) for e in events] == stored_seqs(create_app(config), "P1")
+    for hand in (1, 2):
+        replayed = apps[hand % 2].get(f"/api/v1/tables/P1/hands/{hand}/replay", headers=token).get_json()
+        assert replayed["answers"] == [a for a in answers if a["hand"] == hand]
+
+
 def test_penalties_rule_when_the_hand_closes_and_an_official_may_overrule(client, official):
     import json
     from pathlib import Path
@@ -365,3 +402,45 @@ def test_penalties_rule_when_the_hand_closes_and_an_official_may_overrule(client
     assert response.get_json()["totals"] == [a - b for a, b in zip(totals, penalty[0]["payments"])]
     ruling = client.get("/api/v1/tables/t1/rulings").get_json()["rulings"]
     assert {r["id"]: r["status"] for r in ruling}[penalty[0]["id"]] == "overruled"
+
+
+def _sample_hands():
+    import json
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).resolve().parent.parent / "data" / "samples").glob("*.jsonl")):
+        events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if events and events[0].get("type") == "hand_start" and sum(e.get("type") == "hand_start" for e in events) == 1:
+            yield pytest.param(events, id=path.stem)
+    for seed in range(20):
+        yield pytest.param(hand_events(seed), id=f"generated-{seed}")
+
+
+@pytest.mark.parametrize("events", list(_sample_hands()))
+def test_penalties_read_the_live_referee_as_they_read_their_own_replay(events):
+    """At the end of a hand the live referee hands penalties the record it kept (the wall
+    after each event) instead of penalties replaying the hand: the rulings are the same
+    as penalties' own replay (``penalties.rule``) gives."""
+    from api.live import HandReferee, _jsonable, parse
+    from penalties import rule
+    from referee.errors import MjrefError
+
+    table = {"mode": events[0].get("mode", "digital"), "ruleset": "competition", "params": {}}
+    live = HandReferee(table, events[0].get("hand", 1))
+    parsed = []
+    for body in events:
+        event = parse(body, table, None)
+        try:
+            live.apply(event, "event")
+        except MjrefError:
+            pytest.skip("a stream the referee cannot follow (a sample of an error)")
+        parsed.append(event)
+        if live.ended:
+            break
+    if not live.ended:
+        pytest.skip("the hand does not close")
+    assert live._moments is not None
+    own = rule(live.referee.finish(), events=parsed)
+    assert live.penalties == {k: v for k, v in _jsonable(own.to_dict()).items() if k != "rulings"}
+    kept = [r for r in live.rulings if r["kind"] == "penalty"]
+    assert [r["code"] for r in kept] == [r.code for r in own.rulings]

@@ -1,6 +1,7 @@
-"""Many tables posting at once through the real server (waitress, real HTTP): each table's
-order is kept, resends and clashes are answered per table, and a table token never
-reaches another table, whatever the interleaving."""
+"""Many tables posting at once through the real server (waitress, real HTTP, two server
+processes as ``make run`` starts them): each table's order is kept, resends and clashes
+are answered per table, and a table token never reaches another table, whatever the
+interleaving — also when a table reconnects and its posts reach the other process."""
 from __future__ import annotations
 
 import http.client
@@ -68,6 +69,9 @@ def test_many_tables_at_once_keep_their_order_and_their_own_tokens(server):
                                            conn=conn)
                     if status != 403:
                         failures.append(f"{name} reached {other}: {status} {body}")
+                elif roll < 0.55:  # reconnect: the next posts may reach the other server process
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         finally:
             conn.close()
 
