@@ -309,3 +309,13 @@ def test_a_log_that_does_not_replay_is_a_409_page(client, app, seeded, etype, bo
     r = client.get("/t/taipei/standings")
     assert r.status_code == 409 and r.mimetype == "text/html"
     assert "賽事紀錄無法重播" in text(r) and "does not replay" in text(r)
+
+
+def test_the_read_check_comes_before_the_parameters(tmp_path):
+    from app import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"), "PUBLIC_READS": "rulesets"})
+    seed_tournament(app.config["DATABASE"])
+    client = app.test_client()
+    assert client.get("/t/taipei/rounds/1/sheets?hands=abc").status_code == 401
+    assert client.get("/t/static/pages.css").status_code == 200  # the 401 page's own stylesheet

@@ -21,6 +21,8 @@ zh-TW first, English second. Errors are HTML pages (:mod:`web.errors`).
 """
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from tournament.printouts import card, sheet
@@ -28,7 +30,7 @@ from tournament.errors import StandingsError
 from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
-from web.loading import Tournament, list_all, load
+from web.loading import Tournament, check_access, list_all, load
 
 bp = Blueprint("pages", __name__, url_prefix="/t", template_folder="templates", static_folder="static",
                static_url_path="/static")
@@ -41,6 +43,13 @@ MAX_HANDS = 64
 @bp.errorhandler(PageError)
 def _page_error(error: PageError):
     return render_error(error)
+
+
+@bp.before_request
+def _reads_allowed() -> None:
+    """The read check first, before any parameter is looked at (the stylesheet is always served)."""
+    if request.endpoint != "pages.static":
+        check_access()
 
 
 def _hands_param() -> int:
@@ -227,9 +236,8 @@ def standings_page(tournament_id: str):
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
     return render_template("standings.html", t=t, rows=standings(t.state, chain, rounds=rounds), chain=chain,
-                           rounds=rounds,
-                           columns=_columns(chain),
-                           csv_url=csv_url(tournament_id), clock=clock_panel(t.records))
+                           rounds=rounds, columns=_columns(chain), csv_url=csv_url(tournament_id),
+                           clock=clock_panel(t.records))
 
 
 @bp.get("/<tournament_id>/standings.csv")
@@ -241,7 +249,7 @@ def standings_csv(tournament_id: str):
     body = to_csv(standings(t.state, chain, rounds=rounds))
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename=\"standings-{_ascii(tournament_id)}.csv\"; "
-                               f"filename*=UTF-8''standings-{_quote(tournament_id)}.csv"})
+                               f"filename*=UTF-8''standings-{quote(tournament_id, safe='')}.csv"})
 
 
 @bp.get("/<path:rest>")
@@ -252,9 +260,3 @@ def unknown(rest: str):
 
 def _ascii(text: str) -> str:
     return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in text)
-
-
-def _quote(text: str) -> str:
-    from urllib.parse import quote
-
-    return quote(text, safe="")
