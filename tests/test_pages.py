@@ -319,3 +319,12 @@ def test_the_read_check_comes_before_the_parameters(tmp_path):
     client = app.test_client()
     assert client.get("/t/taipei/rounds/1/sheets?hands=abc").status_code == 401
     assert client.get("/t/static/pages.css").status_code == 200  # the 401 page's own stylesheet
+
+
+def test_a_bad_token_is_named_on_the_401_page(tmp_path):
+    from app import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"), "PUBLIC_READS": "rulesets"})
+    seed_tournament(app.config["DATABASE"])
+    r = app.test_client().get("/t/taipei/", headers={"Authorization": "Bearer mjref_not-a-token"})
+    assert r.status_code == 401 and "權杖無效或已撤銷" in text(r) and "unknown or revoked token" in text(r)

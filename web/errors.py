@@ -38,7 +38,7 @@ def not_found(what_zh: str, what: str) -> PageError:
 
 def from_problem(problem: ApiProblem) -> PageError:
     """A page error from the API's auth answer (:func:`api.auth.check_read`)."""
-    if problem.code == 401:
+    if problem.code == 401 and problem.problem_code == "token_required":
         return PageError(401, "此賽事的資料目前不公開，需要權杖才能閱讀；瀏覽器頁面不支援權杖。"
                               "請向賽事主辦單位詢問，或由主辦單位將 tournaments 加入 MJREF_PUBLIC_READS。",
                          "This tournament's data is not public: reading it needs a token, which these pages "
