@@ -8,8 +8,8 @@ writer's transaction). HTTP is :mod:`api.clocks`.
 Configuration (``app.config``, env ``MJREF_*``):
 
 ``SCHEDULER``
-    start the scheduler (default: on, except in an app made with ``TESTING``); ``0`` /
-    ``false`` / ``off`` turn it off.
+    start the scheduler (default: on, except in an app made with ``TESTING`` and in
+    ``flask`` commands other than ``run``); ``0`` / ``false`` / ``off`` turn it off.
 ``CLOCK_TICK_SECONDS``
     how often every clock is looked at again and referee results synced (default 15).
 ``CLOCK_STANDBY_SECONDS``
@@ -23,20 +23,24 @@ from __future__ import annotations
 
 import atexit
 
+import click
+
 from flask import Flask, current_app
 
-from clocks.scheduler import ClockScheduler
+from clocks.scheduler import ClockScheduler, flag
 
 EXTENSION = "mjref.clocks"
 
 
+def _cli_command() -> bool:
+    """Inside a ``flask`` command other than ``run`` (``flask tokens list``): a short-lived
+    process that must not record the clocks' catch-ups."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and getattr(ctx.command, "name", None) != "run"
+
+
 def enabled(app: Flask) -> bool:
-    value = app.config.get("SCHEDULER")
-    if value is None:
-        return not app.testing
-    if isinstance(value, str):
-        return value.strip().lower() not in ("", "0", "false", "off", "no")
-    return bool(value)
+    return flag(app.config.get("SCHEDULER"), not app.testing and not _cli_command())
 
 
 def init_app(app: Flask) -> None:

@@ -30,6 +30,15 @@ from tournament.events import replay
 log = logging.getLogger(__name__)
 
 
+def flag(value: object, default: bool) -> bool:
+    """A configuration switch: ``None`` → ``default``; ``0``/``false``/``off``/``no`` → off."""
+    if value is None:
+        return default
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "0", "false", "off", "no")
+    return bool(value)
+
+
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -43,7 +52,7 @@ class ClockScheduler:
         self.tick_seconds = float(config.get("CLOCK_TICK_SECONDS", 15))
         self.standby_seconds = float(config.get("CLOCK_STANDBY_SECONDS", 5))
         self.tolerance = timedelta(seconds=float(config.get("CLOCK_LATE_SECONDS", 5)))
-        self.sync_results = bool(config.get("CLOCK_SYNC_RESULTS", True))
+        self.sync_results = flag(config.get("CLOCK_SYNC_RESULTS"), True)
         self.lock = SchedulerLock(lock_path(config["DATABASE"]))
         self.scheduler = BackgroundScheduler(
             timezone=timezone.utc,
@@ -90,7 +99,7 @@ class ClockScheduler:
         db = connect(self.app.config["DATABASE"])
         try:
             clocked = clock_store.clocked_tournaments(db)
-            every = clock_store.tournament_ids(db) if self.sync_results else []
+            every = clock_store.linked_tournaments(db) if self.sync_results else []
         finally:
             db.close()
         for tournament_id in every:

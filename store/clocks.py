@@ -10,6 +10,7 @@ def clocked_tournaments(db: sqlite_utils.Database) -> list[str]:
                                      "WHERE type = 'ClockConfigured' ORDER BY tournament_id")]
 
 
-def tournament_ids(db: sqlite_utils.Database) -> list[str]:
-    """Every tournament's id (the results sync looks at each)."""
-    return [r[0] for r in db.execute("SELECT id FROM tournaments ORDER BY id")]
+def linked_tournaments(db: sqlite_utils.Database) -> list[str]:
+    """The tournaments with referee tables linked to them (``TableLinked``): the results sync's."""
+    return [r[0] for r in db.execute("SELECT DISTINCT tournament_id FROM tournament_events "
+                                     "WHERE type = 'TableLinked' ORDER BY tournament_id")]

@@ -1,6 +1,7 @@
 """A small event's round run through the HTTP API with the real clock (issue #7, clocks part
 of the end to end flow): configured → started by the scheduler → tables finished (one
-reported by an official, one from its recorded hands: 定莊 and a whole 將) → auto-closed →
+played on a linked referee table, whose hand the scheduler's tick records, and reported by an
+official; one finished from its recorded hands: 定莊 and a whole 將) → auto-closed →
 the next round's seating published → the next round started at its time.
 
 Real parts: the app with its APScheduler on, a real SQLite file, the tournament API
@@ -13,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 
 import clocks
 from app import create_app
-from tests.servicekit import bearer, make_token
+from tests.servicekit import bearer, hand_events, make_token
 from tournament.clock import format_time
 
 NAMES = ["王小明", "李大華", "陳美玲", "林志豪", "張家瑋", "黃淑芬", "吳俊傑", "劉怡君"]
@@ -59,7 +60,13 @@ def test_a_round_runs_by_the_clock_through_the_api(tmp_path):
         status = poll(client, "/api/v1/tournaments/e2e/clock", lambda b: b["round"] and b["round"]["started_at"])
         assert status["round"]["round"] == 1 and status["round"]["waiting"] == [1, 2]
 
-        # table 1: its official reports it finished
+        # table 1 plays on a referee table linked to its 將: the scheduler's tick records the
+        # referee's closed hand in the tournament (sync_table_results), then its official reports
+        post("/api/v1/tables", {"id": "R1T1", "tournament": "e2e"})
+        post("/api/v1/tournaments/e2e/links", {"table_id": "R1T1", "round": 1, "table": 1})
+        post("/api/v1/tables/R1T1/events", {"events": hand_events(3)}, status=200)
+        hands = poll(client, "/api/v1/tournaments/e2e/hands", lambda b: b["hands"])["hands"]
+        assert [h["key"] for h in hands] == [[1, 1, 1, 1]]
         post("/api/v1/tournaments/e2e/clock/reports", {"table": 1}, status=200)
         # table 2: 搬風 and 定莊 recorded, then a whole 將 of hands (each won by the dealer's 下家
         # on the next seat's discard: the deal goes round four times, 東 南 西 北)

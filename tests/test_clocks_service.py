@@ -241,12 +241,33 @@ def _start_both(database, ports):
     return [servers[p] for p in ports]
 
 
-def _role(port, headers) -> str | None:
+def _roles(port, headers, tries: int = 12) -> dict[int, str]:
+    """pid → scheduler role of the processes that answered ``tries`` fresh connections to a
+    server (a server may be several worker processes sharing the port)."""
+    roles = {}
+    for _ in range(tries):
+        try:
+            status, body = request(port, "GET", "/api/v1/tournaments/t1/clock", headers=headers, timeout=2)
+        except OSError:
+            continue
+        if status == 200:
+            roles[body["scheduler"]["pid"]] = body["scheduler"]["role"]
+    return roles
+
+
+def _holder(database) -> int:
+    return int(open(str(database) + ".scheduler.lock").read().strip() or 0)
+
+
+def _belongs(pid: int, server) -> bool:
+    """Is ``pid`` the server's process or one of its workers?"""
+    if pid == server.pid:
+        return True
     try:
-        status, body = request(port, "GET", "/api/v1/tournaments/t1/clock", headers=headers, timeout=2)
+        status = open(f"/proc/{pid}/status").read()
     except OSError:
-        return None
-    return body.get("scheduler", {}).get("role") if status == 200 else None
+        return False
+    return f"\nPPid:\t{server.pid}\n" in status
 
 
 def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catches_up(tmp_path, monkeypatch):
@@ -259,12 +280,13 @@ def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catch
     ports = [free_port(), free_port()]
     servers = _start_both(database, ports)
     try:
-        roles = {port: _role(port, official) for port in ports}
-        assert sorted(roles.values()) == ["leader", "standby"], roles
-        leader = next(p for p in ports if roles[p] == "leader")
-        standby = next(p for p in ports if p != leader)
-        holder = servers[ports.index(leader)]
-        assert open(str(database) + ".scheduler.lock").read().strip() == str(holder.pid)
+        # every process of both servers runs a scheduler; only the lock's holder leads
+        seen = {**_roles(ports[0], official), **_roles(ports[1], official)}
+        holder_pid = _holder(database)
+        assert len(seen) >= 2 and all(role == ("leader" if pid == holder_pid else "standby")
+                                      for pid, role in seen.items()), (seen, holder_pid)
+        holder = next(s for s in servers if _belongs(holder_pid, s))
+        standby = ports[1 - servers.index(holder)]
         first = soon(1.0)
         status, _ = request(standby, "PUT", "/api/v1/tournaments/t1/clock", headers=official, body={
             "round_seconds": 1, "first_start": first, "interval_seconds": 5, "reminders": []})
@@ -273,11 +295,12 @@ def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catch
         # the holder dies: the standby takes the lock and records the time call
         holder.send_signal(signal.SIGKILL)
         holder.wait()
-        wait_for(lambda: _role(standby, official) == "leader", what="the standby taking over")
+        wait_for(lambda: "leader" in _roles(standby, official).values(), what="the standby taking over")
+        assert _belongs(_holder(database), servers[ports.index(standby)])
         events = wait_for(lambda: (e := clock_records(database)) and of(e, TimeCalled) and e, what="time called")
         assert len(of(events, RoundStarted)) == 1 and len(of(events, TimeCalled)) == 1
         # every server dies before round 2's start; the tables report meanwhile
-        survivor = servers[ports.index(standby)]
+        survivor = servers[ports.index(standby)]  # its workers die with it
         survivor.send_signal(signal.SIGKILL)
         survivor.wait()
         report_all(database, 1)

@@ -12,7 +12,7 @@ seconds): the rounds' start times (a list, or a first start and an interval), th
 length, what happens at time (``at_time``), reminders before time, auto-close, when the
 next round's seating is published.
 
-At time (``TimeCalled``) a table plays on by the policy (docs/rulings.md R-tour-11):
+At time (``TimeCalled``) a table plays on by the policy (docs/rulings.md R-tour-20):
 
 ``finish_hand``
     the hand in play is finished, no further hand starts: the 將 ends there
@@ -256,7 +256,7 @@ CLOCK_EVENTS = (ClockConfigured, RoundStarted, ReminderGiven, TimeCalled, TableR
 @dataclass(frozen=True, slots=True)
 class RoundClock:
     """One round as the clock sees it. ``time_at``: when time is (or was) up, the round's
-    length after its recorded start (R-tour-12: a start recorded late — after an outage, or
+    length after its recorded start (R-tour-21: a start recorded late — after an outage, or
     waiting for the previous round or the seating — gives the round its full time, since the
     hall learns of the start from the service)."""
 
@@ -491,7 +491,7 @@ class Action:
 
 def table_finished(event_state: EventState, round_no: int, table: int, dealer_of: DealerOf) -> bool:
     """Has the table played every 將 of the round to its end (``app.rounds``: past the North
-    round)? Read from its recorded hands and each 將's first dealer (R-tour-13); ``False``
+    round)? Read from its recorded hands and each 將's first dealer (R-tour-23); ``False``
     when a 將's 定莊 is not recorded (only a report can say then)."""
     matches = event_state.settings.matches_per_round if event_state.settings else 1
     for match in range(1, matches + 1):
@@ -620,7 +620,7 @@ def match_from_results(first_dealer: int, results: Iterable[HandResult]) -> Matc
 
 def may_start_hand(state: ClockState, round_no: int, now_match: MatchState,
                    at_call: MatchState | None = None) -> bool:
-    """May a table of round ``round_no`` start another hand of its 將 (R-tour-11)?
+    """May a table of round ``round_no`` start another hand of its 將 (R-tour-20)?
 
     ``now_match``: the 將 after every hand recorded; ``at_call``: the 將 as it stood when
     time was called (after the hands finished before the call: its round wind is the 圈 in
