@@ -5,7 +5,6 @@ Waits poll the log with a timeout; nothing here asserts on speed.
 """
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -19,7 +18,7 @@ from store import connect, init_db
 from store.tournaments import append_events, create_tournament, load_records
 from tests.servicekit import bearer, free_port, make_token, request, start_server
 from tournament.clock import (
-    ReminderGiven, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled, format_time, parse_time,
+    RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled, format_time, parse_time,
 )
 from tournament.events import EventCreated, EventSettings, PlayerRegistered, RoundSeated
 from tournament.schedule import make_schedule

@@ -32,7 +32,7 @@ from datetime import datetime, timedelta, timezone
 
 from .codec import register
 from .errors import MatchError, TournamentError
-from .events import EventState, HandRecorded, HandCorrected, Record, SideEvent
+from .events import EventState, HandRecorded, Record, SideEvent, replay
 from .match import DealerRuling, HandOutcome, MatchState, start_match
 from .results import HandResult
 
@@ -644,23 +644,20 @@ def may_start_hand(state: ClockState, round_no: int, now_match: MatchState,
 
 def table_may_start_hand(records: Sequence[Record], state: ClockState, round_no: int, table: int, match: int,
                          first_dealer: int) -> bool:
-    """:func:`may_start_hand` for a table's 將 from the log: its results in effect (hands
-    recorded before the :class:`TimeCalled` record give the 將 at the call)."""
-    from .events import replay
-
-    rnd = state.round(round_no)
-    hands: dict[int, tuple[int, HandResult]] = {}
-    for record in records:  # first recorded seq per hand; the result in effect from the fold
+    """:func:`may_start_hand` for a table's 將 from the log: its results in effect, the hands
+    recorded before the :class:`TimeCalled` record giving the 將 at the call."""
+    where = (round_no, table, match)
+    recorded: dict[int, int] = {}
+    for record in records:  # a hand's last HandRecorded is the one in effect (an earlier one was reverted)
         event = record.event
-        if isinstance(event, (HandRecorded, HandCorrected)) and tuple(event.key[:3]) == (round_no, table, match):
-            hands.setdefault(event.key[3], (record.seq, event.result))
-    effective = replay(records)
-    results = sorted((h.key[3], hands.get(h.key[3], (h.seq,))[0], h.result) for h in effective.hands
-                     if h.key[:3] == (round_no, table, match))
-    now_match = match_from_results(first_dealer, [r for _, _, r in results])
+        if isinstance(event, HandRecorded) and tuple(event.key[:3]) == where:
+            recorded[event.key[3]] = record.seq
+    hands = sorted((h for h in replay(records).hands if h.key[:3] == where), key=lambda h: h.key)
+    now_match = match_from_results(first_dealer, [h.result for h in hands])
+    called = state.round(round_no).time_called_seq
     at_call = None
-    if rnd.time_called_seq is not None:
-        at_call = match_from_results(first_dealer, [r for _, seq, r in results if seq < rnd.time_called_seq])
+    if called is not None:
+        at_call = match_from_results(first_dealer, [h.result for h in hands if recorded.get(h.key[3], h.seq) < called])
     return may_start_hand(state, round_no, now_match, at_call)
 
 
