@@ -205,7 +205,7 @@ def test_table_cards_print_one_per_page(server, page, tmp_path):
 
 def test_score_sheets_one_per_table_and_match(server, page):
     state = replay(server["records"])
-    page.goto(server["base"] + "/t/taipei/rounds/1/sheets?hands=8")
+    page.goto(server["base"] + "/t/taipei/rounds/1/sheets")
     sheets = page.locator("article.sheet")
     assert sheets.count() == len(state.round(1).tables) * state.settings.matches_per_round
     first = sheets.first
@@ -214,7 +214,7 @@ def test_score_sheets_one_per_table_and_match(server, page):
     totals = first.locator("tfoot td.total").all_inner_texts()
     assert totals == ["-400", "120", "420", "-140"]
     assert "四家合計須為 0" in first.locator(".rule").inner_text()
-    assert first.locator("tbody tr").count() == 8
+    assert first.locator("tbody tr").count() == 24  # 16 deals and room for 連莊
     page.emulate_media(media="print")
     assert len(_pdf_pages(page.pdf(prefer_css_page_size=True))) == sheets.count()
 

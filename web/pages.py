@@ -12,7 +12,7 @@ for the standings. Routes (``<tid>`` a tournament id, ``<r>`` a round, ``<t>`` a
 * ``/t/<tid>/rounds/<r>/cards`` — the table cards, one per printed page
   (``/t/<tid>/rounds/<r>/tables/<t>/card``: one table's);
 * ``/t/<tid>/rounds/<r>/sheets`` — the score sheets, one per table and 將 and printed page
-  (``/t/<tid>/rounds/<r>/tables/<t>/sheets/<m>``: one); ``?hands=N`` rows (default 16);
+  (``/t/<tid>/rounds/<r>/tables/<t>/sheets/<m>``: one); ``?hands=N`` rows (default 24);
 * ``/t/<tid>/standings`` — the standings (``?tie_breaks=…&rounds=…`` as the API reads them),
   with a link to the CSV: the API's ``/api/v1/tournaments/<tid>/standings?format=csv`` when
   the app has it, else ``/t/<tid>/standings.csv``.
@@ -35,8 +35,8 @@ from web.loading import Tournament, check_access, list_all, load
 bp = Blueprint("pages", __name__, url_prefix="/t", template_folder="templates", static_folder="static",
                static_url_path="/static")
 
-#: rows of a blank score sheet, and the most a sheet prints
-DEFAULT_HANDS = 16
+#: rows of a score sheet: a 將's 16 deals and room for 連莊 (32 fit one A4 page), and the most
+DEFAULT_HANDS = 24
 MAX_HANDS = 64
 
 
