@@ -35,29 +35,16 @@ EVENT_NAME = "台北盃 & 測試"
 
 
 def seed_tournament(database: str | os.PathLike, tournament_id: str = "taipei", *, rounds: int = 2,
-                    matches: int = 1, players: dict[str, str] = PLAYERS) -> list:
-    """A tournament with players, a schedule and results in round 1 (some hands on table 1, a
-    搬風 seating and one hand on table 2), written to the file; its records."""
+                    matches: int = 1, players: dict[str, str] = PLAYERS, with_results: bool = True) -> list:
+    """A tournament with players, a schedule and (``with_results``) results in round 1,
+    written to the file; its records."""
     init_db(database)
     schedule = make_schedule(list(players), rounds, seed=3)
     events = [EventCreated(EventSettings(EVENT_NAME, rounds, matches_per_round=matches, round_minutes=90))]
     events += [PlayerRegistered(pid, name) for pid, name in players.items()]
     events += [RoundSeated(plan) for plan in schedule.rounds]
-    t1, t2 = schedule.rounds[0].tables[:2]
-    events += [
-        HandRecorded((1, t1.table, 1, 1), HandResult((-260, 260, 0, 0), (Win(1, 8, deal_in=0),))),
-        HandRecorded((1, t1.table, 1, 2), HandResult((-140, -140, 420, -140), (Win(2, 2),))),
-        HandRecorded((1, t1.table, 1, 3), HandResult((0, 0, 0, 0))),
-    ]
-    # table 2 played its 將 after 搬風 and 定莊, recorded as the API records them (seat.banfeng, seat.dealer)
-    rng = random.Random(4)  # East at seat 1, the first dealer seat 3
-    drawn = draw_seats(t2.seats, thrower=0, rng=rng)
-    dealer = draw_dealer(drawn.seating, rng=rng)
-    events += [
-        MatchSeated(1, t2.table, 1, drawn.seating),
-        MatchDrawn(1, t2.table, 1, drawn.attempts, dealer, generated=True),
-        HandRecorded((1, t2.table, 1, 1), HandResult((0, 0, 500, -500), (Win(2, 10, deal_in=3),))),
-    ]
+    if with_results:
+        events += round_one_results(schedule)
     db = connect(database)
     try:
         with db.atomic():
@@ -66,6 +53,22 @@ def seed_tournament(database: str | os.PathLike, tournament_id: str = "taipei", 
         return tournament_store.load_records(db, tournament_id)
     finally:
         db.close()
+
+
+def round_one_results(schedule) -> list:
+    """Three hands on table 1; table 2 seated by 搬風 and 定莊 (as the API records them:
+    ``seat.banfeng``, ``seat.dealer``) and one hand."""
+    t1, t2 = schedule.rounds[0].tables[:2]
+    rng = random.Random(4)  # East at seat 1, the first dealer seat 3
+    drawn = draw_seats(t2.seats, thrower=0, rng=rng)
+    return [
+        HandRecorded((1, t1.table, 1, 1), HandResult((-260, 260, 0, 0), (Win(1, 8, deal_in=0),))),
+        HandRecorded((1, t1.table, 1, 2), HandResult((-140, -140, 420, -140), (Win(2, 2),))),
+        HandRecorded((1, t1.table, 1, 3), HandResult((0, 0, 0, 0))),
+        MatchSeated(1, t2.table, 1, drawn.seating),
+        MatchDrawn(1, t2.table, 1, drawn.attempts, draw_dealer(drawn.seating, rng=rng), generated=True),
+        HandRecorded((1, t2.table, 1, 1), HandResult((0, 0, 500, -500), (Win(2, 10, deal_in=3),))),
+    ]
 
 
 @pytest.fixture()
@@ -328,3 +331,24 @@ def test_a_bad_token_is_named_on_the_401_page(tmp_path):
     seed_tournament(app.config["DATABASE"])
     r = app.test_client().get("/t/taipei/", headers={"Authorization": "Bearer mjref_not-a-token"})
     assert r.status_code == 401 and "權杖無效或已撤銷" in text(r) and "unknown or revoked token" in text(r)
+
+
+def test_substitute_seats_and_substitutes(client, app):
+    from referee.tiles import Wind
+    from tournament.events import SubstituteSeated
+
+    seven = {k: v for k, v in PLAYERS.items() if k != "p8"}
+    records = seed_tournament(app.config["DATABASE"], "seven", players=seven, with_results=False)
+    state = replay(records)
+    table = next(t for t in state.round(2).tables if None in t.seats)
+    wind = table.seats.index(None)
+    body = text(client.get(f"/t/seven/rounds/2/tables/{table.table}/card"))
+    assert f'<th scope="row" class="wind">{"東南西北"[wind]}</th><td>（替補 substitute）</td>' in body
+    db = connect(app.config["DATABASE"])
+    with db.atomic():
+        tournament_store.append_events(db, "seven", [PlayerRegistered("s1", "替補甲", substitute=True),
+                                                     SubstituteSeated(2, table.table, Wind(wind), "s1")])
+    db.close()
+    body = text(client.get("/t/seven/rounds/2/"))
+    assert f'<th scope="row" class="wind">{"東南西北"[wind]}</th><td>替補甲（s1）</td>' in body
+    assert "<code>s1</code>" not in text(client.get("/t/seven/standings"))  # substitutes are not ranked
