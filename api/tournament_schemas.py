@@ -130,9 +130,6 @@ class TaiItemField(fields.Field):
             raise self.make_error("invalid")
         return TaiItemSchema().load(value)
 
-    def _jsonschema_type_mapping(self):  # pragma: no cover - documentation only
-        return {"oneOf": [{"type": "string"}, {"$ref": "#/components/schemas/TaiItem"}]}
-
 
 class EntryFieldsSchema(Schema):
     dealer = fields.Integer(required=True, validate=validate.Range(0, 3), metadata={"description": "莊家座位"})

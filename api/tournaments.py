@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 
 from flask import Response, jsonify
 
@@ -60,10 +61,10 @@ from tournament import standings as st
 from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
 from tournament.errors import EventLogError
 from tournament.events import (
-    EventCreated, EventSettings, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
+    EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay,
 )
-from tournament.provenance import MatchDrawn, ScorerEntered, TableLinked, fold
+from tournament.provenance import MatchDrawn, Provenance, ScorerEntered, TableLinked, fold
 from tournament.results import HandResult, Win, check_balances
 from tournament.schedule import RoundPlan, Schedule, TablePlan, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
@@ -384,7 +385,7 @@ def encode_draw(d: SeatDraw) -> dict:
 # --- results ---------------------------------------------------------------------------------------
 
 
-def _key_events(tid: str, data: dict, make) -> list:
+def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provenance], list]) -> Callable:
     """The events for a hand at ``data``'s key — ``make(key, state, provenance)`` — the hand
     number defaulting to the 將's next, decided inside the write transaction from the log as
     it is then."""
