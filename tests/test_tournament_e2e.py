@@ -4,7 +4,8 @@ Created; 48 players (Chinese names) and two 替補 registered; seated for 15 rou
 pair meeting twice and every player on each wind 3 or 4 times — checked on the API's own
 answers; round 1 played: four tables as referee tables (generated legal streams posted to
 the tables API, linked, synced), seven by the scorers' 台 items (dealer and streak
-following the 將), one typed in; a hand corrected and the correction reverted; ranked
+following the 將), one typed in; a hand corrected and the correction reverted; a player
+withdrawn before round 2 and a 替補 seated in his place; ranked
 (JSON, CSV, 四取一), balances checked. A few hands per table keep it short.
 """
 from __future__ import annotations
@@ -120,6 +121,19 @@ def test_a_48_player_event_from_creation_to_standings(app, client, official):
     assert [(e["kind"], e["in_effect"]) for e in trail] == [("HandRecorded", True), ("HandCorrected", False),
                                                             ("Reverted", True)]
     assert {e["by_label"] for e in trail} == {"裁判長"} and trail[1]["reason"] == "漏記清一色"
+
+    # --- a withdrawal before round 2: a 替補 takes the seat, the past kept, still no repeat ---------------
+    round_one = ok(client.get(f"{BASE}/rounds/1"), 200)
+    left = ok(client.post(f"{BASE}/withdrawals", json={"player_id": "p47", "before_round": 2, "reason": "家中有事"},
+                          headers=official))
+    assert [r["round"] for r in left["rounds"]] == list(range(2, 16)) and left["quality"]["repeats"] == 0
+    assert ok(client.get(f"{BASE}/rounds/1"), 200) == round_one
+    free = next(t for t in ok(client.get(f"{BASE}/rounds/2"), 200)["tables"] if None in t["seats"])
+    wind = ["EAST", "SOUTH", "WEST", "NORTH"][free["seats"].index(None)]
+    ok(client.post(f"{BASE}/rounds/2/substitutes", json={"table": free["table"], "wind": wind, "player_id": "s1"},
+                   headers=official))
+    assert "s1" in next(t for t in ok(client.get(f"{BASE}/rounds/2"), 200)["tables"]
+                        if t["table"] == free["table"])["seats"]
 
     # --- ranked ----------------------------------------------------------------------------------------
     hands = ok(client.get(f"{BASE}/hands"), 200)["hands"]
