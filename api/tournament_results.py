@@ -14,7 +14,10 @@ order, numbered after the 將's hands already recorded.
   result is kept as ruled by that penalty (its clause, or ``override``), which only has to
   sum to zero;
 * a void hand (the stream stopped, ``OutcomeKind.VOID``) is no hand of the 將 and is
-  skipped; the first hand still open stops that table's sync.
+  skipped; the first hand still open stops that table's sync;
+* a win the referee could not score (the hand never shown) stops the table's sync and is
+  reported (:class:`UnscoredHand`): the scorer enters it by 台 items (or typed) naming
+  ``referee_hand``, which marks it synced, and the next sync goes on from there.
 
 Call it inside the writer's transaction — ``get_writer().submit(lambda tx:
 sync_table_results(tx.db, tid))`` — the clocks' periodic job does so.
@@ -68,8 +71,23 @@ def _outcome(stored: dict) -> Any:
                            clause=stored.get("clause"))
 
 
+class UnscoredHand(TournamentError):
+    """A referee hand whose win the referee could not score (a physical table that never
+    showed the hand): the table's scorer enters it by 台 items, naming the referee hand."""
+
+    code = "unscored_hand"
+
+
 def result_of(outcome: dict, payments: list[int]) -> HandResult:
-    """A closed referee hand as a tournament result (see the module docstring)."""
+    """A closed referee hand as a tournament result (see the module docstring).
+
+    :raises UnscoredHand: a win the referee could not score and no money for it.
+    """
+    unscored = [w.get("unscored") for w in outcome.get("wins") or () if w.get("unscored")]
+    if unscored and not any(payments):
+        raise UnscoredHand(f"the referee could not score the win ({unscored[0]}): enter it by 台 items with "
+                           "referee_hand", field="outcome",
+                           reason_zh=f"裁判無法計台（{unscored[0]}）：請以台數項目輸入，並填 referee_hand")
     from_referee = HandResult.from_outcome(_outcome(outcome))
     paid = tuple(int(p) for p in payments)
     if paid == from_referee.payments:
@@ -152,4 +170,4 @@ def sync_table_results(db: sqlite_utils.Database, tournament_id: str) -> list[Re
     return sync_report(db, tournament_id).recorded
 
 
-__all__ = ["SyncProblem", "SyncReport", "result_of", "sync_report", "sync_table_results"]
+__all__ = ["SyncProblem", "SyncReport", "UnscoredHand", "result_of", "sync_report", "sync_table_results"]

@@ -101,6 +101,9 @@ class HandKeySchema(Schema):
     match = fields.Integer(load_default=1, validate=validate.Range(1, 16))
     hand = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(1, 10000),
                           metadata={"description": "盤號（省略：下一盤）hand number (default: the next)"})
+    referee_hand = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(1, MAX_INT),
+                                  metadata={"description": "此盤在連結的裁判桌上的盤號（裁判無法計台時）the linked "
+                                                           "referee table's hand this entry stands for"})
 
 
 class TypedResultSchema(HandKeySchema):

@@ -64,7 +64,7 @@ from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay,
 )
-from tournament.provenance import MatchDrawn, Provenance, ScorerEntered, TableLinked, fold
+from tournament.provenance import MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold
 from tournament.results import HandResult, Win, check_balances
 from tournament.schedule import RoundPlan, Schedule, TablePlan, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
@@ -396,9 +396,26 @@ def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provena
         hand = data["hand"]
         if hand is None:
             hand = 1 + sum(1 for h in state.hands if h.key[:3] == (data["round"], data["table"], data["match"]))
-        return make((data["round"], data["table"], data["match"], hand), state, fold(records))
+        key = (data["round"], data["table"], data["match"], hand)
+        prov = fold(records)
+        return make(key, state, prov) + _referee_hand(prov, key, data["referee_hand"])
 
     return events
+
+
+def _referee_hand(prov: Provenance, key: tuple, referee_hand: int | None) -> list:
+    """A hand entered for a referee hand the sync could not record: mark it synced (R-tour-18)."""
+    if referee_hand is None:
+        return []
+    table_id = prov.linked.get(tuple(key[:3]))
+    if table_id is None:
+        raise refused(EventLogError(f"{key[:3]} is not played at a linked referee table", field="referee_hand",
+                                    reason_zh=f"{key[:3]} 沒有連結裁判桌"))
+    if (table_id, referee_hand) in prov.synced:
+        raise refused(EventLogError(f"referee hand {referee_hand} of {table_id!r} is already recorded as "
+                                    f"{list(prov.synced[(table_id, referee_hand)])}", field="referee_hand",
+                                    reason_zh=f"裁判桌「{table_id}」第 {referee_hand} 盤已記錄"))
+    return [RefereeHandSynced(table_id, referee_hand, key)]
 
 
 def _typed(data: dict) -> HandResult:

@@ -457,3 +457,41 @@ def test_the_record_cache_keeps_committed_records_only(app, client, official, ev
     finally:
         db.close()
     assert [p["id"] for p in client.get(f"{BASE}/T1/players").get_json()["players"]][-1] == "Z2"
+
+
+def physical_hand(seed: int, hand: int, shown: bool = True) -> list[dict]:
+    """A generated hand as a physical table records it; ``shown=False``: the winner never
+    showed his hand, so the referee cannot score the win."""
+    from dataclasses import replace
+
+    from referee.events import EventType, event_to_dict
+    from referee.generator import generate_hand, physical_view
+
+    events = physical_view(generate_hand(seed, hand=hand, table="x"))
+    if not shown:
+        events = [replace(e, tiles=None) if e.type is EventType.WIN else e for e in events]
+    out = [event_to_dict(e) for e in events]
+    for seq, e in enumerate(out, 1):  # the wall event is not sent: number the rest without a gap
+        e.pop("table", None)
+        e["seq"] = seq
+    return out
+
+
+def test_an_unscored_referee_hand_is_entered_by_items_and_the_sync_goes_on(app, client, official, event):
+    create_table(client, official, "P1", tournament="T1", mode="physical")
+    client.post(f"{BASE}/T1/links", json={"table_id": "P1", "round": 1, "table": 1}, headers=official)
+    for hand, seed, shown in ((1, 2, False), (2, 5, True)):
+        posted = client.post("/api/v1/tables/P1/events", json={"events": physical_hand(seed, hand, shown)},
+                             headers=official)
+        assert posted.status_code == 200, posted.get_json()
+    stuck = client.post(f"{BASE}/T1/sync", headers=official).get_json()
+    assert stuck["recorded"] == [] and [(p["hand"], p["field"]) for p in stuck["problems"]] == [(1, "outcome")]
+    win = client.get("/api/v1/tables/P1/hands").get_json()["hands"][0]["outcome"]["wins"][0]
+    entry = {"round": 1, "table": 1, "dealer": 0, "winner": win["seat"], "deal_in": win["discarder"],
+             "items": ["self_draw"] if win["discarder"] is None else ["single_wait"], "referee_hand": 1}
+    problem(client.post(f"{BASE}/T1/hands/entry", json={**entry, "table": 2}, headers=official), 409, "referee_hand")
+    assert client.post(f"{BASE}/T1/hands/entry", json=entry, headers=official).status_code == 201
+    problem(client.post(f"{BASE}/T1/hands/entry", json=entry, headers=official), 409, "referee_hand")
+    synced = client.post(f"{BASE}/T1/sync", headers=official).get_json()
+    assert synced["problems"] == []
+    assert [r["event"]["key"] for r in synced["recorded"] if r["event"]["type"] == "HandRecorded"] == [[1, 1, 1, 2]]
