@@ -18,6 +18,9 @@ from itertools import combinations
 import pytest
 
 from tests.servicekit import bearer, create_table, hand_events, make_token
+from tournament import codec, provenance  # noqa: F401 - provenance registers its side events
+from tournament.events import Record, replay
+from tournament.standings import standings as rank_standings
 
 BASE = "/api/v1/tournaments/E48"
 SURNAMES = "陳林黃張李王吳劉蔡楊許鄭"
@@ -157,6 +160,12 @@ def test_a_48_player_event_from_creation_to_standings(app, client, official):
     assert ok(client.get(f"{BASE}/balance"), 200) == {"ok": True, "hands": len(hands), "problems": []}
     summary = ok(client.get(BASE), 200)
     assert summary["players"] == 48 and summary["substitutes"] == 2 and summary["hands"] == len(hands)
+
+    # --- the log is the truth: its records, replayed, give the same standings ------------------------
+    records = ok(client.get(f"{BASE}/log"), 200)["records"]
+    state = replay([Record(r["seq"], codec.decode(r["event"]), r["by"], r["at"]) for r in records])
+    assert [(s.totals.player_id, s.totals.points, s.rank) for s in rank_standings(state)] == [
+        (s["player_id"], s["points"], s["rank"]) for s in standings]
 
     # --- 時鐘 clocks -----------------------------------------------------------------------------------
     # (the clock engineer adds the round clock here: start round 2, time up, the periodic
