@@ -134,6 +134,7 @@ def test_compatible_items_are_accepted_and_only_the_payers_pay(dealer, winner, o
     (dict(dealer=0, deal_in=2), "deal_in", "荒局"),
     (dict(dealer=4, winner=1, deal_in=2), "dealer", ""),
     (dict(dealer=0, winner=1, items=["seven_rob_one"]), "deal_in", "放槍"),
+    (dict(dealer=0, winner=1, deal_in=2, items=["eight_flowers"]), "deal_in", "三家支付"),
 ])
 def test_impossible_entries_are_refused_naming_the_item(fields, field, words):
     exc = refused(**fields)

@@ -141,7 +141,9 @@ for _a, _b, _clause in CONTRADICTIONS:
     _CONTRA.setdefault(_b, {})[_a] = _clause
 
 #: the most times a pattern can count in one hand (others: once)
-MAX_COUNT = {"dragon_pung": 3, "streak_per_n": 10_000}
+MAX_COUNT = {"dragon_pung": 3, "streak_per_n": 10_000,
+             # 見花見台: each flower and each wind pung (app.replaces.19); 寶牌: each matching tile per indicator
+             "see_flower_see_tai": 12, "bao": 20}
 #: ``pattern → what it needs beside it`` (unless the ruleset excludes that by a present item
 #: or does not score it): 不求 is 門清 and 自摸 together (tai.04, app.menqing-zimo)
 REQUIRES = {"no_claims_self_draw": ("concealed_hand", "self_draw")}
@@ -230,6 +232,9 @@ def _check_combination(entry: ScorerEntry, items: list[tuple[int, int, int]], ta
         if not self_drawn and code in SELF_DRAWN_ONLY:
             raise _fail(f"items[{k}].code", f"{code} is only won on a self-drawn tile, but seat {entry.deal_in} dealt in",
                         f"{_zh(code)}限自摸，本盤卻是 {entry.deal_in} 號座放槍")
+        if not self_drawn and code in ALL_PAY_WITHOUT_SELF_DRAW:
+            raise _fail("deal_in", f"{code} is paid by all three (tai.29): no deal-in seat",
+                        f"{_zh(code)}由三家支付（tai.29），不填放槍者")
         if self_drawn and code in DISCARD_ONLY:
             raise _fail(f"items[{k}].code" if code != "seven_rob_one" else "deal_in",
                         f"{code} is won on another player's tile: name the deal-in seat (who pays alone)",
