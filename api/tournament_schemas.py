@@ -185,6 +185,11 @@ class AdvancementQuerySchema(Schema):
     tie_breaks = fields.String(load_default=None)
 
 
+class HandsQuerySchema(Schema):
+    round = fields.Integer(load_default=None, validate=validate.Range(1, 100), metadata={"description": "只看這一輪"})
+    table = fields.Integer(load_default=None, validate=validate.Range(1, 10000), metadata={"description": "只看這一桌"})
+
+
 class LogQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
 

@@ -44,7 +44,8 @@ from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import ApiProblem, bad_request, not_found
 from api.tournament_results import sync_report
 from api.tournament_schemas import (
-    AdvancementQuerySchema, AnySchema, CorrectionSchema, CreateTournamentSchema, EntryResultSchema, LinkSchema,
+    AdvancementQuerySchema, AnySchema, CorrectionSchema, CreateTournamentSchema, EntryResultSchema, HandsQuerySchema,
+    LinkSchema,
     LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
     StandingsQuerySchema, SubstituteSchema, TypedResultSchema, WithdrawalSchema,
 )
@@ -484,15 +485,18 @@ def enter_hand(data: dict, tid: str):
 
 
 @blp.get("/<tid>/hands")
+@blp.arguments(HandsQuerySchema, location="query")
 @blp.response(200, AnySchema)
 @blp.doc(security=MAYBE_BEARER)
-def list_hands(tid: str):
-    """成績 The hands in effect (corrections applied, reverted records left out), players by seat."""
+def list_hands(query: dict, tid: str):
+    """成績 The hands in effect (corrections applied, reverted records left out), players by seat;
+    ``?round=&table=`` to narrow."""
     _read()
     loaded = load(tid)
     entries = {h.key: h for h in loaded.state.hands}
     rows = [{"key": list(key), "players": list(seats), "seq": entries[key].seq, "corrected": entries[key].corrected,
-             **hand_dict(result)} for key, seats, result in loaded.state.hand_rows()]
+             **hand_dict(result)} for key, seats, result in loaded.state.hand_rows()
+            if query["round"] in (None, key[0]) and query["table"] in (None, key[1])]
     return jsonify({"hands": rows})
 
 

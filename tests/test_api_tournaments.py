@@ -293,6 +293,9 @@ def test_typed_results(app, client, official, event):
     assert log_length(app, "T1") == before
     hands = client.get(f"{BASE}/T1/hands").get_json()["hands"]
     assert hands[0]["key"] == [1, 1, 1, 1] and hands[0]["payments"] == [-260, 260, 0, 0]
+    assert client.get(f"{BASE}/T1/hands?round=1&table=1").get_json()["hands"] == hands
+    assert client.get(f"{BASE}/T1/hands?table=2").get_json()["hands"] == []
+    problem(client.get(f"{BASE}/T1/hands?round=x"), 400, "round")
     assert hands[0]["players"] == table_seats(client)
 
 
