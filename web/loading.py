@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from api.auth import check_read
 from api.problems import ApiProblem
-from referee.errors import MjrefError
 from api.tournament_state import load as replayed
+from referee.errors import MjrefError
 from store import get_db
 from store import tournaments as tournament_store
 from tournament.events import EventSettings, EventState, Record
@@ -33,8 +33,7 @@ class Tournament:
     records: tuple[Record, ...]
     state: EventState
     #: (round, table, 將) → its first dealer's seat, where a 定莊 throw is recorded
-    first_dealers: dict
-
+    first_dealers: dict[tuple[int, int, int], int]
 
     @property
     def settings(self) -> EventSettings | None:
