@@ -123,9 +123,9 @@ def _refused(exc: EventLogError | ClockError) -> ApiProblem:
 
 
 def _write(tournament_id: str, events: list, actor: int) -> None:
-    now = _now()
+    now, tolerance = _now(), _tolerance()  # read config here: the writer may run the job in its own thread
     try:
-        get_writer().submit(lambda tx: record_clock(tx.db, tournament_id, events, now=now, tolerance=_tolerance(),
+        get_writer().submit(lambda tx: record_clock(tx.db, tournament_id, events, now=now, tolerance=tolerance,
                                                     actor=actor))
     except (ClockError, EventLogError) as exc:
         raise _refused(exc) from None

@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
+from urllib.parse import quote
 
 from flask import Response, jsonify
 
@@ -655,7 +656,9 @@ def get_standings(query: dict, tid: str):
                         include_substitutes=query["include_substitutes"])
     if query["format"] == "csv":
         response = Response(st.to_csv(rows), content_type="text/csv; charset=utf-8")
-        response.headers["Content-Disposition"] = f'attachment; filename="{tid}-standings.csv"'
+        # RFC 6266: an ASCII fallback name and the UTF-8 one (ids may be Chinese)
+        response.headers["Content-Disposition"] = (f'attachment; filename="standings.csv"; '
+                                                   f"filename*=UTF-8''{quote(tid)}-standings.csv")
         return response
     return jsonify({"tie_breaks": [c.name.lower() for c in chain], "standings": [_standing(s) for s in rows]})
 

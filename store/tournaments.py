@@ -17,6 +17,7 @@ import sqlite_utils
 
 from store.tables import canonical, dumps, now
 from tournament import clock, codec, provenance  # noqa: F401 - importing registers their side events
+from tournament.errors import EventLogError
 from tournament.events import Record, append
 
 
@@ -126,11 +127,19 @@ def append_events(db: sqlite_utils.Database, tournament_id: str, events: list, *
     when = at or now()
     log = append(records, *events, by="" if actor is None else str(actor), at=when)
     added = list(log[len(records):])
+    rows = []
     for record in added:
         data = codec.encode(record.event)
+        # what is stored must read back as the same event (a plain int where a Wind belongs
+        # folds, but would not decode: decode names the field): refuse it before anything is written
+        if codec.decode(json.loads(canonical(data))) != record.event:
+            raise EventLogError(f"event {data['type']} does not read back as itself: {record.event!r}",
+                                field="event", reason_zh=f"事件 {data['type']} 的欄位型別不符，無法如實儲存")
         etype = data.pop("type")
+        rows.append((record.seq, etype, canonical(data)))
+    for seq, etype, body in rows:
         db.execute("INSERT INTO tournament_events (tournament_id, seq, type, body, actor, received_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?)", (tournament_id, record.seq, etype, canonical(data), actor, when))
+                   "VALUES (?, ?, ?, ?, ?, ?)", (tournament_id, seq, etype, body, actor, when))
     return added
 
 

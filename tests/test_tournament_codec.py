@@ -62,3 +62,29 @@ def test_bad_input_names_the_field(data, field):
         decode(data)
     assert caught.value.field == field
     assert caught.value.reason_zh
+
+
+def test_the_store_refuses_an_event_that_would_not_read_back(tmp_path):
+    """A plain int where a Wind belongs folds (IntEnum) but would be stored as ``2`` and break
+    every later read of the log: append_events refuses it and writes nothing."""
+    from store.db import connect, init_db
+    from store.tournaments import append_events, create_tournament, load_records
+
+    path = tmp_path / "t.sqlite3"
+    init_db(path)
+    db = connect(path)
+    create_tournament(db, "t1", name="測試")
+    players = PLAYERS[:15]  # one 替補 seat
+    plan = make_schedule(players, 1).rounds[0]
+    table, wind = next((t.table, w) for t in plan.tables for w, p in enumerate(t.seats) if p is None)
+    with db.conn:
+        append_events(db, "t1", [EventCreated(EventSettings("測試盃", 1)), *(PlayerRegistered(p, p) for p in players),
+                                 PlayerRegistered("s1", "替補一", substitute=True), RoundSeated(plan)])
+    before = load_records(db, "t1")
+    with pytest.raises(EventLogError) as caught, db.conn:
+        append_events(db, "t1", [SubstituteSeated(1, table, wind, "s1")])  # wind an int, not a Wind
+    assert caught.value.field == "wind"
+    assert load_records(db, "t1") == before
+    with db.conn:
+        append_events(db, "t1", [SubstituteSeated(1, table, Wind(wind), "s1")])
+    assert load_records(db, "t1")[-1].event == SubstituteSeated(1, table, Wind(wind), "s1")

@@ -167,6 +167,17 @@ def test_a_48_player_event_from_creation_to_standings(app, client, official):
     assert [(s.totals.player_id, s.totals.points, s.rank) for s in rank_standings(state)] == [
         (s["player_id"], s["points"], s["rank"]) for s in standings]
 
-    # --- 時鐘 clocks -----------------------------------------------------------------------------------
-    # (the clock engineer adds the round clock here: start round 2, time up, the periodic
-    #  job calling api.tournament_results.sync_table_results, the next round published)
+    # --- 時鐘 clocks: round 1 started, time called, every table reported → closed, round 2 published -----
+    # (the scheduler's own jobs, and its calls of sync_table_results, are in tests/test_clocks_*.py)
+    ok(client.put(f"{BASE}/clock", json={"round_seconds": 5400, "at_time": "finish_hand"}, headers=official), 200)
+    ok(client.post(f"{BASE}/clock/start", json={"round": 1}, headers=official), 200)
+    ok(client.post(f"{BASE}/clock/call-time", json={"round": 1}, headers=official), 200)
+    for t in range(1, 13):
+        clock = ok(client.post(f"{BASE}/clock/reports", json={"table": t}, headers=official), 200)
+    assert clock["rounds"][0]["close_reason"] == "all_reported" and clock["published_round"] == 2
+    hall = ok(client.get(f"{BASE}/seating/published"), 200)
+    names = {p["id"]: p["name"] for p in PLAYERS + subs}
+    round_two = ok(client.get(f"{BASE}/rounds/2"), 200)["tables"]
+    assert hall["round"] == 2
+    assert [[s["name"] for s in t["seats"]] for t in hall["tables"]] == [
+        [names[p] for p in t["seats"]] for t in round_two]

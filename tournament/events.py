@@ -51,7 +51,7 @@ class EventSettings:
     matches_per_round: int = 1
     base: int = 100
     per_tai: int = 20
-    ruleset: str = "taiwan-16"
+    ruleset: str = "competition"
     round_minutes: int | None = None
 
     def __post_init__(self) -> None:
