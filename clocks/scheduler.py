@@ -7,7 +7,7 @@ and schedules each tournament's next due time (:func:`tournament.clock.next_due`
 one-off job, again after every run. A periodic tick (``CLOCK_TICK_SECONDS``) runs them all
 again — it picks up writes made by another process (a worker that is not the scheduler)
 — and records referee tables' closed hands (``api.tournament_results.sync_table_results``,
-when it exists). A process that did not get the lock retries every
+). A process that did not get the lock retries every
 ``CLOCK_STANDBY_SECONDS``, so it takes over when the holder dies.
 """
 from __future__ import annotations
@@ -109,10 +109,8 @@ class ClockScheduler:
 
     def sync(self, tournament_id: str) -> None:
         """Record referee tables' closed hands in the tournament's log (the API's sync)."""
-        try:
-            from api.tournament_results import sync_table_results
-        except ImportError:
-            return
+        from api.tournament_results import sync_table_results  # here: api imports this package
+
         try:
             get_writer(self.app).submit(lambda tx: sync_table_results(tx.db, tournament_id))
         except Exception:  # noqa: BLE001 - a job never dies: logged, tried again next tick
