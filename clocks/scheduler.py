@@ -6,8 +6,8 @@ scheduler (it takes the lock, :mod:`clocks.lock`) it runs every clocked tourname
 and schedules each tournament's next due time (:func:`tournament.clock.next_due`) as a
 one-off job, again after every run. A periodic tick (``CLOCK_TICK_SECONDS``) runs them all
 again — it picks up writes made by another process (a worker that is not the scheduler)
-— and records referee tables' closed hands (``api.tournament_results.sync_table_results``,
-). A process that did not get the lock retries every
+— and records referee tables' closed hands (``api.tournament_results.sync_table_results``).
+A process that did not get the lock retries every
 ``CLOCK_STANDBY_SECONDS``, so it takes over when the holder dies.
 """
 from __future__ import annotations
