@@ -15,7 +15,10 @@ from .tiles import FLOWER_BASE
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .wall import break_point, Wall
 from .dice import counted_seat
-from .table_ops import _DEAL_PHASE, _DEALT, _NONE, _add, _refresh_waits, _FULL_SET, _TAKES, _UNREPLACED_CLAUSE
+from .table_ops import (
+    _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _add, _refresh_waits, _FULL_SET,
+    _TAKES, _UNREPLACED_CLAUSE,
+)
 
 
 class DealingMixin:
@@ -30,7 +33,7 @@ class DealingMixin:
 
             setup = replace(setup, mode=self.mode)
         ruleset = self.ruleset or Ruleset.load(setup.ruleset, dict(setup.rules) or None)
-        self.state = TableState(setup, PlayRules(ruleset))
+        self.state = TableState(setup, PlayRules.of(ruleset))
         self.state.last_seq = ev.seq
         self.state.table = ev.table
         self.state.hand_no = ev.hand
@@ -84,31 +87,38 @@ class DealingMixin:
     def _deal(self, st: TableState, ev: Event) -> Verdict:
         """配牌 (deal.wall): 4 tiles (2 stacks) at a time, dealer first, counterclockwise,
         four rounds; then the dealer's 門牌 (deal.hand-size)."""
-        if st.phase is Phase.SETUP:
+        if st.phase is _SETUP:
             self._open_wall(st)
         # fast path: the expected take, from a known wall
         wall = st.wall
         i = st.deal_index
-        if st.phase is _DEAL_PHASE and wall.tiles is not None and i < 17:
+        tiles = wall.tiles
+        if st.phase is _DEAL_PHASE and tiles is not None and i < 17:
             want_seat, want_n = _TAKES[st.dealer][i]
             s = ev.seat
             front = wall.front
-            tiles = wall.tiles[front:front + want_n]
+            tiles = tiles[front:front + want_n]
             given = ev.tiles
-            if s == want_seat and (given is None and ev.count in (None, want_n) or given is not None
+            if s == want_seat and (given is None and (ev.count is None or ev.count == want_n) or given is not None
                                    and list(given) == tiles):
                 wall.front = front + want_n
                 seat = st.seats[s]
                 hand, keys = seat.hand, seat.keys
-                for t in tiles:
-                    if t >= FLOWER_BASE:
-                        seat.held_flowers.append(t)
-                        seat.flower_round[t] = 1
-                    else:
+                if tiles and max(tiles) < FLOWER_BASE:  # no flower in the take (the usual case; max runs in C, for speed)
+                    for t in tiles:
                         hand[t] += 1
                         keys[SUIT_OF[t]] += UNIT_OF[t]
-                        seat.n += 1
-                if s == st.dealer and tiles[-1] < FLOWER_BASE:
+                    seat.n += len(tiles)
+                else:
+                    for t in tiles:
+                        if t >= FLOWER_BASE:
+                            seat.held_flowers.append(t)
+                            seat.flower_round[t] = 1
+                        else:
+                            hand[t] += 1
+                            keys[SUIT_OF[t]] += UNIT_OF[t]
+                            seat.n += 1
+                if tiles[-1] < FLOWER_BASE and s == st.dealer:
                     st.door_tile = tiles[-1]
                 st.deal_index = i + 1
                 if i == 16:
@@ -164,29 +174,31 @@ class DealingMixin:
         """Flowers laid out (deal.flowers, app.flowers.initial, app.flowers.play): at the start
         in rounds, dealer first, a flower drawn as a replacement waiting for the next round;
         during play at once, by the player who drew it."""
-        done = self._after_end(st, ev)
-        if done:
-            return done
+        phase = st.phase
+        if phase is _ENDED or st.wins:
+            return self._after_end(st, ev)
         s = ev.seat
         seat = st.seats[s]
+        held = seat.held_flowers
         problems = []
         flowers = ev.tiles
         for f in flowers:
             if f < FLOWER_BASE:
                 return self._reject(st, [self._irr(ev, "flower_not_held", tile=f)])
-            if f not in seat.held_flowers:
+            if f not in held:
                 if not seat.unknown:
                     return self._reject(st, [self._irr(ev, "flower_not_held", tile=f)])
                 bad = self._unseen_copies(st, ev, (f,))
                 if bad:
                     return self._reject(st, [bad])
-        if st.phase is Phase.DEAL or st.phase is Phase.SETUP:
+        if phase is _DEAL_PHASE or phase is _SETUP:
             return self._reject(st, [self._irr(ev, "flower_out_of_order")])
-        if st.phase is Phase.FLOWERS:
+        if phase is _FLOWERS_PHASE:
             if st.owed and st.turn != s:
                 problems.append(self._irr(ev, "missing_replacement", seat=st.turn))
             rel = (s - st.dealer) % 4
-            known = [seat.flower_round[f] for f in flowers if f in seat.flower_round]
+            rounds = seat.flower_round
+            known = [rounds[f] for f in flowers if f in rounds]
             if known:
                 rnd = max(known)
             else:  # drawn unseen (physical table): as late in the order as it needs to be
@@ -209,16 +221,19 @@ class DealingMixin:
                 problems.append(self._irr(ev, "flower_out_of_order"))
                 if st.mode_digital:
                     return self._reject(st, problems)
+        rounds = seat.flower_round
         for f in flowers:
-            if f in seat.held_flowers:
-                seat.held_flowers.remove(f)
+            if f in held:
+                held.remove(f)
             else:
                 seat.unknown -= 1
             seat.flowers.append(f)
-            seat.flower_round.pop(f, None)
-        st.owed += len(flowers)
-        st.owed_kinds.extend([Source.FLOWER] * len(flowers))
-        if st.phase is Phase.PLAY:
+            if f in rounds:
+                del rounds[f]
+        n = len(flowers)
+        st.owed += n
+        st.owed_kinds += [_FLOWER_SOURCE] * n
+        if phase is _PLAY and len(seat.flowers) == 1 and st.rules.seven_rob_one:
             self._maybe_seven_rob(st, ev, s)
         return self._stands(problems) if problems else ACCEPTED
 

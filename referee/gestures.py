@@ -15,6 +15,10 @@ from .verdicts import ACCEPTED, irregularity, Verdict
 from .table_ops import _DEALT, _NONE, _DISCARD_W, _CONCEALED, _size, _READY_ZH
 
 
+#: declarations that lapse when the drawn tile is placed into the hand (tai.31, tai.32)
+_LAPSE_ON_PLACE = (ReadyKind.HEAVENLY, ReadyKind.EARTHLY)
+
+
 class GesturesMixin:
     """Handlers of :class:`referee.machine.Referee` (see the module docstring)."""
 
@@ -43,11 +47,13 @@ class GesturesMixin:
             if st.wrong_kongs:
                 self._wrong_kong_stage(st, s, ("replaced",), "placed")
             seat = st.seats[s]
-            if seat.ready in (ReadyKind.HEAVENLY, ReadyKind.EARTHLY):
+            if seat.ready is not None and seat.ready in _LAPSE_ON_PLACE:
                 seat.ready, seat.ready_lapsed = None, "placed"
             for win in (st.window, st.prev_window):
-                if win is not None and win.taken is not None and win.taken.seat == s and win.taken.placed_ts is None:
-                    win.taken.placed_ts = ev.ts
+                if win is not None:
+                    taken = win.taken
+                    if taken is not None and taken.seat == s and taken.placed_ts is None:
+                        taken.placed_ts = ev.ts
         return ACCEPTED
 
     def _pass(self, st: TableState, ev: Event) -> Verdict:

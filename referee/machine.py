@@ -106,17 +106,24 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         check = self._check_order
         hand_start = _HAND_START
         st = self.state  # set once, by hand_start
-        for ev in events:
-            seq = ev.seq
-            t = ev.type
-            if st is None or seq <= st.last_seq or t is hand_start:
-                check(st, ev)
-                verdict = dispatch[t](self, st, ev)
-                st = self.state
-            else:
-                verdict = dispatch[t](self, st, ev)
-            st.last_seq = seq
-            record((seq, verdict))
+        last = st.last_seq if st is not None else None  # kept in a local, written back at the end, for speed
+        try:
+            for ev in events:
+                seq = ev.seq
+                t = ev.type
+                if st is None or seq <= last or t is hand_start:
+                    if st is not None:
+                        st.last_seq = last
+                    check(st, ev)
+                    verdict = dispatch[t](self, st, ev)
+                    st = self.state
+                else:
+                    verdict = dispatch[t](self, st, ev)
+                last = seq
+                record((seq, verdict))
+        finally:
+            if st is not None:
+                st.last_seq = last
 
     def _check_order(self, st: TableState | None, ev: Event) -> None:
         if st is None:

@@ -71,5 +71,20 @@ class PlayRules:
         #: seat.first_hand_east == dealer (app.dealer)
         self.first_hand_east_is_dealer: bool = v["seat.first_hand_east"] == "dealer"
 
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> PlayRules:
+        """The play rules of *ruleset*, read once per ruleset object: a table plays hand after
+        hand under the same few (frozen) rulesets, so each hand need not read them again."""
+        rules = _READ.get(id(ruleset))
+        if rules is None or rules.ruleset is not ruleset:
+            if len(_READ) >= 64:
+                _READ.clear()
+            rules = _READ[id(ruleset)] = cls(ruleset)
+        return rules
+
     def __repr__(self) -> str:
         return f"PlayRules({self.ruleset.profile!r})"
+
+
+#: id(ruleset) → its PlayRules (the entry holds the ruleset, so the id stays its own)
+_READ: dict[int, PlayRules] = {}

@@ -11,8 +11,10 @@ from .restrictions import SUIT_OF, UNIT_OF
 from .state import Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
+from .wall import TILES, tail_index
 from .table_ops import (
-    _PLAY, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE, _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
+    _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
+    _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
     _CALL_ZH, _mark_waiters, _waits_of,
 )
 
@@ -70,22 +72,24 @@ class TurnsMixin:
                     st.owed = 0
                     st.owed_kinds = []
                 st.placed = False
-                st.turn_kongs = 0
-                st.melded_kong_turn = False
-                st.placed_before_kong = False
-                st.kong_this_turn = False
+                if st.kong_this_turn:  # the other kong flags are only ever set with it
+                    st.turn_kongs = 0
+                    st.melded_kong_turn = False
+                    st.placed_before_kong = False
+                    st.kong_this_turn = False
                 if st.after_claim_tile is not None:
                     st.after_claim_tile = None
                     st.after_claim_forbidden = ()
-                st.turn_start_seq = ev.seq
+                seq = ev.seq
+                st.turn_start_seq = seq
                 st.ready_discard_pending = None
                 st.source = _LAST_TILE if live == 1 else _WALL_SOURCE
                 st.drawn = tile
-                st.last_drawn_seq = ev.seq
-                seat.drawn_count += 1
-                if seat.drawn_count == 1:
+                st.last_drawn_seq = seq
+                if not seat.drawn_count:
                     seat.first_drawn = tile
-                w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
+                seat.drawn_count += 1
+                w.taken = Taken(_DRAW, s, seq, ev.ts, tile)
                 return ACCEPTED
         done = self._after_end(st, ev)
         if done:
@@ -147,8 +151,10 @@ class TurnsMixin:
         """A hand reached to the wall while *w*'s tile could be claimed: a win on it is passed
         (play.passed-win: 得胡牌者已伸手摸牌即視同過水; prio.5, prio.8)."""
         w.note_touch(seat.seat, (ev.ts, ev.seq))
-        if seat.passed is None and self._could_win(st, seat, w.tile):
-            seat.passed = ev.seq
+        if seat.passed is None:
+            waits = seat.waits  # as _could_win, inline for speed
+            if waits is not None and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
+                seat.passed = ev.seq
 
     def _drawn_tile(self, st: TableState, ev: Event, expected: int | None, problems: list) -> tuple[int | None, Verdict | None]:
         """The tile a draw takes (play.draw): at a known wall the wall's own (*expected*; a
@@ -167,37 +173,40 @@ class TurnsMixin:
 
     def _tail_draw(self, st: TableState, ev: Event) -> Verdict:
         """槓尾補牌: a replacement for a flower laid out or a kong (deal.flowers, app.kong)."""
-        done = self._after_end(st, ev)
-        if done:
-            return done
+        phase = st.phase
+        if phase is _ENDED or st.wins:
+            return self._after_end(st, ev)
         s = ev.seat
         seat = st.seats[s]
         problems = []
         wall = st.wall
         w = st.window
-        robbing = (w is not None and w.kind is WindowKind.FLOWER and w.seat != s and len(seat.flowers) == 7)
-        if not robbing and (st.turn != s or st.owed <= 0 or st.phase not in (Phase.FLOWERS, Phase.PLAY)):
+        robbing = (w is not None and w.kind is _FLOWER_W and w.seat != s and len(seat.flowers) == 7)
+        in_phase = phase is _PLAY or phase is _FLOWERS_PHASE
+        if not robbing and (st.turn != s or st.owed <= 0 or not in_phase):
             problems.append(self._irr(ev, "unowed_replacement"))
-            if st.mode_digital or st.phase not in (Phase.FLOWERS, Phase.PLAY):
+            if st.mode_digital or not in_phase:
                 return self._reject(st, problems)
-        if wall.remaining <= 0:
+        k = wall.tail
+        if wall.front + k >= TILES:  # nothing left standing
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
-        tile, refused = self._drawn_tile(st, ev, wall.peek_tail() if wall.known else None, problems)
+        tiles = wall.tiles
+        tile, refused = self._drawn_tile(st, ev, tiles[tail_index(k)] if tiles is not None else None, problems)
         if refused is not None:
             return refused
         if w is not None and w.kind is not _DISCARD_W and w.seat == s:
             self._close_window(st, w, ev)  # the kong stands: nobody robbed it
             st.window = st.prev_window if st.prev_window is not w else None
-        wall.take_tail()
+        wall.tail = k + 1
         if tile is None:
             seat.unknown += 1
         elif tile >= FLOWER_BASE:
             seat.held_flowers.append(tile)
-            if st.phase is Phase.FLOWERS:
+            if phase is _FLOWERS_PHASE:
                 seat.flower_round[tile] = st.flower_round + 1
         else:
             _add(seat, tile)
-            if st.phase is Phase.FLOWERS and s == st.dealer:
+            if phase is _FLOWERS_PHASE and s == st.dealer:
                 st.door_tile = tile
         if st.wrong_kongs:
             self._wrong_kong_stage(st, s, ("declared",), "replaced")
@@ -205,9 +214,10 @@ class TurnsMixin:
             st.flower_win_seat = s
             w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
         elif not problems:
-            kind = st.owed_kinds.pop(0) if st.owed_kinds else Source.FLOWER
+            owed_kinds = st.owed_kinds
+            kind = owed_kinds.pop(0) if owed_kinds else _FLOWER_SOURCE
             st.owed -= 1
-            if st.phase is Phase.PLAY:
+            if phase is _PLAY:
                 st.source = Source.MELDED_KONG if st.melded_kong_turn else kind
                 st.drawn = tile
                 st.placed = False
@@ -374,7 +384,6 @@ class TurnsMixin:
         log = st.log
         seat.since = len(log)
         log.append((x, seq, s, True))
-        st.discards_made += 1
         st.prev_window = w
         wall = st.wall
         st.window = Window(_DISCARD_W, s, x, seq, ev.ts, wall.end <= wall.front)

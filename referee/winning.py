@@ -24,7 +24,7 @@ the end of the hand (:mod:`referee.outcome`: ``play.intercept``, ``play.multiple
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .events import Event, ReadyKind
 from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
@@ -47,9 +47,9 @@ _READINESS = {None: Readiness.NONE, ReadyKind.HEAVENLY: Readiness.HEAVENLY, Read
 _HAND_GOES_ON = {"flower_win_unreplaced"}
 
 
-@dataclass(frozen=True, slots=True)
-class WinClaim:
-    """A win declaration that stands (so far): everything the outcome needs to score it.
+class WinClaim(NamedTuple):
+    """A win declaration that stands (so far): everything the outcome needs to score it
+    (a named tuple: immutable, and quicker to make than a frozen dataclass).
 
     :param concealed: the winner's concealed tiles with the winning tile (34 counts),
         ``None`` when a physical table never showed them.
@@ -178,10 +178,13 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     # ---- the hand
     revealed = ev.tiles
     concealed: list[int] | None = None
+    keys = None
     if seat.unknown == 0:
         concealed = list(seat.hand)
+        keys = list(seat.keys)  # the referee keeps the hand's suit keys: no need to count them again
         if window is not None and window.kind is not WindowKind.FLOWER and tile is not None:
             concealed[tile] += 1
+            keys[SUIT_OF[tile]] += UNIT_OF[tile]
         if revealed is not None and sorted(revealed) != [t for t in range(KINDS) for _ in range(concealed[t])]:
             problems.append(irr(ev, "false_win", why="the tiles shown are not the hand held",
                                 why_zh="攤出的牌與手牌不符"))
@@ -212,7 +215,8 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
                 tile = revealed[-1]
     if concealed is not None:
         size = sum(concealed) + 3 * len(seat.melds)
-        keys = _keys(concealed)
+        if keys is None:
+            keys = _keys(concealed)
         complete = size == 17 and (is_complete(keys) or (st.rules.ligu and not seat.melds and _ligu(concealed)))
     else:
         size, keys, complete = None, None, None
@@ -242,9 +246,8 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     passed_seq = seat.passed
     if passed_seq is None and concealed is not None and st.turn_kongs == 0 and tile is not None \
             and tile < KINDS and len(st.log) > seat.since:
-        before = list(concealed)
-        before[tile] -= 1
-        keys16 = _keys(before)
+        keys16 = list(keys)  # the hand without the winning tile
+        keys16[SUIT_OF[tile]] -= UNIT_OF[tile]
         current = window.seq if window is not None else None
         passed_seq = next((q for t, q in st.chances(seat, current) if t < KINDS and t not in seat.revealed
                            and wins_with(keys16, t)), None)
