@@ -30,8 +30,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from api.problems import ApiProblem, bad_request, not_found
+from penalties import rule, rule_record
+from penalties.record import HandRecord, Moment
 from referee.errors import MjrefError
-from referee.events import Event, Mode, parse_event
+from referee.events import Event, Mode, Setup, parse_event
+from referee.machine import Referee
+from referee.scoring.context import Stakes
+from referee.state import Source
 from store import tables as ts
 from store.writer import GroupCommitter, Tx
 
@@ -91,8 +96,6 @@ class HandReferee:
                  "_moments")
 
     def __init__(self, table: Mapping[str, Any], hand: int):
-        from referee.machine import Referee
-
         self.referee = Referee(mode=Mode(table["mode"]))
         self.hand = hand
         #: the referee's rulings on this hand so far, before overrides
@@ -165,9 +168,6 @@ class HandReferee:
     def _moment(self, seq: int) -> None:
         """Keep the wall after event *seq* (what :func:`penalties.record.build` keeps)."""
         try:
-            from penalties.record import Moment
-            from referee.state import Source
-
             st = self.referee.state
             w = st.wall
             self._moments[seq] = Moment(w.front, w.tail, w.live, st.turn, st.drawn,
@@ -180,10 +180,6 @@ class HandReferee:
         """The closed hand as penalties reads it (:class:`penalties.record.HandRecord`), from
         this referee: the same record :func:`penalties.record.build` makes by replaying the
         hand (about 1 ms at the end of each hand), made from what the live referee kept."""
-        from penalties.record import HandRecord
-        from referee.events import Setup
-        from referee.scoring.context import Stakes
-
         events = tuple(self.events)
         setup = events[0].setup or Setup()
         return HandRecord(events, self.referee.finish(), self._moments, self.referee.state.rules.ruleset,
@@ -193,8 +189,6 @@ class HandReferee:
         """The rulings made when the hand closes: penalties' rulings and the outcome."""
         outcome = self.outcome or {}
         try:
-            from penalties import rule, rule_record
-
             if self._moments is not None and self.events and self.events[0].type.wire == "hand_start":
                 result = rule_record(self._record())
             else:
@@ -396,6 +390,25 @@ class LiveService:
         self._tables: dict[str, _Live] = {}
         self._rows: dict[str, dict] = {}
         self._lock = threading.Lock()  # guards _tables' membership (the writer serialises the rest)
+
+    @staticmethod
+    def warm_up() -> None:
+        """Referee and penalise one generated hand, as the service would a posted one.
+
+        Why: the first hand a process sees pays one-time costs (modules imported on first
+        use, tables of waits and scores filled on first sight, rulesets loaded): tens of
+        milliseconds holding the interpreter, which would stall every table posting to a
+        freshly started server at once. Paid here, at start, instead.
+        """
+        from referee.events import event_to_dict
+        from referee.generator import generate_hand
+
+        table = {"mode": "digital", "ruleset": "competition", "params": {}}
+        try:
+            for seed in (1, 2):
+                replay_hand(table, 1, [event_to_dict(e) for e in generate_hand(seed, hand=1, table="warm-up")])
+        except Exception:  # noqa: BLE001 - only a warm-up: the real hands will say what is wrong
+            _log.warning("warm-up hand failed", exc_info=True)
 
     # -- tables ---------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ environment variables, :func:`app.create_app`); ``--processes`` defaults to
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import socket
@@ -73,8 +74,13 @@ def _serve(sock: socket.socket, threads: int) -> None:
 
     from app import create_app
 
-    waitress.serve(create_app(), sockets=[sock], threads=threads, connection_limit=CONNECTION_LIMIT,
-                   channel_timeout=60)
+    app = create_app()
+    app.extensions["mjref.live"].warm_up()  # the first hand's one-time costs now, not under load
+    # the app's long-lived objects (rulesets, the referee's tables of waits and scores) out of
+    # the cyclic garbage collector's reach: a full collection walks every object it tracks,
+    # about 20 ms holding the interpreter here, and stalled every post in flight
+    gc.freeze()
+    waitress.serve(app, sockets=[sock], threads=threads, connection_limit=CONNECTION_LIMIT, channel_timeout=60)
 
 
 def main(argv: list[str] | None = None) -> int:

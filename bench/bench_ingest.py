@@ -173,7 +173,8 @@ async def play_table(port: int, table: str, token: str, bodies: list[list[dict]]
 
 
 async def produce_and_post(port: int, table: str, token: str, events: list[dict], interval: float, start: float,
-                           latencies: list[float], sizes: list[int], deadline: float, max_batch: int) -> int:
+                           latencies: list[float], sizes: list[int], deadline: float, max_batch: int,
+                           timeline: list[tuple[float, float]] | None = None) -> int:
     """Open loop: event k of this table exists from ``start + k * interval``; post all that
     exist and are not yet sent, wait for the ack, repeat. *events* holds only the events
     produced within the run's duration."""
@@ -195,6 +196,9 @@ async def produce_and_post(port: int, table: str, token: str, events: list[dict]
             if status != 200 or any(r["verdict"] != "accepted" for r in answer["results"]):
                 raise RuntimeError(f"{table}: {status} {answer}")
             latencies.extend(acked - (start + (sent + j) * interval) for j in range(len(chunk)))
+            if timeline is not None:
+                timeline.extend((start + (sent + j) * interval, acked - (start + (sent + j) * interval))
+                                for j in range(len(chunk)))
             sizes.append(len(chunk))
             sent += len(chunk)
     finally:
@@ -203,7 +207,7 @@ async def produce_and_post(port: int, table: str, token: str, events: list[dict]
 
 
 async def run_open(port: int, tokens: dict[str, str], plan: dict[str, list[dict]], rate: float, timeout: float,
-                   max_batch: int) -> dict:
+                   max_batch: int, timeline: bool = False) -> dict:
     import random
 
     rng = random.Random(1)
@@ -213,16 +217,26 @@ async def run_open(port: int, tokens: dict[str, str], plan: dict[str, list[dict]
     deadline = time.monotonic() + timeout
     t0 = time.perf_counter() + 0.5
     offsets = {t: rng.random() * interval for t in plan}
+    points: list[tuple[float, float]] | None = [] if timeline else None
     # every table produces for the same duration: the offered rate is constant throughout
     per_table = min(len(events) for events in plan.values())
     duration = per_table * interval
     counts = await asyncio.gather(*(
         produce_and_post(port, t, tokens[t], plan[t][:int((duration - offsets[t]) / interval) + 1], interval,
-                         t0 + offsets[t], latencies, sizes, deadline, max_batch)
+                         t0 + offsets[t], latencies, sizes, deadline, max_batch, points)
         for t in plan))
     elapsed = time.perf_counter() - t0
     latencies.sort()
     events = sum(counts)
+    if points:  # p99 of the events produced in each second of the run: a stall, or a slow start?
+        by_second: dict[int, list[float]] = {}
+        for produced, latency in points:
+            by_second.setdefault(int(produced - t0), []).append(latency)
+        print("second  events  p50_ms  p99_ms", file=sys.stderr)
+        for second, values in sorted(by_second.items()):
+            values.sort()
+            print(f"{second:6d}  {len(values):6d}  {percentile(values, 50) * 1e3:6.1f}  "
+                  f"{percentile(values, 99) * 1e3:6.1f}", file=sys.stderr)
     return {
         "model": "open", "offered_events_per_s": rate, "events": events, "posts": len(sizes),
         "seconds": round(elapsed, 2), "produced_for_s": round(duration, 2), "events_per_s": round(events / elapsed),
@@ -284,6 +298,7 @@ def main(argv: list[str] | None = None) -> dict:
                         help="server processes (default 2, as make run)")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--timeout", type=float, default=120.0, help="stop posting after this many seconds")
+    parser.add_argument("--timeline", action="store_true", help="open loop: print p50/p99 per second of the run")
     parser.add_argument("--keep", action="store_true", help="keep the database and server log")
     args = parser.parse_args(argv)
 
@@ -304,7 +319,7 @@ def main(argv: list[str] | None = None) -> dict:
         server_sys = tree_cpu_seconds(server.pid, "system")
         if args.rate:
             flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
-            result = asyncio.run(run_open(port, tokens, flat, args.rate, args.timeout, args.max_batch))
+            result = asyncio.run(run_open(port, tokens, flat, args.rate, args.timeout, args.max_batch, args.timeline))
         else:
             result = asyncio.run(run_load(port, tokens, plan, args.timeout))
         server_cpu = tree_cpu_seconds(server.pid) - server_cpu
