@@ -303,10 +303,26 @@ def _score(st, claim: WinClaim) -> WinResult:
             return WinResult(claim, ctx, unscored=f"hand: {exc.message}")
     try:
         result = score(hand, ctx, st.rules.ruleset, flowers=flowers)
-        settlement = settle(result, Stakes(setup.base, setup.per_tai))
+        settlement = settle(result, _stakes(setup.base, setup.per_tai))
     except MjrefError as exc:
         return WinResult(claim, ctx, hand, unscored=f"score: {exc.message}")
     return WinResult(claim, ctx, hand, result, settlement)
+
+
+def _stakes(base: int, per_tai: int) -> Stakes:
+    """The table's :class:`Stakes`, checked once per pair of values (a table keeps its stakes
+    hand after hand; a handful of pairs at most, for speed)."""
+    if type(base) is not int or type(per_tai) is not int:  # let Stakes say what is wrong
+        return Stakes(base, per_tai)
+    stakes = _STAKES.get((base, per_tai))
+    if stakes is None:
+        if len(_STAKES) >= 64:
+            _STAKES.clear()
+        stakes = _STAKES[base, per_tai] = Stakes(base, per_tai)
+    return stakes
+
+
+_STAKES: dict[tuple[int, int], Stakes] = {}
 
 
 def _robbed_flower(st, claim: WinClaim) -> int | None:

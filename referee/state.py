@@ -78,6 +78,11 @@ class WindowKind(IntEnum):
         return f"WindowKind.{self.name}"
 
 
+_CHOW = MeldKind.CHOW
+_MELDED_KONG = MeldKind.MELDED_KONG
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+
+
 class TableMeld(NamedTuple):
     """A meld as it lies on the table; its tiles may be unlike (a wrong kong stood at a
     physical table) or unknown (a concealed kong face down: ``tiles`` is ``None``).
@@ -98,15 +103,16 @@ class TableMeld(NamedTuple):
         """The :class:`referee.melds.Meld` for scoring, or ``None`` if the tiles are unknown or
         do not form the meld (a wrong kong, a tile taken away by 錯打明牌)."""
         tiles = self.tiles
-        if tiles is None or len(tiles) != self.size:
+        kind = self.kind
+        if tiles is None or len(tiles) != (4 if kind >= _MELDED_KONG else 3):  # as self.size
             return None
         low = min(tiles)
-        if self.kind is MeldKind.CHOW:
+        if kind is _CHOW:
             if sorted(tiles) != [low, low + 1, low + 2] or low >= 27 or low % 9 > 6:
                 return None
         elif len(set(tiles)) != 1:
             return None
-        return Meld(self.kind, low, self.claimed if self.kind is not MeldKind.CONCEALED_KONG else None)
+        return Meld(kind, low, self.claimed if kind is not _CONCEALED_KONG else None)
 
     def __str__(self) -> str:
         return f"{self.kind.zh}:{format_tiles(self.tiles, sort=False) if self.tiles else '????'}"
@@ -119,7 +125,7 @@ class SeatState:
         "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond", "discards", "last_discard",
         "last_discard_seq", "passed", "revealed", "revealed_sets", "ready", "ready_seq",
         "ready_discards", "ready_lapsed", "dead_hand", "since", "drawn_count", "first_drawn", "start_flowers",
-        "flower_round",
+        "flower_round", "wall_draw", "discard_window",
     )
 
     def __init__(self, seat: int) -> None:
@@ -170,6 +176,12 @@ class SeatState:
         self.start_flowers = 0
         #: replacement round in which each held flower may be laid out (deal.flowers)
         self.flower_round: dict[int, int] = {}
+        #: the record of this seat's latest draw from the wall (a :class:`Taken`), rewritten
+        #: at its next draw once no window holds it any more (for speed: no new object per draw)
+        self.wall_draw: Taken | None = None
+        #: the window of this seat's latest discard, reused at its next discard once the table
+        #: no longer refers to it (for speed: no new object per discard)
+        self.discard_window: Window | None = None
 
     @property
     def concealed_count(self) -> int:
@@ -237,6 +249,11 @@ class Window:
                  "fulfilled", "closed")
 
     def __init__(self, kind: WindowKind, seat: int, tile: int, seq: int, ts: int, last: bool = False) -> None:
+        self.reopen(kind, seat, tile, seq, ts, last)
+
+    def reopen(self, kind: WindowKind, seat: int, tile: int, seq: int, ts: int, last: bool = False) -> Window:
+        """Every field set as for a new window (a seat's discard window is reused once the
+        table no longer refers to it: no new object per discard, for speed)."""
         self.kind = kind
         self.seat = seat
         self.tile = tile
@@ -255,6 +272,7 @@ class Window:
         #: seats whose call was carried out (or lost to priority)
         self.fulfilled: frozenset[int] | set[int] = _NO_SET
         self.closed = False
+        return self
 
     # the containers start as shared empty read-only values; these make them writable
 

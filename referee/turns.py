@@ -89,7 +89,17 @@ class TurnsMixin:
                 if not seat.drawn_count:
                     seat.first_drawn = tile
                 seat.drawn_count += 1
-                w.taken = Taken(_DRAW, s, seq, ev.ts, tile)
+                # the seat's record of its last draw, rewritten unless the previous window still holds it
+                taken = seat.wall_draw
+                pw = st.prev_window
+                if taken is None or (pw is not None and pw.taken is taken):
+                    taken = seat.wall_draw = Taken(_DRAW, s, seq, ev.ts, tile)
+                else:
+                    taken.seq = seq
+                    taken.ts = ev.ts
+                    taken.tile = tile
+                    taken.placed_ts = None
+                w.taken = taken
                 return ACCEPTED
         done = self._after_end(st, ev)
         if done:
@@ -384,9 +394,15 @@ class TurnsMixin:
         log = st.log
         seat.since = len(log)
         log.append((x, seq, s, True))
-        st.prev_window = w
         wall = st.wall
-        st.window = Window(_DISCARD_W, s, x, seq, ev.ts, wall.end <= wall.front)
+        last = wall.end <= wall.front
+        opened = seat.discard_window
+        if opened is None or opened is w or opened is st.prev_window:  # still referred to: a new one
+            opened = seat.discard_window = Window(_DISCARD_W, s, x, seq, ev.ts, last)
+        else:
+            opened.reopen(_DISCARD_W, s, x, seq, ev.ts, last)
+        st.prev_window = w
+        st.window = opened
         st.intake = _NONE
         st.drawn = None
         st.placed = False
