@@ -119,12 +119,18 @@ _EMPTY: frozenset[int] = frozenset()
 def _waits_of(k0: int, k1: int, k2: int, k3: int) -> frozenset[int]:
     """The tiles that complete four suit keys (as :func:`referee.hand.waits_keys`, tiles only):
     a suit contributes when the other three add up to at most one pair (codes sum ≤ 1)."""
+    # two suits that do not decompose (codes sum > 10): no tile completes both; most hands
+    # in play are so, and stopping at the second such suit saves lookups (for speed)
     c0 = _C0g(k0, 9)
     c1 = _C1g(k1, 9)
+    if c0 + c1 > 10:
+        return _EMPTY
     c2 = _C2g(k2, 9)
+    if c0 + c1 + c2 > 10:
+        return _EMPTY
     c3 = _C3g(k3, 9)
     total = c0 + c1 + c2 + c3
-    if total > 10:  # two suits do not decompose: no tile completes both
+    if total > 10:
         return _EMPTY
     found = _EMPTY
     r = total - c0
