@@ -14,12 +14,14 @@ from .state import Intake, Phase, Source, TableMeld, TableState, Taken, Window, 
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Verdict
 from .table_ops import (
-    _DRAW, _NONE, _DISCARD_W, _CONCEALED, _ADDED, _MELDED, _add, _remove, _holds, _refresh_waits, _from_unknown,
+    _DRAW, _ENDED, _NONE, _PLAY, _DISCARD_W, _CONCEALED, _ADDED, _MELDED, _add, _remove, _holds, _refresh_waits, _from_unknown,
     _INTAKE_NAME, _INTAKE_ZH,
 )
 
 
 _MELD_OF = {Intake.CHOW: MeldKind.CHOW, Intake.PUNG: MeldKind.PUNG, Intake.MELDED_KONG: MeldKind.MELDED_KONG}
+# enum members as module names: a module lookup is quicker than a class attribute (for speed)
+_CHOW, _PUNG, _DEALT_SOURCE = Intake.CHOW, Intake.PUNG, Source.DEALT
 
 
 def _holds_known(hand: list[int], tiles: list[int]) -> bool:
@@ -47,21 +49,21 @@ class ClaimsMixin:
         return self._claim_discard(st, ev, Intake.CHOW if ev.type is EventType.CHOW else Intake.PUNG)
 
     def _claim_discard(self, st: TableState, ev: Event, intake: Intake, dry: bool = False):
-        if st.phase is Phase.ENDED or st.wins:
+        if st.phase is _ENDED or st.wins:
             return False if dry else self._after_end(st, ev)
         s = ev.seat
         seat = st.seats[s]
         w = st.window
         tiles = ev.tiles
         kind_name = _INTAKE_NAME[intake]
-        if st.phase is not Phase.PLAY or w is None or w.kind is not _DISCARD_W or w.closed:
+        if st.phase is not _PLAY or w is None or w.kind is not _DISCARD_W or w.closed:
             return self._no(st, dry, [self._irr(ev, "claim_nothing")])
         if dry and (w is None or w.kind is not _DISCARD_W or w.closed or w.tile not in tiles or s == w.seat):
             return False
         if w.tile not in tiles:
             pw = st.prev_window
             if pw is not None and pw.kind is _DISCARD_W and pw.tile in tiles and pw.seat != s:
-                clause = "prio.3" if pw.taken is not None and pw.taken.intake is Intake.CHOW else "prio.4"
+                clause = "prio.3" if pw.taken is not None and pw.taken.intake is _CHOW else "prio.4"
                 return self._no(st, dry, [self._irr(ev, "lost_priority", clause=clause, kind=kind_name,
                                                    kind_zh=_INTAKE_ZH[intake], tile=pw.tile)])
         if w.tile not in tiles:
@@ -75,13 +77,13 @@ class ClaimsMixin:
         hand_tiles = list(tiles)
         if w.tile in hand_tiles:
             hand_tiles.remove(w.tile)
-        run = intake is Intake.CHOW and is_run(tiles)
-        if intake is Intake.CHOW:
+        run = intake is _CHOW and is_run(tiles)
+        if intake is _CHOW:
             if s != (w.seat + 1) % 4:
                 problems.append(self._irr(ev, "chow_wrong_seat", discarder=w.seat, tile=w.tile))
             if not run:
                 problems.append(self._irr(ev, "chow_not_a_run", tiles=tuple(tiles), tile=w.tile))
-        elif intake is Intake.PUNG:
+        elif intake is _PUNG:
             wt = w.tile
             if len(tiles) != 3 or tiles[0] != wt or tiles[1] != wt or tiles[2] != wt:
                 problems.append(self._irr(ev, "pung_not_alike", tiles=tuple(tiles), tile=w.tile))
@@ -111,7 +113,7 @@ class ClaimsMixin:
                 return self._no(st, dry, problems + [self._irr(ev, "second_intake", kind=kind_name,
                                                               kind_zh=_INTAKE_ZH[intake])])
             call_ts = self._call_ts(w, s, ev)
-            if intake is Intake.CHOW or taken.intake in (Intake.PUNG, Intake.MELDED_KONG):
+            if intake is _CHOW or taken.intake in (_PUNG, Intake.MELDED_KONG):
                 clause = "play.pon" if taken.intake is not _DRAW else "prio.4"
                 return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause=clause, kind=kind_name,
                                                               kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
@@ -119,7 +121,7 @@ class ClaimsMixin:
                 if (taken.placed_ts is not None and taken.placed_ts <= call_ts) or self._turn_moved_on(st, taken):
                     return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause="prio.4", kind=kind_name,
                                                                   kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
-            elif taken.intake is Intake.CHOW and self._turn_moved_on(st, taken):
+            elif taken.intake is _CHOW and self._turn_moved_on(st, taken):
                 return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause="prio.3", kind=kind_name,
                                                               kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
             undo = taken
@@ -135,7 +137,7 @@ class ClaimsMixin:
             if chow_takes_own_discard(tiles, w.tile, seat.last_discard, other_end=rules.chow_forbids_other_end) \
                     and seat.last_discard_seq is not None:
                 problems.append(self._irr(ev, "chow_own_recent_discard", own=seat.last_discard, tile=w.tile))
-        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is Intake.PUNG and rules.passed_pung else None
+        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is _PUNG and rules.passed_pung else None
         if first is not None:
             problems.append(self._irr(ev, "passed_pung", tile=w.tile, evidence=(ev.seq, first),
                                       clause="play.pon"))
@@ -168,16 +170,16 @@ class ClaimsMixin:
         seat.melds.append(meld)
         self._begin_turn(st, s, intake, ev.seq)
         st.drawn = None
-        st.source = Source.DEALT
+        st.source = _DEALT_SOURCE
         st.claims_made += 1
         w.taken = Taken(intake, s, ev.seq, ev.ts, w.tile, meld, tuple(hand_tiles))
         if w.calls:
             w.note_fulfilled(s)
-        if intake is Intake.CHOW:
+        if intake is _CHOW:
             st.after_claim_tile = w.tile
             st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=rules.chow_forbids_other_end) \
                 if run else (w.tile,)
-        elif intake is Intake.PUNG:
+        elif intake is _PUNG:
             st.after_claim_tile = w.tile
             st.after_claim_forbidden = (w.tile,)
         else:

@@ -207,7 +207,7 @@ class TurnsMixin:
         if w is not None and w.kind is not _DISCARD_W and w.seat == s:
             self._close_window(st, w, ev)  # the kong stands: nobody robbed it
             st.window = st.prev_window if st.prev_window is not w else None
-        wall.tail = k + 1
+        wall.take_tail()
         if tile is None:
             seat.unknown += 1
         elif tile >= FLOWER_BASE:

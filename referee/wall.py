@@ -181,7 +181,8 @@ class Wall:
     def take_tail(self) -> int | None:
         """Draw one replacement tile from the tail."""
         k = self._tail
-        self.tail = k + 1
+        self._tail = k + 1
+        self.end -= 1  # as the tail setter does, without the property call (for speed)
         return self.tiles[tail_index(k)] if self.tiles is not None else None
 
     def untake_front(self, n: int = 1) -> None:
