@@ -29,7 +29,10 @@ from .scoring import Stakes, WinContext, score, settle
 from .scoring.context import FlowerWin, Readiness, WinSource
 from .tiles import Wind, format_tiles, tile_name
 from .verdicts import Irregularity, Verdict, irregularity
+from .state import Phase
 from .winning import WinClaim
+
+_PLAY_PHASE = Phase.PLAY
 
 
 class OutcomeKind(Enum):
@@ -241,13 +244,13 @@ def adjudicate(ref) -> Adjudication:
         outcome = Outcome(OutcomeKind.ENDED_BY_IRREGULARITY, st.ended_by.clause, nxt, seq=st.ended_by.seq,
                           detail_zh=f"本盤因違規終止：{st.ended_by.detail_zh}",
                           detail=f"the hand ended on an irregularity: {st.ended_by.detail}")
-    elif st.skipped_last or (st.phase.value >= 3 and st.wall.live == 0):
+    elif st.skipped_last or (st.phase >= _PLAY_PHASE and st.wall.live == 0):
         nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True)
         clause = "tai.25" if st.skipped_last else "play.exhausted"
         outcome = Outcome(OutcomeKind.EXHAUSTIVE_DRAW, clause, nxt, seq=st.end_seq,
                           detail_zh=f"荒局：牌牆只剩殘牌 {st.wall.remaining} 張，無人胡牌，莊家續莊",
                           detail=f"exhaustive draw: {st.wall.remaining} dead-wall tiles left and no win; the dealer repeats")
-    elif rules.unreplaced_ends_hand and st.phase.value >= 3 and any(s.held_flowers for s in st.seats):
+    elif rules.unreplaced_ends_hand and st.phase >= _PLAY_PHASE and any(s.held_flowers for s in st.seats):
         nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True)
         outcome = Outcome(OutcomeKind.EXHAUSTIVE_DRAW, "app.flowers.no-replace", nxt, seq=st.end_seq,
                           detail_zh="不補不打，這一手流局", detail="a flower was neither replaced nor discarded: the hand is drawn")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from .events import Call, Event, ReadyKind
 from .restrictions import SUIT_OF, UNIT_OF
-from .state import Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, WindowKind
+from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, WindowKind, _NO_DICT, _NO_LIST,
+                    _NO_SET)
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
 from .wall import TILES, tail_index
@@ -399,8 +400,17 @@ class TurnsMixin:
         opened = seat.discard_window
         if opened is None or opened is w or opened is st.prev_window:  # still referred to: a new one
             opened = seat.discard_window = Window(_DISCARD_W, s, x, seq, ev.ts, last)
-        else:
-            opened.reopen(_DISCARD_W, s, x, seq, ev.ts, last)
+        else:  # as Window.reopen, inline for speed
+            opened.kind = _DISCARD_W
+            opened.tile = x
+            opened.seq = seq
+            opened.ts = ev.ts
+            opened.last = last
+            opened.calls = opened.touched = _NO_DICT
+            opened.wins = _NO_LIST
+            opened.passes = opened.fulfilled = _NO_SET
+            opened.taken = None
+            opened.closed = False
         st.prev_window = w
         st.window = opened
         st.intake = _NONE
