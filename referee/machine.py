@@ -105,25 +105,27 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         record = self.verdicts.append
         check = self._check_order
         hand_start = _HAND_START
-        st = self.state  # set once, by hand_start
-        last = st.last_seq if st is not None else None  # kept in a local, written back at the end, for speed
+        events = iter(events)
+        if self.state is None:  # the first event: hand_start sets up the state
+            for ev in events:
+                self.apply(ev)
+                break
+        st = self.state
+        if st is None:
+            return
+        last = st.last_seq  # kept in a local, written back at the end, for speed
         try:
             for ev in events:
                 seq = ev.seq
                 t = ev.type
-                if st is None or seq <= last or t is hand_start:
-                    if st is not None:
-                        st.last_seq = last
+                if seq <= last or t is hand_start:
+                    st.last_seq = last
                     check(st, ev)
-                    verdict = dispatch[t](self, st, ev)
-                    st = self.state
-                else:
-                    verdict = dispatch[t](self, st, ev)
+                verdict = dispatch[t](self, st, ev)
                 last = seq
                 record((seq, verdict))
         finally:
-            if st is not None:
-                st.last_seq = last
+            st.last_seq = last
 
     def _check_order(self, st: TableState | None, ev: Event) -> None:
         if st is None:

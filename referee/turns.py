@@ -12,7 +12,10 @@ from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Tak
                     _NO_SET)
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
-from .wall import TILES, tail_index
+from .wall import STACKS, TILES
+
+#: tail_index(k) is 2 * (STACKS - 1) - k + 2 * (k % 2)
+_LAST_STACK2 = 2 * (STACKS - 1)
 from .table_ops import (
     _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
     _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
@@ -198,17 +201,23 @@ class TurnsMixin:
             problems.append(self._irr(ev, "unowed_replacement"))
             if st.mode_digital or not in_phase:
                 return self._reject(st, problems)
-        k = wall.tail
+        k = wall._tail  # the tail property, tail_index and take_tail's count, inline for speed
         if wall.front + k >= TILES:  # nothing left standing
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
         tiles = wall.tiles
-        tile, refused = self._drawn_tile(st, ev, tiles[tail_index(k)] if tiles is not None else None, problems)
-        if refused is not None:
-            return refused
+        expected = tiles[_LAST_STACK2 - k + 2 * (k % 2)] if tiles is not None else None  # as tail_index
+        given = ev.tiles
+        if expected is not None and (not given or given[0] == expected):
+            tile = expected  # the wall's own, as _drawn_tile gives it
+        else:
+            tile, refused = self._drawn_tile(st, ev, expected, problems)
+            if refused is not None:
+                return refused
         if w is not None and w.kind is not _DISCARD_W and w.seat == s:
             self._close_window(st, w, ev)  # the kong stands: nobody robbed it
             st.window = st.prev_window if st.prev_window is not w else None
-        wall.take_tail()
+        wall._tail = k + 1
+        wall.end -= 1
         if tile is None:
             seat.unknown += 1
         elif tile >= FLOWER_BASE:
