@@ -27,6 +27,8 @@ class DealingMixin:
     __slots__ = ()
 
     def _hand_start(self, st: TableState | None, ev: Event) -> Verdict:
+        if st is not None:  # a second hand_start (apply_all leaves this check to the handler)
+            self._check_order(st, ev)
         setup = ev.setup or Setup()
         if self.mode is not None and self.mode is not setup.mode:
             from dataclasses import replace

@@ -104,7 +104,6 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         dispatch = _DISPATCH
         record = self.verdicts.append
         check = self._check_order
-        hand_start = _HAND_START
         events = iter(events)
         if self.state is None:  # the first event: hand_start sets up the state
             for ev in events:
@@ -117,11 +116,10 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         try:
             for ev in events:
                 seq = ev.seq
-                t = ev.type
-                if seq <= last or t is hand_start:
+                if seq <= last:  # a second hand_start is refused by its handler
                     st.last_seq = last
                     check(st, ev)
-                verdict = dispatch[t](self, st, ev)
+                verdict = dispatch[ev.type](self, st, ev)
                 last = seq
                 record((seq, verdict))
         finally:
