@@ -4,10 +4,11 @@ PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST  := 127.0.0.1
 PORT  := 8000
-# server processes and waitress worker threads per process (python -m api.serve): one process runs
-# Python on one core at a time, live ingest needs both cores (docs/performance.md, bench/bench_ingest.py)
+# uWSGI worker processes and threads per process (python -m api.serve): one process runs Python on
+# one core at a time, live ingest needs both cores (docs/performance.md, bench/bench_ingest.py); a
+# thread serves one keep-alive connection at a time, PROCESSES x THREADS clients can hold one at once
 PROCESSES := 2
-THREADS := 32
+THREADS := 128
 
 .PHONY: run test
 

@@ -1,7 +1,7 @@
-"""Live ingest under load: many tables posting events at once, real HTTP, real waitress.
+"""Live ingest under load: many tables posting events at once, real HTTP, the real server.
 
-Starts the service as ``make run`` does (``python -m api.serve``: waitress, ``--processes``
-processes of ``--threads`` threads) on a fresh SQLite file and a free loopback port,
+Starts the service as ``make run`` does (``python -m api.serve``: uWSGI, ``--processes``
+worker processes of ``--threads`` threads) on a fresh SQLite file and a free loopback port,
 creates the tables and one ``table`` token
 for each, then plays generated legal hands (``referee.generator``): every table is one
 keep-alive connection posting its events in order, each POST waiting for its answer
@@ -292,8 +292,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--batch", type=int, default=1,
                         help="closed loop: events per POST (default 1)")
     parser.add_argument("--max-batch", type=int, default=50, help="open loop: most events in one POST (default 50)")
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 32)),
-                        help="waitress threads per process (default 32, as make run)")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 128)),
+                        help="threads per worker process, one per open connection (default 128, as make run)")
     parser.add_argument("--processes", type=int, default=int(os.environ.get("MJREF_PROCESSES", 2)),
                         help="server processes (default 2, as make run)")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])

@@ -1,8 +1,8 @@
 """Helpers for the service's tests (issue #6): tokens, generated hands, a real server.
 
 Everything is real: tokens are made by the same code as ``flask tokens create``, hands
-by the referee's generator, the server is ``python -m api.serve`` (waitress, as ``make
-run`` starts it, two processes) in a subprocess on a free loopback port.
+by the referee's generator, the server is ``python -m api.serve`` (uWSGI, as ``make
+run`` starts it, two worker processes) in a subprocess on a free loopback port.
 """
 from __future__ import annotations
 
@@ -76,16 +76,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database: Path, port: int, *, threads: int = 16, processes: int = 2,
+def start_server(database: Path, port: int, *, threads: int | None = None, processes: int = 2,
                  log: Path | None = None) -> subprocess.Popen:
-    """The service as ``make run`` starts it (``python -m api.serve``: waitress in
-    *processes* processes sharing the file) on 127.0.0.1:*port*, ready to answer. Killing
-    the returned process kills its workers too."""
+    """The service as ``make run`` starts it (``python -m api.serve``: the uWSGI master and
+    *processes* worker processes sharing the file; *threads* per worker, default as ``make
+    run``) on 127.0.0.1:*port*, ready to answer. Killing the returned process (the master)
+    kills its workers too."""
     env = {**os.environ, "MJREF_DATABASE": str(database)}
     out = open(log, "ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads),
-         "--processes", str(processes)],
+        [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),
+         *(["--threads", str(threads)] if threads else [])],
         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 20
