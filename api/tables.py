@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import io
 import json
-import logging
 import re
 
 import click
@@ -504,10 +503,6 @@ class IngestFastPath:
 def init_app(app: Flask, api) -> None:
     app.config.setdefault("MAX_CONTENT_LENGTH", 4 * 1024 * 1024)  # a bigger body is a 413 problem
     app.wsgi_app = IngestFastPath(app, app.wsgi_app)
-    # waitress warns "Task queue depth is N" whenever every worker thread is busy; with group
-    # commit, threads waiting for the next commit are the normal state under load, and the
-    # warning (one log line per request) costs more than the request's own work
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app.extensions["mjref.live"] = LiveService(get_writer(app))
     api.spec.components.schema("Event", schema=EventSchema)
     api.spec.components.schema("EventBatch", schema=EventBatchSchema)

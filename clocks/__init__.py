@@ -7,7 +7,7 @@ writer's transaction). HTTP is :mod:`api.clocks`.
 
 Under ``flask run --reload`` both the reloader's process and its serving child make an app:
 whichever takes the lock first runs the jobs (usually the reloader's, which outlives code
-reloads: restart it after changing the clocks' code). Under ``make run`` (several waitress
+reloads: restart it after changing the clocks' code). Under ``make run`` (several uWSGI
 processes, ``api/serve.py``) one worker leads and the others stand by.
 
 Configuration (``app.config``, env ``MJREF_*``):

@@ -1,7 +1,7 @@
 """Exactly one scheduler per deployment: an exclusive ``flock`` on a file beside the database.
 
 Every process that serves the database (the Flask reloader's child and parent, several
-waitress or gunicorn workers) starts a scheduler, but only the one holding
+uWSGI workers of ``make run``) starts a scheduler, but only the one holding
 ``<database>.scheduler.lock`` runs jobs. ``flock`` locks belong to the open file: the
 kernel drops the lock when the holder dies, however it dies (SIGKILL included), so a
 standby that retries takes over. Two opens in one process conflict too, so two apps on

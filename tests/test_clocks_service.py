@@ -316,8 +316,9 @@ def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catch
         assert len(late) == 1 and late[0].late and late[0].due == format_time(due2)
         assert parse_time(late[0].at) > due2
         time.sleep(0.5)  # a few more ticks of the new scheduler: nothing is recorded twice
-        again = clock_records(database)
-        assert len(of(again, RoundStarted)) == 2 and len(of(again, RoundClosed)) == 1 and len(again) == len(events)
+        again = clock_records(database)  # (round 2's own time call may come meanwhile: its round lasts 1 s)
+        keys = [(type(e).__name__, getattr(e, "round", None), getattr(e, "table", None)) for e in again]
+        assert len(of(again, RoundStarted)) == 2 and len(of(again, RoundClosed)) == 1 and len(keys) == len(set(keys))
     finally:
         for server in servers:
             if server.poll() is None:

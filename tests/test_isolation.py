@@ -1,4 +1,4 @@
-"""Many tables posting at once through the real server (waitress, real HTTP, two server
+"""Many tables posting at once through the real server (uWSGI as make run starts it, real HTTP, two server
 processes as ``make run`` starts them): each table's order is kept, resends and clashes
 are answered per table, and a table token never reaches another table, whatever the
 interleaving — also when a table reconnects and its posts reach the other process."""

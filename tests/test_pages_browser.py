@@ -1,5 +1,5 @@
 """The pages in a real browser: Debian's Chromium (/usr/bin/chromium) driven by Playwright,
-against the real server process (waitress, a real SQLite file).
+against the real server process (uWSGI as make run starts it, a real SQLite file).
 
 One browser and one server per module (fixtures); a second server with reads not public for
 the 401 page. Every request the browser makes is recorded: the pages and the /docs page
