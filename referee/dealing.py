@@ -10,15 +10,36 @@ from .events import Event, Setup
 from .play_rules import PlayRules
 from .restrictions import SUIT_OF, UNIT_OF
 from .ruleset import Ruleset
-from .state import Phase, Source, TableState, Window, WindowKind
+from .state import Phase, SeatState, Source, TableState, Window, WindowKind
 from .tiles import FLOWER_BASE
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .wall import break_point, Wall
 from .dice import counted_seat
 from .table_ops import (
-    _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _add, _refresh_waits, _FULL_SET,
+    _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _refresh_waits, _FULL_SET,
     _TAKES, _UNREPLACED_CLAUSE,
 )
+
+
+def _take_dealt(seat: SeatState, tiles) -> None:
+    """Dealt tiles into a seat: tiles into its hand and suit keys, flowers set aside for the
+    first 補花 round (``deal.flowers``)."""
+    hand, keys = seat.hand, seat.keys
+    if tiles and max(tiles) < FLOWER_BASE:  # no flower in the take (the usual case; max runs in C, for speed)
+        for t in tiles:
+            hand[t] += 1
+            keys[SUIT_OF[t]] += UNIT_OF[t]
+        seat.n += len(tiles)
+    else:
+        for t in tiles:
+            if t >= FLOWER_BASE:
+                seat.held_flowers.append(t)
+                seat.flower_round[t] = 1
+            else:
+                hand[t] += 1
+                keys[SUIT_OF[t]] += UNIT_OF[t]
+                seat.n += 1
+    seat.waits = None
 
 
 class DealingMixin:
@@ -105,21 +126,7 @@ class DealingMixin:
                                    and list(given) == tiles):
                 wall.front = front + want_n
                 seat = st.seats[s]
-                hand, keys = seat.hand, seat.keys
-                if tiles and max(tiles) < FLOWER_BASE:  # no flower in the take (the usual case; max runs in C, for speed)
-                    for t in tiles:
-                        hand[t] += 1
-                        keys[SUIT_OF[t]] += UNIT_OF[t]
-                    seat.n += len(tiles)
-                else:
-                    for t in tiles:
-                        if t >= FLOWER_BASE:
-                            seat.held_flowers.append(t)
-                            seat.flower_round[t] = 1
-                        else:
-                            hand[t] += 1
-                            keys[SUIT_OF[t]] += UNIT_OF[t]
-                            seat.n += 1
+                _take_dealt(seat, tiles)
                 if tiles[-1] < FLOWER_BASE and s == st.dealer:
                     st.door_tile = tiles[-1]
                 st.deal_index = i + 1
@@ -157,12 +164,7 @@ class DealingMixin:
         if tiles is None:
             seat.unknown += n
         else:
-            for t in tiles:
-                if t >= FLOWER_BASE:
-                    seat.held_flowers.append(t)
-                    seat.flower_round[t] = 1
-                else:
-                    _add(seat, t)
+            _take_dealt(seat, tiles)
         if ev.seat == st.dealer and tiles is not None and tiles[-1] < FLOWER_BASE:
             st.door_tile = tiles[-1]
         st.deal_index += 1
