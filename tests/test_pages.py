@@ -278,7 +278,8 @@ def test_hall_screen_shows_the_round_in_play_and_reloads(client, seeded):
 
 
 def test_clock_panel_when_a_clock_runs(client, app, seeded):
-    clock = pytest.importorskip("tournament.clock")
+    from tournament import clock
+
     db = connect(app.config["DATABASE"])
     with db.atomic():
         tournament_store.append_events(db, "taipei", [

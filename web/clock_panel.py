@@ -1,28 +1,19 @@
-"""The round clock on the pages, from :mod:`tournament.clock` (built alongside; guarded).
+"""The round clock on the pages, from :mod:`tournament.clock`.
 
-The pages show a clock panel when ``tournament.clock.clock_state`` imports and the log has a
-configured clock; otherwise none. The panel is what the log says (started, time, reported
+The pages show a clock panel when the log has a configured clock; otherwise none. The panel is what the log says (started, time, reported
 tables, closed) plus the time left at the server's clock when the page was made; a small
 inline script counts it down.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
 
-
-def _clock_module() -> Any | None:
-    try:
-        return importlib.import_module("tournament.clock")
-    except ImportError:
-        return None
-
+from tournament.clock import FINISH_CIRCLE, FINISH_HAND, clock_state
 
 POLICY_TEXT = {
-    "finish_hand": ("時間到打完本盤", "at time: finish the hand"),
-    "finish_circle": ("時間到打完本圈", "at time: finish the 圈"),
+    FINISH_HAND: ("時間到打完本盤", "at time: finish the hand"),
+    FINISH_CIRCLE: ("時間到打完本圈", "at time: finish the 圈"),
 }
 
 
@@ -43,20 +34,16 @@ class ClockPanel:
 
 
 def clock_panel(records, now: datetime | None = None) -> ClockPanel | None:
-    """The panel for a tournament's log, or ``None`` (no clock module, no clock configured,
-    or clock events that do not fold — the pages still show everything else)."""
-    module = _clock_module()
-    clock_state = getattr(module, "clock_state", None) if module is not None else None
-    if clock_state is None:
-        return None
+    """The panel for a tournament's log, or ``None`` (no clock configured, or clock events
+    that do not fold — the pages still show everything else)."""
     try:
         state = clock_state(records)
-    except (TypeError, ValueError):
+    except ValueError:  # ClockError / EventLogError
         return None
-    settings = getattr(state, "settings", None)
+    settings = state.settings
     if settings is None:
         return None
-    zh, en = POLICY_TEXT.get(getattr(settings, "at_time", ""), ("", ""))
+    zh, en = POLICY_TEXT[settings.at_time]
     published = state.published.round if state.published is not None else None
     current = state.current
     if current is None:

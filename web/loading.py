@@ -18,7 +18,6 @@ from store import get_db
 from store import tournaments as tournament_store
 from tournament.events import EventSettings, EventState, Record
 from tournament.schedule import RoundPlan, TablePlan
-from web import side_events
 from web.errors import PageError, from_problem, not_found
 
 READ_AREA = "tournaments"
@@ -89,7 +88,6 @@ def load(tournament_id: str) -> Tournament:
     :raises PageError: 401/403 (reads), 404 (no such tournament), 409 (a log that does not fold).
     """
     check_access()
-    side_events.register()
     try:
         loaded = replayed(tournament_id)
     except ApiProblem as problem:
@@ -99,8 +97,9 @@ def load(tournament_id: str) -> Tournament:
     except MjrefError as exc:
         raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}", f"The tournament's log does not replay: {exc.message}",
                         field=exc.field) from None
-    return Tournament(tournament_id, loaded.row, loaded.records, loaded.state,
-                      side_events.first_dealers(loaded.provenance))
+    # 定莊 (seat.dealer): each 將's first dealer, from its recorded throw
+    first_dealers = {key: drawn.dealer_draw.dealer for key, drawn in loaded.provenance.draws.items()}
+    return Tournament(tournament_id, loaded.row, loaded.records, loaded.state, first_dealers)
 
 
 def list_all() -> list[dict]:
