@@ -31,12 +31,10 @@ from typing import Any
 
 from api.problems import ApiProblem, bad_request, not_found
 from penalties import rule, rule_record
-from penalties.record import HandRecord, Moment
+from penalties.record import hand_record, moment
 from referee.errors import MjrefError
-from referee.events import Event, Mode, Setup, parse_event
+from referee.events import Event, Mode, parse_event
 from referee.machine import Referee
-from referee.scoring.context import Stakes
-from referee.state import Source
 from store import tables as ts
 from store.writer import GroupCommitter, Tx
 
@@ -110,7 +108,7 @@ class HandReferee:
         #: the wall after each event, as :func:`penalties.record.build` records it: penalties
         #: then rules on this referee's replay instead of replaying the hand again (None: not
         #: available, penalties replays)
-        self._moments: dict[int, Any] | None = {}
+        self._moments: dict[int, Any] = {}
 
     def apply(self, event: Event, field_prefix: str) -> dict:
         """Apply one event: its answer ``{hand, seq, verdict, irregularities?, rulings?, outcome?}``.
@@ -125,8 +123,7 @@ class HandReferee:
                 error.field = f"{field_prefix}.{error.field}"
             raise
         self.events.append(event)
-        if self._moments is not None:
-            self._moment(event.seq)
+        self._moments[event.seq] = moment(self.referee.state)  # the wall, as penalties.record.build keeps it
         answer: dict[str, Any] = {"hand": self.hand, **verdict.to_dict(event.seq)}
         new = [self._ruling(irr) for irr in verdict.irregularities]
         self._findings(new)
@@ -165,31 +162,17 @@ class HandReferee:
         score and settlement, ``payments`` per seat, the next hand's dealer."""
         return _jsonable(self.referee.finish().outcome.to_dict())
 
-    def _moment(self, seq: int) -> None:
-        """Keep the wall after event *seq* (what :func:`penalties.record.build` keeps)."""
-        try:
-            st = self.referee.state
-            w = st.wall
-            self._moments[seq] = Moment(w.front, w.tail, w.live, st.turn, st.drawn,
-                                        st.source in (Source.KONG, Source.MELDED_KONG, Source.FLOWER), st.placed)
-        except Exception:  # noqa: BLE001 - the referee's state changed shape: penalties replays the hand itself
-            _log.warning("cannot keep the wall per event; penalties will replay the hand", exc_info=True)
-            self._moments = None
-
     def _record(self) -> Any:
         """The closed hand as penalties reads it (:class:`penalties.record.HandRecord`), from
         this referee: the same record :func:`penalties.record.build` makes by replaying the
         hand (about 1 ms at the end of each hand), made from what the live referee kept."""
-        events = tuple(self.events)
-        setup = events[0].setup or Setup()
-        return HandRecord(events, self.referee.finish(), self._moments, self.referee.state.rules.ruleset,
-                          Stakes(setup.base, setup.per_tai), {e.seq: i for i, e in enumerate(events)}, None)
+        return hand_record(self.events, self.referee, self._moments)
 
     def _close(self, seq: int) -> list[dict]:
         """The rulings made when the hand closes: penalties' rulings and the outcome."""
         outcome = self.outcome or {}
         try:
-            if self._moments is not None and self.events and self.events[0].type.wire == "hand_start":
+            if self.events and self.events[0].type.wire == "hand_start":
                 result = rule_record(self._record())
             else:
                 result = rule(self.referee.finish(), events=self.events)

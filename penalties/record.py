@@ -18,6 +18,7 @@ from referee.machine import Referee
 from referee.outcome import Adjudication, OutcomeKind, WinResult
 from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
+from referee.state import Source
 from referee.verdicts import Irregularity, Status
 
 from .errors import AdjudicationError
@@ -152,20 +153,28 @@ def build(events: Sequence[Event], *, ruleset: Ruleset | None = None, stakes: St
     moments: dict[int, Moment] = {}
     for ev in events:
         ref.apply(ev)
-        st = ref.state
-        w = st.wall
-        moments[ev.seq] = Moment(w.front, w.tail, w.live, st.turn, st.drawn, _from_tail(st), st.placed)
-    adjudication = ref.finish()
-    rules = ref.state.rules.ruleset
+        moments[ev.seq] = moment(ref.state)
+    return hand_record(events, ref, moments, stakes=stakes, mode=mode)
+
+
+#: where a tile taken in from the tail comes from (a kong's or a flower's replacement)
+_TAIL_SOURCES = frozenset((Source.KONG, Source.MELDED_KONG, Source.FLOWER))
+
+
+def moment(st: Any) -> Moment:
+    """The wall and the turn in the referee's table state *st*, right after an event."""
+    w = st.wall
+    return Moment(w.front, w.tail, w.live, st.turn, st.drawn, st.source in _TAIL_SOURCES, st.placed)
+
+
+def hand_record(events: Sequence[Event], ref: Referee, moments: dict[int, Moment], *, stakes: Stakes | None = None,
+           mode: Any = None) -> HandRecord:
+    """The closed hand's record from a referee that has followed *events* (the stakes, unless
+    given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee."""
+    events = tuple(events)
     setup = events[0].setup or Setup()
-    return HandRecord(events, adjudication, moments, rules, stakes or Stakes(setup.base, setup.per_tai),
-                      {e.seq: i for i, e in enumerate(events)}, mode)
-
-
-def _from_tail(st: Any) -> bool:
-    from referee.state import Source
-
-    return st.source in (Source.KONG, Source.MELDED_KONG, Source.FLOWER)
+    return HandRecord(events, ref.finish(), moments, ref.state.rules.ruleset,
+                      stakes or Stakes(setup.base, setup.per_tai), {e.seq: i for i, e in enumerate(events)}, mode)
 
 
 def state_before(record: HandRecord, seq: int) -> Any:
@@ -178,4 +187,4 @@ def state_before(record: HandRecord, seq: int) -> Any:
     return ref.state
 
 
-__all__ = ["HandRecord", "Moment", "build", "state_before"]
+__all__ = ["HandRecord", "Moment", "build", "hand_record", "moment", "state_before"]
