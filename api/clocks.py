@@ -32,6 +32,7 @@ from api import auth
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import ApiProblem, bad_request, not_found
 from clocks.record import dealer_of, record_clock
+from clocks.scheduler import late_tolerance
 from store import get_db, get_writer
 from store import tournaments as tstore
 from tournament.clock import (
@@ -107,7 +108,7 @@ def _now() -> datetime:
 
 
 def _tolerance() -> timedelta:
-    return timedelta(seconds=float(current_app.config.get("CLOCK_LATE_SECONDS", 5)))
+    return late_tolerance(current_app.config)
 
 
 def _load(tournament_id: str) -> tuple[list, EventState, ClockState]:

@@ -39,6 +39,11 @@ def flag(value: object, default: bool) -> bool:
     return bool(value)
 
 
+def late_tolerance(config) -> timedelta:
+    """``CLOCK_LATE_SECONDS`` (default 5): an action recorded later than this after its time is marked late."""
+    return timedelta(seconds=float(config.get("CLOCK_LATE_SECONDS", 5)))
+
+
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -51,7 +56,7 @@ class ClockScheduler:
         config = app.config
         self.tick_seconds = float(config.get("CLOCK_TICK_SECONDS", 15))
         self.standby_seconds = float(config.get("CLOCK_STANDBY_SECONDS", 5))
-        self.tolerance = timedelta(seconds=float(config.get("CLOCK_LATE_SECONDS", 5)))
+        self.tolerance = late_tolerance(config)
         self.sync_results = flag(config.get("CLOCK_SYNC_RESULTS"), True)
         self.lock = SchedulerLock(lock_path(config["DATABASE"]))
         self.scheduler = BackgroundScheduler(
