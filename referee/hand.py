@@ -106,11 +106,7 @@ class Hand:
                 field="tiles",
                 reason_zh="暗牌須為 34 種牌的張數",
             )
-        total = list(self.concealed)
-        for meld in self.melds:
-            for t in meld.tiles:
-                total[t] += 1
-        check_copies(total, field="tiles")
+        _check_copies(concealed, self.melds)
         check_flowers(self.flowers)
         size = self.size
         if size not in (WAITING_SIZE, WINNING_SIZE):
@@ -122,6 +118,24 @@ class Hand:
                 reason_zh=f"暗牌 {sum(self.concealed)} 張加 {len(self.melds)} 副副露共 {size} 張，"
                 f"{'缺張' if short else '逾張'}：手牌應為 16 張（聽牌）或 17 張（胡牌）",
             )
+
+    @classmethod
+    def _of_win(cls, concealed: tuple[int, ...], melds: tuple[Meld, ...], flowers: Iterable[int]) -> Hand:
+        """The hand of a win the referee accepted, for scoring (:mod:`referee.outcome`):
+        ``Hand(concealed, melds, tuple(sorted(flowers)))`` with the same errors.
+
+        Skips only what the referee already guarantees: *concealed* is its own count
+        vector (34 non-negative ints), and it accepted the win only with 17 tiles counting
+        these melds (``win.shape``). The copies (melds included) and the flowers are
+        checked as the public constructor does, in the same order.
+        """
+        _check_copies(concealed, melds)
+        flowers = check_flowers(sorted(flowers))  # sorted first: the same first error as Hand(…)
+        hand = _new(cls)
+        _SET_CONCEALED(hand, concealed)
+        _SET_MELDS(hand, melds)
+        _SET_FLOWERS(hand, flowers)
+        return hand
 
     @classmethod
     def from_tiles(cls, tiles: Iterable[int], melds: Iterable[Meld] = (), flowers: Iterable[int] = ()) -> Hand:
@@ -168,6 +182,25 @@ class Hand:
         if self.flowers:
             parts.append(format_tiles(self.flowers))
         return " ".join(parts)
+
+
+_new = object.__new__
+# the slots' own setters: a frozen dataclass's __init__ goes through object.__setattr__
+_SET_CONCEALED = Hand.__dict__["concealed"].__set__
+_SET_MELDS = Hand.__dict__["melds"].__set__
+_SET_FLOWERS = Hand.__dict__["flowers"].__set__
+
+
+def _check_copies(concealed: Sequence[int], melds: Sequence[Meld]) -> None:
+    """:raises TileCountError: a fifth copy of a tile, the melds' tiles counted too."""
+    if melds:
+        total = list(concealed)
+        for meld in melds:
+            for t in meld.tiles:
+                total[t] += 1
+        check_copies(total, field="tiles")
+    else:
+        check_copies(concealed, field="tiles")
 
 
 def parse_flowers(text: str) -> tuple[int, ...]:

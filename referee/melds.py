@@ -87,6 +87,20 @@ class Meld:
     def __post_init__(self) -> None:
         check_meld(self.kind, self.tile, self.claimed)
 
+    @classmethod
+    def _shared(cls, kind: MeldKind, tile: int, claimed: int | None = None) -> Meld:
+        """``Meld(kind, tile, claimed)``, made and checked once per value and then shared (a
+        meld is frozen): the referee scores the same few hundred melds hand after hand.
+
+        Only for a *kind* that is a :class:`MeldKind` and int tiles (the referee's own):
+        ``1`` and ``True`` would find the meld of ``MeldKind.PUNG`` or tile ``1``.
+        """
+        key = (kind, tile, claimed)
+        meld = _SHARED.get(key)
+        if meld is None:
+            meld = _SHARED[key] = cls(kind, tile, claimed)
+        return meld
+
     @property
     def tiles(self) -> tuple[int, ...]:
         t = self.tile
@@ -106,6 +120,10 @@ class Meld:
     def __str__(self) -> str:
         prefix = {MeldKind.ADDED_KONG: "added:", MeldKind.CONCEALED_KONG: "concealed:"}.get(self.kind, "")
         return prefix + format_tiles(self.tiles)
+
+
+#: every meld :meth:`Meld._shared` made, by (kind, tile, claimed): at most 5 × 34 × 5 values
+_SHARED: dict[tuple[MeldKind, int, int | None], Meld] = {}
 
 
 def check_meld(kind: MeldKind, tile: int, claimed: int | None = None, *, field: str = "melds") -> None:

@@ -26,13 +26,21 @@ from .errors import MjrefError
 from .hand import Hand
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
-from .scoring.context import FlowerWin, Readiness, WinSource
+from .scoring.context import FlowerWin, Readiness, WinSource, slot_setters
 from .tiles import Wind, format_tiles, tile_name
 from .verdicts import Irregularity, Verdict, irregularity
 from .state import Phase
 from .winning import WinClaim
 
 _PLAY_PHASE = Phase.PLAY
+#: builds the frozen results below without their dataclass ``__init__`` (see :func:`slot_setters`)
+_new = object.__new__
+# enum members by module name: read off their class they cost ~100 ns each (CPython 3.11)
+_HEAVENLY = Readiness.HEAVENLY
+_EARTHLY = Readiness.EARTHLY
+_FLOWER_WIN = WinSource.FLOWER_WIN
+_SEVEN_ROB_ONE = FlowerWin.SEVEN_ROB_ONE
+_SEVEN_ROB_ONE_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
 
 
 class OutcomeKind(Enum):
@@ -80,15 +88,35 @@ def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, 
     NextHand(dealer=0, streak=0, round_wind=Wind.SOUTH, first_dealer=0, dealer_repeats=False, streak_counted=True, match_over=False)
     """
     if repeats:
-        return NextHand(dealer, streak + 1 if counted else streak, round_wind, first_dealer, True, counted)
+        return _next_hand(dealer, streak + 1 if counted else streak, round_wind, first_dealer, True, counted, False)
     following = (dealer + 1) % 4
     wind, over = round_wind, False
     if following == first_dealer:
-        if round_wind is Wind.NORTH:
+        if round_wind is _NORTH:
             over = True
         else:
-            wind = Wind(round_wind + 1)
-    return NextHand(following, 0, wind, first_dealer, False, counted, over)
+            wind = _WINDS[round_wind + 1]
+    return _next_hand(following, 0, wind, first_dealer, False, counted, over)
+
+
+def _next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, repeats: bool, counted: bool,
+               over: bool) -> NextHand:
+    """``NextHand(…)``, its slots filled directly (half the cost of its ``__init__``)."""
+    nxt = _new(NextHand)
+    _SET_NEXT_DEALER(nxt, dealer)
+    _SET_NEXT_STREAK(nxt, streak)
+    _SET_NEXT_ROUND_WIND(nxt, round_wind)
+    _SET_NEXT_FIRST_DEALER(nxt, first_dealer)
+    _SET_NEXT_REPEATS(nxt, repeats)
+    _SET_NEXT_COUNTED(nxt, counted)
+    _SET_NEXT_OVER(nxt, over)
+    return nxt
+
+
+(_SET_NEXT_DEALER, _SET_NEXT_STREAK, _SET_NEXT_ROUND_WIND, _SET_NEXT_FIRST_DEALER, _SET_NEXT_REPEATS, _SET_NEXT_COUNTED,
+ _SET_NEXT_OVER) = slot_setters(NextHand)
+_WINDS = tuple(Wind)
+_NORTH = Wind.NORTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +156,22 @@ class WinResult:
         return out
 
 
+def _scored(claim: WinClaim, ctx: WinContext, hand: Hand | None, result: Any, settlement: Any) -> WinResult:
+    """``WinResult(claim, ctx, hand, result, settlement)``, its slots filled directly."""
+    win = _new(WinResult)
+    _SET_WIN_CLAIM(win, claim)
+    _SET_WIN_CONTEXT(win, ctx)
+    _SET_WIN_HAND(win, hand)
+    _SET_WIN_SCORE(win, result)
+    _SET_WIN_SETTLEMENT(win, settlement)
+    _SET_WIN_UNSCORED(win, None)
+    return win
+
+
+(_SET_WIN_CLAIM, _SET_WIN_CONTEXT, _SET_WIN_HAND, _SET_WIN_SCORE, _SET_WIN_SETTLEMENT,
+ _SET_WIN_UNSCORED) = slot_setters(WinResult)
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How the hand ended, what was paid (per seat, summing to zero), who deals next."""
@@ -145,6 +189,24 @@ class Outcome:
         return {"kind": self.kind.value, "clause": self.clause, "seq": self.seq, "detail_zh": self.detail_zh,
                 "detail": self.detail, "wins": [w.to_dict() for w in self.wins], "payments": list(self.payments),
                 "next": self.next.to_dict()}
+
+
+def _outcome(kind: OutcomeKind, clause: str, nxt: NextHand, wins: tuple[WinResult, ...],
+             payments: tuple[int, int, int, int], seq: int | None, detail_zh: str, detail: str) -> Outcome:
+    """``Outcome(…)`` with every field given, its slots filled directly."""
+    outcome = _new(Outcome)
+    _SET_KIND(outcome, kind)
+    _SET_CLAUSE(outcome, clause)
+    _SET_NEXT(outcome, nxt)
+    _SET_WINS(outcome, wins)
+    _SET_PAYMENTS(outcome, payments)
+    _SET_SEQ(outcome, seq)
+    _SET_DETAIL_ZH(outcome, detail_zh)
+    _SET_DETAIL(outcome, detail)
+    return outcome
+
+
+_SET_KIND, _SET_CLAUSE, _SET_NEXT, _SET_WINS, _SET_PAYMENTS, _SET_SEQ, _SET_DETAIL_ZH, _SET_DETAIL = slot_setters(Outcome)
 
 
 @dataclass(frozen=True)
@@ -182,6 +244,10 @@ class Adjudication:
         }
 
 
+#: the ``__dict__`` of an :class:`Adjudication` (not slotted: it has a property and a default), set whole
+_SET_ADJUDICATION = Adjudication.__dict__["__dict__"].__set__
+
+
 # --- deciding the outcome -------------------------------------------------------------------
 
 
@@ -190,6 +256,8 @@ def resolve_wins(claims: list[WinClaim], multiple_wins: bool) -> tuple[list[WinC
     irregularities of those who knocked down a hand after losing priority."""
     if not claims:
         return [], []
+    if len(claims) == 1:  # the usual case: a single claim wins and nobody lost priority
+        return [claims[0]], []
     lost: list[Irregularity] = []
     own = [c for c in claims if c.window_seq is None]
     on_tile = [c for c in claims if c.window_seq is not None]
@@ -224,45 +292,66 @@ def adjudicate(ref) -> Adjudication:
     winners, lost = resolve_wins(st.wins, rules.multiple_wins)
     for irr in lost:
         ref._found(irr)
-    dealer = setup.dealer
+    dealer, streak, wind, first = setup.dealer, setup.streak, setup.round_wind, setup.first_dealer
     if winners:
-        results = tuple(_score(st, c) for c in winners)
-        payments = [0, 0, 0, 0]
-        for r in results:
-            if r.settlement is not None:
-                for s in range(4):
-                    payments[s] += r.settlement.payments[s]
-        seats = {c.seat for c in winners}
-        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=dealer in seats)
-        names = "、".join(f"{c.seat} 號座{c.source.zh}" for c in winners)
-        outcome = Outcome(OutcomeKind.WIN, "play.win", nxt, results, tuple(payments), winners[0].seq,
-                          f"{names}胡牌", "won: " + ", ".join(f"seat {c.seat} ({c.source.value})" for c in winners))
+        results = tuple([_score(st, c) for c in winners])
+        repeats = False
+        for c in winners:
+            repeats = repeats or c.seat == dealer
+        nxt = next_hand(dealer, streak, wind, first, repeats=repeats)
+        # Enum ``.value`` is a Python-level property in CPython 3.11: ``_value_`` is the same string
+        names = "、".join([f"{c.seat} 號座{c.source.zh}" for c in winners])
+        outcome = _outcome(_WIN, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names}胡牌",
+                           "won: " + ", ".join([f"seat {c.seat} ({c.source._value_})" for c in winners]))
     elif st.ended_by is not None:
-        offender = st.ended_by.seat
-        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=offender != dealer,
-                        counted=False)
-        outcome = Outcome(OutcomeKind.ENDED_BY_IRREGULARITY, st.ended_by.clause, nxt, seq=st.ended_by.seq,
-                          detail_zh=f"本盤因違規終止：{st.ended_by.detail_zh}",
-                          detail=f"the hand ended on an irregularity: {st.ended_by.detail}")
+        ended = st.ended_by
+        nxt = next_hand(dealer, streak, wind, first, repeats=ended.seat != dealer, counted=False)
+        outcome = _outcome(_ENDED_BY_IRREGULARITY, ended.clause, nxt, (), _NO_PAYMENTS, ended.seq,
+                           f"本盤因違規終止：{ended.detail_zh}", f"the hand ended on an irregularity: {ended.detail}")
     elif st.skipped_last or (st.phase >= _PLAY_PHASE and st.wall.live == 0):
-        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True)
+        nxt = next_hand(dealer, streak, wind, first, repeats=True)
         clause = "tai.25" if st.skipped_last else "play.exhausted"
-        outcome = Outcome(OutcomeKind.EXHAUSTIVE_DRAW, clause, nxt, seq=st.end_seq,
-                          detail_zh=f"荒局：牌牆只剩殘牌 {st.wall.remaining} 張，無人胡牌，莊家續莊",
-                          detail=f"exhaustive draw: {st.wall.remaining} dead-wall tiles left and no win; the dealer repeats")
+        left = st.wall.remaining
+        outcome = _outcome(_EXHAUSTIVE_DRAW, clause, nxt, (), _NO_PAYMENTS, st.end_seq,
+                           f"荒局：牌牆只剩殘牌 {left} 張，無人胡牌，莊家續莊",
+                           f"exhaustive draw: {left} dead-wall tiles left and no win; the dealer repeats")
     elif rules.unreplaced_ends_hand and st.phase >= _PLAY_PHASE and any(s.held_flowers for s in st.seats):
-        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True)
-        outcome = Outcome(OutcomeKind.EXHAUSTIVE_DRAW, "app.flowers.no-replace", nxt, seq=st.end_seq,
-                          detail_zh="不補不打，這一手流局", detail="a flower was neither replaced nor discarded: the hand is drawn")
+        nxt = next_hand(dealer, streak, wind, first, repeats=True)
+        outcome = _outcome(_EXHAUSTIVE_DRAW, "app.flowers.no-replace", nxt, (), _NO_PAYMENTS, st.end_seq,
+                           "不補不打，這一手流局", "a flower was neither replaced nor discarded: the hand is drawn")
     else:
-        nxt = next_hand(dealer, setup.streak, setup.round_wind, setup.first_dealer, repeats=True, counted=False)
-        outcome = Outcome(OutcomeKind.VOID, "play.win", nxt, seq=st.end_seq,
-                          detail_zh="此盤未完成（事件流於胡牌或荒局之前結束），重打此盤",
-                          detail="the hand did not finish (the stream stopped before a win or the end of the wall): replay it")
-    return Adjudication(
-        table=st.table, hand=st.hand_no, mode=setup.mode.value, ruleset=rules.ruleset.profile,
-        verdicts=tuple(ref.verdicts), irregularities=tuple(_completed(ref)), outcome=outcome, state=st,
-    )
+        nxt = next_hand(dealer, streak, wind, first, repeats=True, counted=False)
+        outcome = _outcome(_VOID, "play.win", nxt, (), _NO_PAYMENTS, st.end_seq,
+                           "此盤未完成（事件流於胡牌或荒局之前結束），重打此盤",
+                           "the hand did not finish (the stream stopped before a win or the end of the wall): replay it")
+    # Adjudication(…), its __dict__ set whole (a frozen dataclass's __init__ sets each field
+    # through object.__setattr__)
+    adjudication = _new(Adjudication)
+    _SET_ADJUDICATION(adjudication, {
+        "table": st.table, "hand": st.hand_no, "mode": setup.mode._value_, "ruleset": rules.ruleset.profile,
+        "verdicts": tuple(ref.verdicts), "irregularities": tuple(_completed(ref)), "outcome": outcome, "state": st,
+    })
+    return adjudication
+
+
+def _payments(results: tuple[WinResult, ...]) -> tuple[int, int, int, int]:
+    """What each seat wins or pays over the wins (one that could not be scored pays nothing)."""
+    p0 = p1 = p2 = p3 = 0
+    for r in results:
+        if r.settlement is not None:
+            a, b, c, d = r.settlement.payments
+            p0 += a
+            p1 += b
+            p2 += c
+            p3 += d
+    return (p0, p1, p2, p3)
+
+
+_NO_PAYMENTS = (0, 0, 0, 0)
+_WIN = OutcomeKind.WIN
+_EXHAUSTIVE_DRAW = OutcomeKind.EXHAUSTIVE_DRAW
+_ENDED_BY_IRREGULARITY = OutcomeKind.ENDED_BY_IRREGULARITY
+_VOID = OutcomeKind.VOID
 
 
 def _completed(ref) -> list[Irregularity]:
@@ -277,17 +366,16 @@ def _score(st, claim: WinClaim) -> WinResult:
     """Score and settle one win with :mod:`referee.scoring`."""
     setup = st.setup
     seat = st.seats[claim.seat]
-    east = st.east
+    source = claim.source
     readiness = claim.readiness
-    if readiness is Readiness.HEAVENLY and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
-        readiness = Readiness.EARTHLY
+    if readiness is _HEAVENLY and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
+        readiness = _EARTHLY
+    flower_win = source is _FLOWER_WIN
     try:
-        ctx = WinContext(
-            winner=claim.seat, dealer=setup.dealer, round_wind=setup.round_wind, source=claim.source,
-            winning_tile=claim.tile if claim.source is not WinSource.FLOWER_WIN else None,
-            discarder=claim.discarder, wall_break=east, streak=setup.streak, streak_marker=setup.streak_marker,
-            flower_win=claim.flower_win, dealt_flower_win=claim.dealt_flower_win, readiness=readiness,
-            first_turn=claim.first_turn, robbed_flower=_robbed_flower(st, claim),
+        ctx = WinContext._of(  # WinContext(…)'s fields in order: winner … robbed_flower
+            claim.seat, setup.dealer, setup.round_wind, source, claim.tile if not flower_win else None,
+            claim.discarder, st.east, setup.streak, setup.streak_marker, claim.flower_win, claim.dealt_flower_win,
+            readiness, claim.first_turn, (), _robbed_flower(st, claim),
         )
     except MjrefError as exc:
         return WinResult(claim, unscored=f"context: {exc.message}")
@@ -295,13 +383,13 @@ def _score(st, claim: WinClaim) -> WinResult:
     if ctx.robbed_flower is not None and ctx.robbed_flower not in flowers:
         flowers.append(ctx.robbed_flower)
     hand = None
-    if claim.source is not WinSource.FLOWER_WIN:
+    if not flower_win:
         melds = seat.melds_for_scoring()
         if claim.concealed is None or melds is None:
             return WinResult(claim, ctx, unscored="the hand was not shown" if claim.concealed is None
                              else "a meld on the table does not form a set")
         try:
-            hand = Hand(claim.concealed, melds, tuple(sorted(flowers)))
+            hand = Hand._of_win(claim.concealed, melds, flowers)
         except MjrefError as exc:
             return WinResult(claim, ctx, unscored=f"hand: {exc.message}")
     try:
@@ -309,7 +397,7 @@ def _score(st, claim: WinClaim) -> WinResult:
         settlement = settle(result, _stakes(setup.base, setup.per_tai))
     except MjrefError as exc:
         return WinResult(claim, ctx, hand, unscored=f"score: {exc.message}")
-    return WinResult(claim, ctx, hand, result, settlement)
+    return _scored(claim, ctx, hand, result, settlement)
 
 
 def _stakes(base: int, per_tai: int) -> Stakes:
@@ -329,7 +417,9 @@ _STAKES: dict[tuple[int, int], Stakes] = {}
 
 
 def _robbed_flower(st, claim: WinClaim) -> int | None:
-    if claim.flower_win not in (FlowerWin.SEVEN_ROB_ONE, FlowerWin.SEVEN_ROB_ONE_DRAWN) or claim.discarder is None:
+    """七搶一 (``tai.30``): the flower taken from the discarder, his last laid out."""
+    fw = claim.flower_win
+    if fw is not _SEVEN_ROB_ONE and fw is not _SEVEN_ROB_ONE_DRAWN or claim.discarder is None:
         return None
     flowers = st.seats[claim.discarder].flowers
     return flowers[-1] if flowers else None

@@ -106,13 +106,15 @@ class TableMeld(NamedTuple):
         kind = self.kind
         if tiles is None or len(tiles) != (4 if kind >= _MELDED_KONG else 3):  # as self.size
             return None
-        low = min(tiles)
         if kind is _CHOW:
-            if sorted(tiles) != [low, low + 1, low + 2] or low >= 27 or low % 9 > 6:
+            low, mid, high = sorted(tiles)
+            if mid != low + 1 or high != low + 2 or low >= 27 or low % 9 > 6:  # one suit, no 9-1-2
                 return None
-        elif len(set(tiles)) != 1:
-            return None
-        return Meld(kind, low, self.claimed if kind is not _CONCEALED_KONG else None)
+        else:
+            low = tiles[0]
+            if tiles.count(low) != len(tiles):
+                return None
+        return Meld._shared(kind, low, self.claimed if kind is not _CONCEALED_KONG else None)
 
     def __str__(self) -> str:
         return f"{self.kind.zh}:{format_tiles(self.tiles, sort=False) if self.tiles else '????'}"
