@@ -55,6 +55,11 @@ class GroupKind(IntEnum):
         return f"GroupKind.{self.name}"
 
 
+# enum members by module name: read off their class they cost ~100 ns each (CPython 3.11)
+_CHOW = MeldKind.CHOW
+_MELDED_KONG = MeldKind.MELDED_KONG
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+
 _PREFIXES = {
     "chow": MeldKind.CHOW,
     "吃": MeldKind.CHOW,
@@ -104,18 +109,19 @@ class Meld:
     @property
     def tiles(self) -> tuple[int, ...]:
         t = self.tile
-        if self.kind is MeldKind.CHOW:
+        kind = self.kind
+        if kind is _CHOW:
             return (t, t + 1, t + 2)
-        return (t,) * (4 if self.kind.is_kong else 3)
+        return (t,) * (4 if kind >= _MELDED_KONG else 3)
 
     @property
     def is_kong(self) -> bool:
-        return self.kind.is_kong
+        return self.kind >= _MELDED_KONG
 
     @property
     def is_concealed(self) -> bool:
         """Only a concealed kong keeps the hand 門清 (``tai.03``)."""
-        return self.kind is MeldKind.CONCEALED_KONG
+        return self.kind is _CONCEALED_KONG
 
     def __str__(self) -> str:
         prefix = {MeldKind.ADDED_KONG: "added:", MeldKind.CONCEALED_KONG: "concealed:"}.get(self.kind, "")

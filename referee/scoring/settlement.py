@@ -69,9 +69,11 @@ def settle(result: Score, stakes: Stakes) -> Settlement:
     payers = _OTHERS[winner] if discarder is None or robbed else (discarder,)
     real = ctx.streak
     marker = ctx.streak_marker
-    if marker is None or result.table.streak_marker == "actual":
+    table = result.table
+    if marker is None or table.streak_marker == "actual":
         marker = real
     involved = result.dealer_involved
+    dealer_unit, streak_unit = table.dealer_unit, table.streak_unit  # Score.dealer_unit, Score.streak_unit
     payments = [0, 0, 0, 0]
     transfers = []
     new = tuple.__new__
@@ -80,7 +82,7 @@ def settle(result: Score, stakes: Stakes) -> Settlement:
         if involved and (p == dealer or winner == dealer):
             # the dealer collects with the lower N and pays with the higher (score.streak-marker)
             n = (real if real < marker else marker) if winner == dealer else (real if real > marker else marker)
-            dealer_tai = result.dealer_unit + result.streak_unit * n
+            dealer_tai = dealer_unit + streak_unit * n
         else:
             n = dealer_tai = 0
         amount = base + (tai + dealer_tai) * per_tai
