@@ -299,10 +299,9 @@ def adjudicate(ref) -> Adjudication:
         for c in winners:
             repeats = repeats or c.seat == dealer
         nxt = next_hand(dealer, streak, wind, first, repeats=repeats)
-        # Enum ``.value`` is a Python-level property in CPython 3.11: ``_value_`` is the same string
-        names = "、".join([f"{c.seat} 號座{c.source.zh}" for c in winners])
-        outcome = _outcome(_WIN, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names}胡牌",
-                           "won: " + ", ".join([f"seat {c.seat} ({c.source._value_})" for c in winners]))
+        names_zh, names = _winner_names(winners)
+        outcome = _outcome(_WIN, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
+                           f"won: {names}")
     elif st.ended_by is not None:
         ended = st.ended_by
         nxt = next_hand(dealer, streak, wind, first, repeats=ended.seat != dealer, counted=False)
@@ -332,6 +331,16 @@ def adjudicate(ref) -> Adjudication:
         "verdicts": tuple(ref.verdicts), "irregularities": tuple(_completed(ref)), "outcome": outcome, "state": st,
     })
     return adjudication
+
+
+def _winner_names(winners: list[WinClaim]) -> tuple[str, str]:
+    """The winners as the outcome's details name them: ``"1 號座自摸"``, ``"seat 1 (wall)"``."""
+    zh, en = [], []
+    for c in winners:
+        source = c.source
+        zh.append(f"{c.seat} 號座{source.zh}")
+        en.append(f"seat {c.seat} ({source._value_})")  # Enum.value is a Python-level property in 3.11
+    return "、".join(zh), ", ".join(en)
 
 
 def _payments(results: tuple[WinResult, ...]) -> tuple[int, int, int, int]:
