@@ -95,7 +95,7 @@ def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, 
         if round_wind is _NORTH:
             over = True
         else:
-            wind = _WINDS[round_wind + 1]
+            wind = Wind(round_wind + 1)  # once a round: not worth a table
     return _next_hand(following, 0, wind, first_dealer, False, counted, over)
 
 
@@ -115,7 +115,6 @@ def _next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, re
 
 (_SET_NEXT_DEALER, _SET_NEXT_STREAK, _SET_NEXT_ROUND_WIND, _SET_NEXT_FIRST_DEALER, _SET_NEXT_REPEATS, _SET_NEXT_COUNTED,
  _SET_NEXT_OVER) = slot_setters(NextHand)
-_WINDS = tuple(Wind)
 _NORTH = Wind.NORTH
 
 
