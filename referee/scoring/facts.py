@@ -29,6 +29,11 @@ READINESS = SimpleNamespace(**Readiness.__members__)
 FIRST_TURN = SimpleNamespace(**FirstTurn.__members__)
 
 
+#: the sources where the winner drew the tile himself (a tuple: ``in`` compares enum members by
+#: identity, a set would hash them in Python)
+_SELF_DRAWN = (SOURCE.WALL, SOURCE.KONG_REPLACEMENT, SOURCE.FLOWER_REPLACEMENT, SOURCE.LAST_TILE)
+
+
 class Facts:
     """What the patterns of :mod:`referee.scoring.patterns` look at.
 
@@ -117,10 +122,7 @@ def context_facts(facts: Facts, ctx: WinContext) -> None:
     source = ctx.source
     facts.ctx = ctx
     facts.source = source
-    facts.self_drawn = (
-        source is SOURCE.WALL or source is SOURCE.KONG_REPLACEMENT or source is SOURCE.FLOWER_REPLACEMENT
-        or source is SOURCE.LAST_TILE
-    )
+    facts.self_drawn = source in _SELF_DRAWN  # compared by identity, in C
     # everyone pays on a self-draw and 八仙過海; 七搶一 →2 won on the replacement tile
     # is paid as a self-draw too, the robbed player adding the 8 台 (tai.30.2)
     facts.all_pay = ctx.discarder is None or (
