@@ -10,18 +10,18 @@ from __future__ import annotations
 from .events import Event, EventType
 from .melds import MeldKind
 from .restrictions import SUIT_OF, UNIT_OF, chow_forbidden_discards, chow_takes_own_discard, is_run
-from .state import Intake, Phase, Source, TableMeld, TableState, Taken, Window, WindowKind
+from .state import Intake, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Verdict
 from .table_ops import (
     _DRAW, _ENDED, _NONE, _PLAY, _DISCARD_W, _CONCEALED, _ADDED, _MELDED, _add, _remove, _holds, _refresh_waits, _from_unknown,
-    _INTAKE_NAME, _INTAKE_ZH,
+    _INTAKE_NAME, _INTAKE_ZH, _CHOW, _PUNG, _DEALT_SOURCE, _FLOWERS_PHASE, _PUNG_MELD, _KONG_SOURCE, _MELDED_KONG_SOURCE,
+    _MELDED_KONG_INTAKE, _ADDED_KONG_W,
 )
 
 
 _MELD_OF = {Intake.CHOW: MeldKind.CHOW, Intake.PUNG: MeldKind.PUNG, Intake.MELDED_KONG: MeldKind.MELDED_KONG}
-# enum members as module names: a module lookup is quicker than a class attribute (for speed)
-_CHOW, _PUNG, _DEALT_SOURCE = Intake.CHOW, Intake.PUNG, Source.DEALT
+_CHOW_EVENT = EventType.CHOW  # a module name: quicker than the class attribute (table_ops, for speed)
 
 
 def _holds_known(hand: list[int], tiles: list[int]) -> bool:
@@ -46,7 +46,7 @@ class ClaimsMixin:
 
     def _claim(self, st: TableState, ev: Event) -> Verdict:
         """吃 / 碰 on the latest discard (play.chi, play.pon, app.chi, app.pon)."""
-        return self._claim_discard(st, ev, Intake.CHOW if ev.type is EventType.CHOW else Intake.PUNG)
+        return self._claim_discard(st, ev, _CHOW if ev.type is _CHOW_EVENT else _PUNG)
 
     def _claim_discard(self, st: TableState, ev: Event, intake: Intake, dry: bool = False):
         if st.phase is _ENDED or st.wins:
@@ -134,9 +134,9 @@ class ClaimsMixin:
         if seat.revealed and (w.tile in seat.revealed or any(t in seat.revealed for t in hand_tiles)):
             problems.append(self._irr(ev, "claim_revealed_tiles", revealed=tuple(sorted(seat.revealed))))
         if run and rules.chow_forbid_own_recent:
-            if chow_takes_own_discard(tiles, w.tile, seat.last_discard, other_end=rules.chow_forbids_other_end) \
-                    and seat.last_discard_seq is not None:
-                problems.append(self._irr(ev, "chow_own_recent_discard", own=seat.last_discard, tile=w.tile))
+            own = st.last_discard(seat)
+            if own is not None and chow_takes_own_discard(tiles, w.tile, own[0], other_end=rules.chow_forbids_other_end):
+                problems.append(self._irr(ev, "chow_own_recent_discard", own=own[0], tile=w.tile))
         first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is _PUNG and rules.passed_pung else None
         if first is not None:
             problems.append(self._irr(ev, "passed_pung", tile=w.tile, evidence=(ev.seq, first),
@@ -184,7 +184,7 @@ class ClaimsMixin:
             st.after_claim_forbidden = (w.tile,)
         else:
             st.owed = 1
-            st.owed_kinds = [Source.MELDED_KONG]
+            st.owed_kinds = [_MELDED_KONG_SOURCE]
             st.wall.kongs += 1
             st.kong_this_turn = True
         if problems:
@@ -239,22 +239,22 @@ class ClaimsMixin:
         kong is replaced from the tail."""
         kind = ev.kind
         if kind is _MELDED:
-            return self._claim_discard(st, ev, Intake.MELDED_KONG)
+            return self._claim_discard(st, ev, _MELDED_KONG_INTAKE)
         done = self._after_end(st, ev)
         if done:
             return done
         s = ev.seat
         seat = st.seats[s]
         problems = []
-        if st.phase is Phase.FLOWERS and s == st.dealer:
+        if st.phase is _FLOWERS_PHASE and s == st.dealer:
             problems += self._start_play(st, ev)
         wname = "concealed" if kind is _CONCEALED else "added"
         clause = "pen.wrong-kong.concealed" if kind is _CONCEALED else "pen.wrong-kong.added"
-        if st.phase is not Phase.PLAY or st.turn != s or st.intake is _NONE:
+        if st.phase is not _PLAY or st.turn != s or st.intake is _NONE:
             return self._reject(st, problems + [self._irr(ev, "kong_not_in_turn")])
         if seat.dead_hand and kind is _ADDED:
             pass  # 相公 may still kong its own tiles (pen.dead-hand: 得自槓)
-        if st.intake in (Intake.CHOW, Intake.PUNG):
+        if st.intake is _CHOW or st.intake is _PUNG:
             problems.append(self._irr(ev, "kong_after_claim", kind=wname))
         elif kind is _CONCEALED and st.melded_kong_turn:
             problems.append(self._irr(ev, "concealed_kong_after_melded"))
@@ -289,7 +289,7 @@ class ClaimsMixin:
                             break
             else:
                 for i, m in enumerate(seat.melds):
-                    if m.kind is MeldKind.PUNG and m.tiles and m.tiles[0] == added:
+                    if m.kind is _PUNG_MELD and m.tiles and m.tiles[0] == added:
                         added_to = i
                         break
             if added_to is None:
@@ -326,14 +326,14 @@ class ClaimsMixin:
             seat.melds[added_to] = TableMeld(_ADDED, pung.tiles + (from_hand[0],), pung.claimed, pung.from_seat, ev.seq)
             seat.passed = None  # 加槓 releases 過水 (play.passed-win.release, app.passed-win)
         st.owed += 1
-        st.owed_kinds.append(Source.KONG)
+        st.owed_kinds.append(_KONG_SOURCE)
         st.wall.kongs += 1
         st.turn_kongs += 1
         st.kong_this_turn = True
         st.claims_made += 1
         st.placed = False
         if kind is _ADDED:
-            self._replace_window(st, Window(WindowKind.ADDED_KONG, s, from_hand[0], ev.seq, ev.ts), ev)
+            self._replace_window(st, Window(_ADDED_KONG_W, s, from_hand[0], ev.seq, ev.ts), ev)
             st.log.append((from_hand[0], ev.seq, s, False))
         elif st.rules.rob_concealed_kong and tiles is not None:
             self._replace_window(st, Window(WindowKind.CONCEALED_KONG, s, tiles[0], ev.seq, ev.ts), ev)

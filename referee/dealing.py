@@ -10,14 +10,14 @@ from .events import Event, Setup
 from .play_rules import PlayRules
 from .restrictions import SUIT_OF, UNIT_OF
 from .ruleset import Ruleset
-from .state import Phase, SeatState, Source, TableState, Window, WindowKind
+from .state import Phase, SeatState, TableState, Window, WindowKind
 from .tiles import FLOWER_BASE
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .wall import break_point, Wall
 from .dice import counted_seat
 from .table_ops import (
     _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _refresh_waits, _FULL_SET,
-    _TAKES, _UNREPLACED_CLAUSE,
+    _TAKES, _UNREPLACED_CLAUSE, _DEALT_SOURCE,
 )
 
 
@@ -79,7 +79,7 @@ class DealingMixin:
     def _break_dice(self, st: TableState, ev: Event) -> Verdict:
         """開門 (deal.wall, deal.break): the dealer throws; the seat pointed at is East of the
         hand and its wall opens after as many stacks as the dice show."""
-        if st.phase is not Phase.SETUP:
+        if st.phase is not _SETUP:
             return self._reject(st, [self._irr(ev, "wall_after_deal")])
         total = sum(ev.dice)
         st.break_seat, st.break_skip = break_point(ev.seat, total)
@@ -90,7 +90,7 @@ class DealingMixin:
 
     def _wall(self, st: TableState, ev: Event) -> Verdict:
         """The wall as built (deal.walls): one full set of 144."""
-        if st.phase is not Phase.SETUP:
+        if st.phase is not _SETUP:
             return self._reject(st, [self._irr(ev, "wall_after_deal")])
         if sorted(ev.tiles) != _FULL_SET:
             return self._reject(st, [self._irr(ev, "wall_not_a_set")])
@@ -105,7 +105,7 @@ class DealingMixin:
                                            dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
             else:  # no break dice: the wall event lists the tiles in draw order
                 st.wall = Wall(st.layout, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
-        st.phase = Phase.DEAL
+        st.phase = _DEAL_PHASE
 
     def _deal(self, st: TableState, ev: Event) -> Verdict:
         """配牌 (deal.wall): 4 tiles (2 stacks) at a time, dealer first, counterclockwise,
@@ -122,8 +122,7 @@ class DealingMixin:
             front = wall.front
             tiles = tiles[front:front + want_n]
             given = ev.tiles
-            if s == want_seat and (given is None and (ev.count is None or ev.count == want_n) or given is not None
-                                   and list(given) == tiles):
+            if s == want_seat and (given is None and (ev.count is None or ev.count == want_n) or given == tiles):
                 wall.front = front + want_n
                 seat = st.seats[s]
                 _take_dealt(seat, tiles)
@@ -131,7 +130,7 @@ class DealingMixin:
                     st.door_tile = tiles[-1]
                 st.deal_index = i + 1
                 if i == 16:
-                    st.phase = Phase.FLOWERS
+                    st.phase = _FLOWERS_PHASE
                     st.turn = st.dealer
                     st.flower_round, st.flower_rel = 1, -1
                 return ACCEPTED
@@ -149,7 +148,7 @@ class DealingMixin:
         tiles = ev.tiles
         if wall.known:
             expected = wall.tiles[wall.front:wall.front + n]
-            if tiles is not None and list(tiles) != expected:
+            if tiles is not None and tuple(tiles) != expected:
                 problems.append(self._irr(ev, "wrong_tile", tile=tuple(tiles), wall_tile=tuple(expected)))
                 return self._reject(st, problems)
             tiles = expected
@@ -201,15 +200,18 @@ class DealingMixin:
             if st.owed and st.turn != s:
                 problems.append(self._irr(ev, "missing_replacement", seat=st.turn))
             rel = (s - st.dealer) % 4
+            current = st.flower_round
+            rnd = 0  # the latest round of the flowers laid out (rounds count from 1)
             rounds = seat.flower_round
-            known = [rounds[f] for f in flowers if f in rounds]
-            if known:
-                rnd = max(known)
-            else:  # drawn unseen (physical table): as late in the order as it needs to be
-                rnd = st.flower_round if rel > st.flower_rel else st.flower_round + 1
-            if (rnd, rel) < (st.flower_round, st.flower_rel):
+            for f in flowers:
+                r = rounds.get(f)
+                if r is not None and r > rnd:
+                    rnd = r
+            if not rnd:  # drawn unseen (physical table): as late in the order as it needs to be
+                rnd = current if rel > st.flower_rel else current + 1
+            if rnd < current or (rnd == current and rel < st.flower_rel):  # (round, seat) before the last one's
                 problems.append(self._irr(ev, "flower_out_of_order", round=rnd))
-            elif rnd > st.flower_round and st.mode_digital:
+            elif rnd > current and st.mode_digital:
                 # a later round begins: nobody may still hold a flower of the earlier one
                 for other in st.seats:
                     if other is not seat and any(other.flower_round.get(f, 1) <= st.flower_round
@@ -264,10 +266,10 @@ class DealingMixin:
                 problems.append(self._irr(ev, "flower_not_replaced", seat=seat.seat, tile=seat.held_flowers[0],
                                           clause=_UNREPLACED_CLAUSE[st.rules.unreplaced_ends_hand]))
             seat.start_flowers = len(seat.flowers)
-        st.phase = Phase.PLAY
+        st.phase = _PLAY
         st.turn = st.dealer
         st.intake = _DEALT
-        st.source = Source.DEALT
+        st.source = _DEALT_SOURCE
         st.owed = 0
         st.owed_kinds = []
         st.drawn = st.door_tile

@@ -12,7 +12,7 @@ from .hand import waits_keys
 from .state import Phase, TableState
 from .tiles import KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
-from .table_ops import _DEALT, _NONE, _DISCARD_W, _CONCEALED, _size, _READY_ZH
+from .table_ops import _DEALT, _NONE, _DISCARD_W, _CONCEALED, _ENDED, _size, _READY_ZH
 
 
 #: declarations that lapse when the drawn tile is placed into the hand (tai.31, tai.32)
@@ -82,9 +82,9 @@ class GesturesMixin:
         return self._stands([irr])
 
     def _hand_end(self, st: TableState, ev: Event) -> Verdict:
-        if st.phase is not Phase.ENDED:
+        if st.phase is not _ENDED:
             self._close_window(st, st.window, ev)
-            st.phase = Phase.ENDED
+            st.phase = _ENDED
             st.end_seq = ev.seq
         return ACCEPTED
 
@@ -113,7 +113,7 @@ class GesturesMixin:
             ok = not dealer or rules.heavenly_dealer
             if rules.heavenly_at_first_discard:
                 ok = ok and with_discard and seat.discards == 1 and (
-                    dealer or (seat.last_discard == seat.first_drawn and not st.placed))
+                    dealer or (st.last_discard(seat)[0] == seat.first_drawn and not st.placed))
                 when, when_zh = "with the first discard, the dealt hand kept", "第一次打牌時（保留配牌）"
             else:
                 ok = ok and st.discards_made == 0 and seat.drawn_count == 0 and not (dealer and st.phase is Phase.PLAY
@@ -127,7 +127,7 @@ class GesturesMixin:
         else:  # earthly
             nth = rules.earthly_dealer_discard if dealer else 1
             ok = with_discard and seat.discards == nth and all(m.kind is _CONCEALED for m in seat.melds)
-            if ok and not dealer and rules.earthly_requires_kept_draw and seat.last_discard == seat.first_drawn:
+            if ok and not dealer and rules.earthly_requires_kept_draw and st.last_discard(seat)[0] == seat.first_drawn:
                 ok = False
             if rules.ready_requires_no_prior_claims and st.claims_made:
                 ok = False

@@ -41,8 +41,8 @@ from .errors import MjrefError
 from .ruleset import Ruleset
 from .state import Intake, Phase, TableState
 from .tiles import FLOWER_BASE
-from .verdicts import Irregularity, irregularity, Verdict
-from .table_ops import _REJECTED, _HAND_START, _IRREGULAR, _MELDED
+from .verdicts import ACCEPTED, Irregularity, irregularity, Verdict, VerdictLog
+from .table_ops import _REJECTED, _HAND_START, _IRREGULAR, _MELDED, _ENDED
 from .claims import ClaimsMixin
 from .dealing import DealingMixin
 from .gestures import GesturesMixin
@@ -73,7 +73,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None) -> None:
         self.state: TableState | None = None
         #: (seq, verdict) per event, in order
-        self.verdicts: list[tuple[int, Verdict]] = []
+        self.verdicts = VerdictLog()
         #: every irregularity, in the order found (some are found after their event:
         #: a call not completed shows when its claim window closes)
         self.irregularities: list[Irregularity] = []
@@ -102,7 +102,9 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         """Apply events in turn: :meth:`apply` on each, without the per-call overhead
         (batch replay uses it; the verdicts are the same)."""
         dispatch = _DISPATCH
-        record = self.verdicts.append
+        record = self.verdicts.seqs.append  # as VerdictLog.append, inline for speed
+        odd = self.verdicts.odd
+        accepted = ACCEPTED
         check = self._check_order
         events = iter(events)
         if self.state is None:  # the first event: hand_start sets up the state
@@ -121,13 +123,15 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
                     check(st, ev)
                 verdict = dispatch[ev.type](self, st, ev)
                 last = seq
-                record((seq, verdict))
+                record(seq)
+                if verdict is not accepted:
+                    odd[seq] = verdict
         finally:
             st.last_seq = last
 
     def _check_order(self, st: TableState | None, ev: Event) -> None:
         if st is None:
-            if ev.type is not EventType.HAND_START:
+            if ev.type is not _HAND_START:
                 raise StreamError(f"a hand's stream starts with hand_start, got {ev.type.wire} (seq {ev.seq})",
                                   field="type", reason_zh="每盤的事件流須以 hand_start 開始")
             return
@@ -220,7 +224,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         self.findings.append(irr)
 
     def _after_end(self, st: TableState, ev: Event) -> Verdict | None:
-        if st.phase is Phase.ENDED or st.wins:
+        if st.phase is _ENDED or st.wins:
             return self._reject(st, [self._irr(ev, "after_hand_end")])
         return None
 
@@ -231,7 +235,8 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         return check_win(self, st, ev)
 
 
-_DISPATCH = tuple({
+#: the handler of each event type (a dict: an enum member indexes it faster than a tuple)
+_DISPATCH = {
     EventType.HAND_START: Referee._hand_start, EventType.SEAT_DICE: Referee._seat_dice,
     EventType.DEALER_DICE: Referee._dealer_dice, EventType.BREAK_DICE: Referee._break_dice,
     EventType.WALL: Referee._wall, EventType.DEAL: Referee._deal, EventType.FLOWER: Referee._flower,
@@ -241,4 +246,4 @@ _DISPATCH = tuple({
     EventType.SKIP_LAST_TILE: Referee._skip_last, EventType.CALL: Referee._call,
     EventType.TOUCH_WALL: Referee._touch, EventType.PLACE: Referee._place, EventType.REVEAL: Referee._reveal,
     EventType.REPORT: Referee._report, EventType.HAND_END: Referee._hand_end,
-}[t] for t in EventType)
+}

@@ -28,7 +28,7 @@ from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
 from .scoring.context import FlowerWin, Readiness, WinSource, slot_setters
 from .tiles import Wind, format_tiles, tile_name
-from .verdicts import Irregularity, Verdict, irregularity
+from .verdicts import Irregularity, VerdictLog, irregularity
 from .state import Phase
 from .winning import WinClaim
 
@@ -217,7 +217,8 @@ class Adjudication:
     hand: int
     mode: str
     ruleset: str
-    verdicts: tuple[tuple[int, Verdict], ...]
+    #: (seq, verdict) per event, in order (a :class:`referee.verdicts.VerdictLog`)
+    verdicts: VerdictLog
     irregularities: tuple[Irregularity, ...]
     outcome: Outcome
     #: the table state at the end (not compared; see :attr:`final`)
@@ -327,7 +328,7 @@ def adjudicate(ref) -> Adjudication:
     adjudication = _new(Adjudication)
     _SET_ADJUDICATION(adjudication, {
         "table": st.table, "hand": st.hand_no, "mode": setup.mode._value_, "ruleset": rules.ruleset.profile,
-        "verdicts": tuple(ref.verdicts), "irregularities": tuple(_completed(ref)), "outcome": outcome, "state": st,
+        "verdicts": ref.verdicts.copy(), "irregularities": tuple(_completed(ref)), "outcome": outcome, "state": st,
     })
     return adjudication
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from .events import ReadyKind, Setup
+from .events import Mode, ReadyKind, Setup
 from .melds import Meld, MeldKind
 from .play_rules import PlayRules
 from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
@@ -124,8 +124,8 @@ class SeatState:
     """One seat's tiles and what the rules remember about it this hand."""
 
     __slots__ = (
-        "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond", "discards", "last_discard",
-        "last_discard_seq", "passed", "revealed", "revealed_sets", "ready", "ready_seq",
+        "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond", "discards",
+        "passed", "revealed", "revealed_sets", "ready", "ready_seq",
         "ready_discards", "ready_lapsed", "dead_hand", "since", "drawn_count", "first_drawn", "start_flowers",
         "flower_round", "wall_draw", "discard_window",
     )
@@ -141,7 +141,7 @@ class SeatState:
         #: the tiles a known 16-tile hand waits on (set at its discard), None otherwise
         self.waits: frozenset[int] | None = None
         #: the waits whose bits this seat set in TableState.waiters (cleared at the next refresh)
-        self.waited: frozenset[int] = frozenset()
+        self.waited: frozenset[int] = _NO_SET
         #: concealed tiles nobody has seen (physical table)
         self.unknown = 0
         self.melds: list[TableMeld] = []
@@ -151,10 +151,8 @@ class SeatState:
         self.held_flowers: list[int] = []
         #: discards still lying in the pond (claimed ones leave it)
         self.pond: list[int] = []
-        #: discards made this hand
+        #: discards made this hand (the latest: TableState.last_discard)
         self.discards = 0
-        self.last_discard: int | None = None
-        self.last_discard_seq: int | None = None
         #: seq of the chance that left this seat in 過水 (play.passed-win), None when free
         self.passed: int | None = None
         #: kinds shown or said aloud by its own fault (play.restrict.8)
@@ -239,6 +237,9 @@ class Taken:
         self.replaced = False
 
 
+# enum members as module names, for TableState() (an Enum class attribute is slow in 3.11, see
+# referee.table_ops)
+_DIGITAL, _SETUP_PHASE, _NO_INTAKE, _DEALT_SOURCE = Mode.DIGITAL, Phase.SETUP, Intake.NONE, Source.DEALT
 _NO_DICT: dict = {}
 _NO_LIST: list = []
 _NO_SET: frozenset = frozenset()
@@ -248,7 +249,7 @@ class Window:
     """A tile others may claim: a discard, an added kong, the eighth flower."""
 
     __slots__ = ("kind", "seat", "tile", "seq", "ts", "last", "calls", "wins", "taken", "touched", "passes",
-                 "fulfilled", "closed")
+                 "fulfilled", "closed", "noted")
 
     def __init__(self, kind: WindowKind, seat: int, tile: int, seq: int, ts: int, last: bool = False) -> None:
         self.reopen(kind, seat, tile, seq, ts, last)
@@ -274,6 +275,9 @@ class Window:
         #: seats whose call was carried out (or lost to priority)
         self.fulfilled: frozenset[int] | set[int] = _NO_SET
         self.closed = False
+        #: a ``note_*`` made one of the containers above writable (a reused window resets
+        #: them only then: for speed)
+        self.noted = False
         return self
 
     # the containers start as shared empty read-only values; these make them writable
@@ -281,26 +285,31 @@ class Window:
     def note_call(self, seat: int, value: tuple[Any, int, int]) -> None:
         if self.calls is _NO_DICT:
             self.calls = {}
+            self.noted = True
         self.calls.setdefault(seat, value)
 
     def note_touch(self, seat: int, value: tuple[int, int]) -> None:
         if self.touched is _NO_DICT:
             self.touched = {}
+            self.noted = True
         self.touched.setdefault(seat, value)
 
     def note_pass(self, seat: int) -> None:
         if self.passes is _NO_SET:
             self.passes = set()
+            self.noted = True
         self.passes.add(seat)
 
     def note_fulfilled(self, seat: int) -> None:
         if self.fulfilled is _NO_SET:
             self.fulfilled = set()
+            self.noted = True
         self.fulfilled.add(seat)
 
     def note_win(self, value: tuple[int, int, int]) -> None:
         if self.wins is _NO_LIST:
             self.wins = []
+            self.noted = True
         self.wins.append(value)
 
 
@@ -320,7 +329,7 @@ class TableState:
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
         self.setup = setup
         self.rules = rules
-        self.mode_digital = setup.mode.value == "digital"
+        self.mode_digital = setup.mode is _DIGITAL
         self.dealer = setup.dealer
         #: East of this hand (開門位, deal.wall); the dealer until the break dice say otherwise
         self.east = setup.dealer
@@ -331,15 +340,15 @@ class TableState:
         self.break_seat: int | None = None
         self.break_skip: int | None = None
         self.seats = [SeatState(s) for s in range(4)]
-        self.phase = Phase.SETUP
+        self.phase = _SETUP_PHASE
         #: the seat whose turn it is (after a discard: the discarder, until someone takes a tile)
         self.turn = setup.dealer
-        self.intake = Intake.NONE
+        self.intake = _NO_INTAKE
         #: replacements the turn's player owes from the tail (flowers laid out, kongs)
         self.owed = 0
         #: why, oldest first: Source.KONG / MELDED_KONG / FLOWER
         self.owed_kinds: list[Source] = []
-        self.source = Source.DEALT
+        self.source = _DEALT_SOURCE
         #: the tile last taken into the turn's hand (摸打 / 靠張), and whether it was placed
         self.drawn: int | None = None
         self.placed = False
@@ -432,6 +441,14 @@ class TableState:
         if self.wall.tiles is not None:
             c += self.wall.standing().count(t)
         return c
+
+    def last_discard(self, seat: SeatState) -> tuple[int, int] | None:
+        """The seat's latest discard as ``(tile, seq)``, None before its first: read from the
+        log, where the seat's go-around begins (a discard is not stored twice, for speed)."""
+        if not seat.discards:
+            return None
+        tile, seq, _seat, _discard = self.log[seat.since]
+        return tile, seq
 
     def census(self) -> tuple[list[int], int]:
         """Every known tile's count (42 entries, flowers included) and the number of

@@ -6,9 +6,9 @@ A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
 """
 from __future__ import annotations
 
-from .events import Call, Event, ReadyKind
+from .events import Event
 from .restrictions import SUIT_OF, UNIT_OF
-from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, WindowKind, _NO_DICT, _NO_LIST,
+from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, _NO_DICT, _NO_LIST,
                     _NO_SET)
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
@@ -19,7 +19,7 @@ _LAST_STACK2 = 2 * (STACKS - 1)
 from .table_ops import (
     _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
     _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
-    _CALL_ZH, _mark_waiters, _waits_of,
+    _CALL_ZH, _mark_waiters, _waits_of, _MELDED_KONG_INTAKE, _DECLARED, _BINDING_CALLS,
 )
 
 
@@ -153,7 +153,7 @@ class TurnsMixin:
         st.owed_kinds = []
         st.placed = False
         st.turn_kongs = 0
-        st.melded_kong_turn = intake is Intake.MELDED_KONG
+        st.melded_kong_turn = intake is _MELDED_KONG_INTAKE
         st.placed_before_kong = False
         st.kong_this_turn = False
         st.after_claim_tile = None
@@ -263,11 +263,11 @@ class TurnsMixin:
         s = ev.seat
         seat = st.seats[s]
         x = ev.tiles[0]
+        w = st.window  # the window the discard closes (and keeps as the previous one)
         if s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed and x < KINDS \
                 and seat.hand[x] and not st.wins and not ev.exposed and not seat.held_flowers \
                 and seat.ready is None and x not in st.after_claim_forbidden:
             # fast path: _apply_discard of a known tile in turn, no meld touched, no lapse
-            w = st.window
             if w is not None and not w.closed:
                 wt = w.tile
                 if w.calls or w.kind is not _DISCARD_W or wt >= KINDS or st.waiters[wt]:
@@ -287,16 +287,63 @@ class TurnsMixin:
                     _mark_waiters(st.waiters, seat, waits)
                 if seat.passed is not None or x in waits:  # it held 17: 過水 at one's own discard
                     _passed_at_own_discard(st, seat, x, ev.seq)
-            self._record_discard(st, seat, s, x, ev, w)
-            return ACCEPTED
+            verdict = ACCEPTED
+        else:
+            verdict, applied = self._checked_discard(st, ev, seat, x)
+            if not applied:
+                return verdict
+        # the discard lies in the pond: the turn ends and a claim window opens on it
+        if st.wrong_kongs:
+            self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
+        seq = ev.seq
+        seat.pond.append(x)
+        seat.discards += 1
+        log = st.log
+        seat.since = len(log)
+        log.append((x, seq, s, True))
+        wall = st.wall
+        last = wall.end <= wall.front
+        opened = seat.discard_window
+        if opened is None or opened is w or opened is st.prev_window:  # still referred to: a new one
+            opened = seat.discard_window = Window(_DISCARD_W, s, x, seq, ev.ts, last)
+        else:  # as Window.reopen, inline for speed (a seat's discard window stays a discard window)
+            opened.tile = x
+            opened.seq = seq
+            opened.ts = ev.ts
+            opened.last = last
+            if opened.noted:
+                opened.calls = opened.touched = _NO_DICT
+                opened.wins = _NO_LIST
+                opened.passes = opened.fulfilled = _NO_SET
+                opened.noted = False
+            opened.taken = None
+            opened.closed = False
+        st.prev_window = w
+        st.window = opened
+        st.intake = _NONE
+        st.drawn = None
+        st.placed = False
+        if st.after_claim_tile is not None:
+            st.after_claim_tile = None
+            st.after_claim_forbidden = ()
+        if st.owed:
+            st.owed = 0
+            st.owed_kinds = []
+        st.ready_discard_pending = s
+        return verdict
+
+    def _checked_discard(self, st: TableState, ev: Event, seat: SeatState, x: int) -> tuple[Verdict, bool]:
+        """A discard off the fast path, checked rule by rule: ``(its verdict, applied?)``; an
+        applied one still has to be laid in the pond (:meth:`_discard` does it)."""
+        s = ev.seat
         done = self._after_end(st, ev)
         if done:
-            return done
+            return done, False
         problems = []
-        if st.phase is Phase.FLOWERS and s == st.dealer:
+        if st.phase is _FLOWERS_PHASE and s == st.dealer:
             problems += self._start_play(st, ev)
-        if st.phase is not Phase.PLAY:
-            return self._reject(st, problems + [self._irr(ev, "out_of_turn_discard")])
+        if st.phase is not _PLAY:
+            return self._reject(st, problems + [self._irr(ev, "out_of_turn_discard")]), False
         in_turn = s == st.turn and st.intake is not _NONE
         if not in_turn:
             if s == st.turn or (self._expected_drawer(st) == s):
@@ -313,10 +360,10 @@ class TurnsMixin:
         if x >= FLOWER_BASE:
             if x not in seat.held_flowers:
                 if not seat.unknown:
-                    return self._reject(st, problems + [self._irr(ev, "flower_not_held", tile=x)])
+                    return self._reject(st, problems + [self._irr(ev, "flower_not_held", tile=x)]), False
                 bad = self._unseen_copies(st, ev, (x,))
                 if bad:
-                    return self._reject(st, problems + [bad])
+                    return self._reject(st, problems + [bad]), False
             problems.append(self._irr(ev, "flower_discarded", tile=x))
         elif ev.exposed:
             for i, m in enumerate(seat.melds):
@@ -324,15 +371,15 @@ class TurnsMixin:
                     exposed_meld = i
                     break
             if exposed_meld is None:
-                return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)])
+                return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)]), False
             problems.append(self._irr(ev, "exposed_discard", tile=x, meld=str(seat.melds[exposed_meld]),
                                       live=st.wall.live))
         elif not seat.hand[x]:
             if not seat.unknown:
-                return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)])
+                return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)]), False
             bad = self._unseen_copies(st, ev, (x,))
             if bad:
-                return self._reject(st, problems + [bad])
+                return self._reject(st, problems + [bad]), False
         if in_turn and x in st.after_claim_forbidden and exposed_meld is None:
             if st.intake is Intake.CHOW:
                 problems.append(self._irr(ev, "forbidden_discard_after_chow", tile=st.after_claim_tile, discard=x,
@@ -342,17 +389,18 @@ class TurnsMixin:
         ready = seat.ready
         # 天聽 / 地聽 lapse on 換牌 or 靠張 (tai.31, tai.32); 宣告聽牌 must discard the drawn tile (app.ready)
         changed = in_turn and st.drawn is not None and (x != st.drawn or st.placed)
-        if ready is ReadyKind.DECLARED and in_turn and st.drawn is not None and x != st.drawn:
+        if ready is _DECLARED and in_turn and st.drawn is not None and x != st.drawn:
             problems.append(self._irr(ev, "ready_changed", drawn=st.drawn, tile=x))
         if problems and st.mode_digital:
-            return self._reject(st, problems)
+            return self._reject(st, problems), False
         self._apply_discard(st, seat, ev, x, in_turn, exposed_meld, ready is not None and ready is not
-                            ReadyKind.DECLARED and changed)
-        return self._stands(problems) if problems else ACCEPTED
+                            _DECLARED and changed)
+        return (self._stands(problems) if problems else ACCEPTED), True
 
     def _apply_discard(self, st: TableState, seat: SeatState, ev: Event, x: int, in_turn: bool,
                        exposed_meld: int | None, lapse: bool) -> None:
-        s = seat.seat
+        """A discard that stands though irregular (physical table): out of the hand, an exposed
+        meld or the unknown tiles; its window settled. :meth:`_discard` then lays it in the pond."""
         w = st.window
         if w is not None and not w.closed:
             if w.calls or w.kind is not _DISCARD_W or w.tile >= KINDS or st.waiters[w.tile]:
@@ -389,49 +437,7 @@ class TurnsMixin:
             seat.waits = None
         if full and x < KINDS:
             _passed_at_own_discard(st, seat, x, ev.seq)
-        st.turn = s  # a physical table's discard out of turn: the turn is the discarder's now
-        self._record_discard(st, seat, s, x, ev, w)
-
-    def _record_discard(self, st: TableState, seat: SeatState, s: int, x: int, ev: Event, w: Window | None) -> None:
-        """The discard lies in the pond: the turn ends and a claim window opens on it."""
-        if st.wrong_kongs:
-            self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
-        seq = ev.seq
-        seat.pond.append(x)
-        seat.discards += 1
-        seat.last_discard = x
-        seat.last_discard_seq = seq
-        log = st.log
-        seat.since = len(log)
-        log.append((x, seq, s, True))
-        wall = st.wall
-        last = wall.end <= wall.front
-        opened = seat.discard_window
-        if opened is None or opened is w or opened is st.prev_window:  # still referred to: a new one
-            opened = seat.discard_window = Window(_DISCARD_W, s, x, seq, ev.ts, last)
-        else:  # as Window.reopen, inline for speed
-            opened.kind = _DISCARD_W
-            opened.tile = x
-            opened.seq = seq
-            opened.ts = ev.ts
-            opened.last = last
-            opened.calls = opened.touched = _NO_DICT
-            opened.wins = _NO_LIST
-            opened.passes = opened.fulfilled = _NO_SET
-            opened.taken = None
-            opened.closed = False
-        st.prev_window = w
-        st.window = opened
-        st.intake = _NONE
-        st.drawn = None
-        st.placed = False
-        if st.after_claim_tile is not None:
-            st.after_claim_tile = None
-            st.after_claim_forbidden = ()
-        if st.owed:
-            st.owed = 0
-            st.owed_kinds = []
-        st.ready_discard_pending = s
+        st.turn = seat.seat  # a physical table's discard out of turn: the turn is the discarder's now
 
     def _replace_window(self, st: TableState, w: Window, ev: Event) -> None:
         old = st.window
@@ -449,7 +455,7 @@ class TurnsMixin:
             return
         w.closed = True
         kind = w.kind
-        if kind is WindowKind.FLOWER:
+        if kind is _FLOWER_W:
             return
         wins = w.wins
         if w.calls:
@@ -478,7 +484,7 @@ class TurnsMixin:
     def _unfulfilled(self, w: Window) -> None:
         winners = {c[0] for c in w.wins}
         for c, (call, ts, seq) in w.calls.items():
-            if call in (Call.PUNG, Call.KONG) and c not in w.fulfilled and c not in winners:
+            if call in _BINDING_CALLS and c not in w.fulfilled and c not in winners:
                 self._found(irregularity("unfulfilled_call", seq, c, evidence=(seq, w.seq), call=call.value,
                                          call_zh=_CALL_ZH[call], discarder=w.seat, tile=w.tile,
                                          from_previous_player=w.seat == (c - 1) % 4))

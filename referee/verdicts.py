@@ -110,6 +110,66 @@ class Verdict:
 ACCEPTED = Verdict(Status.ACCEPTED)
 
 
+class VerdictLog:
+    """Every event's verdict, in stream order, as ``(seq, verdict)`` pairs.
+
+    Stored compactly: the seqs in order, and a verdict only for the events that were not
+    plainly :data:`ACCEPTED` (most of a hand's are), so that recording an event's verdict
+    allocates nothing (for speed: the referee records one per event). Reads as a sequence
+    of pairs: iterate, index, slice, ``len``, compare with another log or a list of pairs.
+
+    >>> log = VerdictLog([3, 4], {4: Verdict(Status.REJECTED)})
+    >>> list(log) == [(3, ACCEPTED), (4, Verdict(Status.REJECTED))]
+    True
+    """
+
+    __slots__ = ("seqs", "odd")
+
+    def __init__(self, seqs: list[int] | tuple[int, ...] = (), odd: dict[int, Verdict] | None = None) -> None:
+        #: every event's seq, in order
+        self.seqs = list(seqs)
+        #: seq → verdict, for the events whose verdict is not :data:`ACCEPTED`
+        self.odd: dict[int, Verdict] = dict(odd) if odd else {}
+
+    def append(self, pair: tuple[int, Verdict]) -> None:
+        """Record one event's verdict, ``(seq, verdict)``."""
+        seq, verdict = pair
+        self.seqs.append(seq)
+        if verdict is not ACCEPTED:
+            self.odd[seq] = verdict
+
+    def copy(self) -> VerdictLog:
+        return VerdictLog(self.seqs, self.odd)
+
+    def __len__(self) -> int:
+        return len(self.seqs)
+
+    def __iter__(self):
+        get = self.odd.get
+        for seq in self.seqs:
+            yield seq, get(seq, ACCEPTED)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(self)[index]
+        seq = self.seqs[index]
+        return seq, self.odd.get(seq, ACCEPTED)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, VerdictLog):
+            return self.seqs == other.seqs and self.odd == other.odd
+        try:
+            return list(self) == list(other)  # type: ignore[call-overload]
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"VerdictLog({self.seqs!r}, {self.odd!r})"
+
+
 # --- the catalogue ------------------------------------------------------------------------
 # code: (clause, zh-TW template, English template). Templates read the facts;
 # {seat} is the offender. Tiles in facts are tile indices, written out by describe().

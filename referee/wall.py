@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import itemgetter
 
 from .dice import counted_seat
 from .errors import MjrefError
@@ -71,6 +72,12 @@ def _draw_order(break_seat: int, skip: int) -> tuple[int, ...]:
     return tuple(order)
 
 
+@lru_cache(maxsize=None)
+def _draw_getter(break_seat: int, skip: int) -> itemgetter:
+    """The layout's tiles in draw order, in one C call (an ``itemgetter`` of :func:`_draw_order`)."""
+    return itemgetter(*_draw_order(break_seat, skip))
+
+
 def tail_index(k: int) -> int:
     """Draw-order index of the *k*-th replacement tile (0 = the first from the tail)."""
     return 2 * (STACKS - 1 - k // 2) + k % 2
@@ -104,7 +111,8 @@ class Wall:
                  layout: Sequence[int] | None = None) -> None:
         if tiles is not None and len(tiles) != TILES:
             raise WallError(f"a wall is {TILES} tiles, got {len(tiles)}", field="tiles", reason_zh=f"牌牆須為 {TILES} 張")
-        self.tiles = list(tiles) if tiles is not None else None
+        #: the tiles in draw order, a tuple (never changed: drawing moves the counters)
+        self.tiles = tuple(tiles) if tiles is not None else None
         self.front = 0
         self._tail = 0
         self._kongs = 0
@@ -122,7 +130,9 @@ class Wall:
         if len(layout_tiles) != TILES:
             raise WallError(f"a wall is {TILES} tiles, got {len(layout_tiles)}", field="tiles", reason_zh=f"牌牆須為 {TILES} 張")
         order = _draw_order(break_seat, skip)
-        return cls(list(map(layout_tiles.__getitem__, order)), layout=order, **kw)  # map runs in C, for speed
+        wall = cls(None, layout=order, **kw)
+        wall.tiles = _draw_getter(break_seat, skip)(layout_tiles)  # a tuple, in one C call (for speed)
+        return wall
 
     @property
     def tail(self) -> int:
@@ -172,7 +182,7 @@ class Wall:
         """The next replacement tile (``None`` if unknown)."""
         return self.tiles[tail_index(self.tail)] if self.tiles is not None else None
 
-    def take_front(self, n: int = 1) -> list[int] | None:
+    def take_front(self, n: int = 1) -> tuple[int, ...] | None:
         """Draw *n* tiles from the front (the caller checked there are enough)."""
         start = self.front
         self.front = start + n

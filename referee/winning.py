@@ -29,9 +29,13 @@ from typing import NamedTuple
 from .events import Event, ReadyKind
 from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
 from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
-from .state import Intake, Phase, SeatState, Source, TableState, Window, WindowKind
+from .state import SeatState, Source, TableState, Window
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
+from .table_ops import (
+    _CHOW, _DEALT, _DISCARD_W, _DRAW, _ENDED, _FLOWERS_PHASE, _FLOWER_SOURCE, _FLOWER_W, _KONG_SOURCE, _MELDED_KONG_INTAKE,
+    _NONE, _PLAY, _PUNG,
+)
 
 _SELF_SOURCES = {
     Source.DEALT: WinSource.WALL,
@@ -80,27 +84,46 @@ def _keys(counts) -> list[int]:
     return keys
 
 
+# enum members as module names (an Enum class attribute is slow in Python 3.11, see referee.table_ops)
+_NO_FLOWER_WIN = FlowerWin.NONE
+_SEVEN_ROB_ONE = FlowerWin.SEVEN_ROB_ONE
+_EIGHT_FLOWERS = FlowerWin.EIGHT_FLOWERS
+_SEVEN_ROB_ONE_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
+_BY_DISCARD = WinSource.DISCARD
+_BY_LAST_DISCARD = WinSource.LAST_DISCARD
+_BY_ROBBING_KONG = WinSource.ROBBING_KONG
+_BY_FLOWER_REPLACEMENT = WinSource.FLOWER_REPLACEMENT
+_BY_FLOWER_WIN = WinSource.FLOWER_WIN
+_HEAVENLY_READY = ReadyKind.HEAVENLY
+_EARTHLY_READY = ReadyKind.EARTHLY
+_NOT_READY = Readiness.NONE
+_NO_FIRST_TURN = FirstTurn.NONE
+_HEAVENLY_WIN = FirstTurn.HEAVENLY_WIN
+_EARTHLY_WIN = FirstTurn.EARTHLY_WIN
+_HUMAN_WIN = FirstTurn.HUMAN_WIN
+
+
 def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     """Check a ``win`` event; record the :class:`WinClaim` when it stands.
 
     With *dry*, only answer whether it would stand (True / False), changing nothing.
     """
-    if dry and st.phase is not Phase.PLAY:
+    if dry and st.phase is not _PLAY:
         return False
     s = ev.seat
     seat = st.seats[s]
     irr = ref._irr
     problems: list[Irregularity] = []
-    if st.phase is Phase.FLOWERS and s == st.dealer:
+    if st.phase is _FLOWERS_PHASE and s == st.dealer:
         problems += ref._start_play(st, ev)
-    if st.phase is Phase.ENDED:
+    if st.phase is _ENDED:
         return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
-    if st.phase is not Phase.PLAY:
+    if st.phase is not _PLAY:
         return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
     w = st.window
     open_w = w is not None and not w.closed and w.seat != s
     window: Window | None = None
-    if open_w and w.kind is WindowKind.FLOWER:
+    if open_w and w.kind is _FLOWER_W:
         window = w
     elif open_w and not (w.taken is not None and w.taken.seat == s):
         window = w
@@ -115,20 +138,20 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         if not (same or drawer_race or prior_self):
             return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
     self_draw = window is None
-    if self_draw and not (s == st.turn and st.intake is not Intake.NONE):
+    if self_draw and not (s == st.turn and st.intake is not _NONE):
         return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
     if seat.dead_hand:
         problems.append(irr(ev, "dead_hand_act", clause="pen.dead-hand", kind="win", kind_zh="胡牌"))
 
     # ---- what the win is on
-    flower_win = FlowerWin.NONE
+    flower_win = _NO_FLOWER_WIN
     discarder = None
     tile: int | None
     undo = None
     if window is not None:
         discarder = window.seat
-        if window.kind is WindowKind.FLOWER:
-            flower_win = FlowerWin.SEVEN_ROB_ONE
+        if window.kind is _FLOWER_W:
+            flower_win = _SEVEN_ROB_ONE
             replaced = window.taken is not None and window.taken.seat == s
             if not st.rules.seven_rob_one or len(seat.flowers) != 7:
                 return False if dry else _false(ref, st, ev, problems + [irr(ev, "false_win", why="no seven flowers to rob with",
@@ -136,21 +159,21 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
             if not replaced:
                 return False if dry else _false(ref, st, ev, problems + [irr(ev, "flower_win_unreplaced")])
             tile = window.taken.tile
-            source = WinSource.FLOWER_REPLACEMENT
+            source = _BY_FLOWER_REPLACEMENT
         else:
             tile = window.tile
-            if window.kind is WindowKind.DISCARD:
-                source = WinSource.LAST_DISCARD if window.last else WinSource.DISCARD
+            if window.kind is _DISCARD_W:
+                source = _BY_LAST_DISCARD if window.last else _BY_DISCARD
             else:
-                source = WinSource.ROBBING_KONG
+                source = _BY_ROBBING_KONG
             taken = window.taken
             if taken is not None:
                 moved_on = ref._turn_moved_on(st, taken)
-                if taken.intake is Intake.DRAW and moved_on:
+                if taken.intake is _DRAW and moved_on:
                     problems.append(irr(ev, "lost_priority", clause="prio.7", kind="win", kind_zh="胡牌"))
-                elif taken.intake is Intake.CHOW and moved_on:
+                elif taken.intake is _CHOW and moved_on:
                     problems.append(irr(ev, "lost_priority", clause="prio.6", kind="win", kind_zh="胡牌"))
-                elif taken.intake is Intake.MELDED_KONG and taken.replaced:
+                elif taken.intake is _MELDED_KONG_INTAKE and taken.replaced:
                     problems.append(irr(ev, "lost_priority", clause="prio.5", kind="win", kind_zh="胡牌"))
                 else:
                     undo = taken
@@ -164,15 +187,15 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         tile = st.drawn
         source = _SELF_SOURCES[st.source]
         intake = st.intake
-        if intake in (Intake.CHOW, Intake.PUNG):
+        if intake in (_CHOW, _PUNG):
             problems.append(irr(ev, "self_draw_not_from_draw", intake=intake.name.lower(), intake_zh=intake.zh))
         elif st.melded_kong_turn and not st.rules.melded_kong_replacement_self_draw:
             problems.append(irr(ev, "replacement_self_draw"))
         if st.owed > 0:
-            problems.append(irr(ev, "flower_win_unreplaced" if st.owed_kinds and st.owed_kinds[0] is Source.FLOWER
+            problems.append(irr(ev, "flower_win_unreplaced" if st.owed_kinds and st.owed_kinds[0] is _FLOWER_SOURCE
                                 else "missing_replacement", clause="tai.27" if st.owed_kinds and
-                                st.owed_kinds[0] is Source.FLOWER else "app.kong"))
-        if st.placed and intake is not Intake.DEALT:
+                                st.owed_kinds[0] is _FLOWER_SOURCE else "app.kong"))
+        if st.placed and intake is not _DEALT:
             problems.append(irr(ev, "self_draw_after_placing"))
 
     # ---- the hand
@@ -182,7 +205,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     if seat.unknown == 0:
         concealed = list(seat.hand)
         keys = list(seat.keys)  # the referee keeps the hand's suit keys: no need to count them again
-        if window is not None and window.kind is not WindowKind.FLOWER and tile is not None:
+        if window is not None and window.kind is not _FLOWER_W and tile is not None:
             concealed[tile] += 1
             keys[SUIT_OF[tile]] += UNIT_OF[tile]
         if revealed is not None and sorted(revealed) != [t for t in range(KINDS) for _ in range(concealed[t])]:
@@ -195,7 +218,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         shown = [0] * KINDS
         for t in revealed:
             shown[t] += 1
-        extra = 1 if window is not None and window.kind is not WindowKind.FLOWER else 0
+        extra = 1 if window is not None and window.kind is not _FLOWER_W else 0
         base = list(seat.hand)
         if extra and tile is not None:
             base[tile] += 1
@@ -223,17 +246,17 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
 
     # ---- flower wins (tai.27–tai.30)
     n_flowers = len(seat.flowers)
-    if flower_win is FlowerWin.NONE and self_draw and st.source is Source.FLOWER:
+    if flower_win is _NO_FLOWER_WIN and self_draw and st.source is _FLOWER_SOURCE:
         if n_flowers == 8:
-            flower_win = FlowerWin.EIGHT_FLOWERS
+            flower_win = _EIGHT_FLOWERS
         elif n_flowers == 7 and st.rules.seven_rob_one:
             holder = next((o.seat for o in st.seats if o.seat != s and len(o.flowers) == 1), None)
             if holder is not None:
-                flower_win, discarder = FlowerWin.SEVEN_ROB_ONE_DRAWN, holder
-    if flower_win is not FlowerWin.NONE:
+                flower_win, discarder = _SEVEN_ROB_ONE_DRAWN, holder
+    if flower_win is not _NO_FLOWER_WIN:
         if not complete:
-            source = WinSource.FLOWER_WIN
-            if flower_win is not FlowerWin.SEVEN_ROB_ONE:
+            source = _BY_FLOWER_WIN
+            if flower_win is not _SEVEN_ROB_ONE:
                 tile = None
     elif complete is False:
         why, why_zh = (("17 tiles expected, " + str(size), f"應為 17 張，實為 {size} 張") if size != 17
@@ -251,39 +274,39 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         current = window.seq if window is not None else None
         passed_seq = next((q for t, q in st.chances(seat, current) if t < KINDS and t not in seat.revealed
                            and wins_with(keys16, t)), None)
-    if passed_seq is not None and flower_win is FlowerWin.NONE:
-        if seat.ready in (ReadyKind.HEAVENLY, ReadyKind.EARTHLY):
-            readiness, readiness_note = Readiness.NONE, "passed_win"
+    if passed_seq is not None and flower_win is _NO_FLOWER_WIN:
+        if seat.ready in (_HEAVENLY_READY, _EARTHLY_READY):
+            readiness, readiness_note = _NOT_READY, "passed_win"
         else:
             problems.append(irr(ev, "passed_win", clause="play.passed-win", evidence=(ev.seq, passed_seq)))
 
     # play.restrict.5: drawn tile placed before a concealed kong, replacement wins, a wait discarded this go-around
-    if self_draw and st.kong_this_turn and st.placed_before_kong and st.source is Source.KONG and concealed:
+    if self_draw and st.kong_this_turn and st.placed_before_kong and st.source is _KONG_SOURCE and concealed:
         before = list(concealed)
         if tile is not None and before[tile]:
             before[tile] -= 1
             keys16 = _keys(before)
             hit = next(((t, q) for t, q in st.chances(seat) if t < KINDS and wins_with(keys16, t)), None)
-            if hit is None and seat.last_discard is not None and seat.last_discard < KINDS \
-                    and wins_with(keys16, seat.last_discard):
-                hit = (seat.last_discard, seat.last_discard_seq)
+            own = st.last_discard(seat)
+            if hit is None and own is not None and own[0] < KINDS and wins_with(keys16, own[0]):
+                hit = own
             if hit is not None:
                 problems.append(irr(ev, "kong_draw_passed_tile", tile=hit[0], evidence=(ev.seq, hit[1])))
 
     # ---- first-turn wins (tai.33–tai.35), 配牌花胡 (tai.28)
-    first_turn = FirstTurn.NONE
+    first_turn = _NO_FIRST_TURN
     dealer = st.dealer
-    if self_draw and s == dealer and st.intake is Intake.DEALT and seat.discards == 0:
-        first_turn = FirstTurn.HEAVENLY_WIN
+    if self_draw and s == dealer and st.intake is _DEALT and seat.discards == 0:
+        first_turn = _HEAVENLY_WIN
         problems = [p for p in problems if p.code != "self_draw_after_placing"]  # tai.33: 不論靠張與否
     elif s != dealer and seat.discards == 0 and (
-            (self_draw and seat.ready is ReadyKind.HEAVENLY and seat.drawn_count == 1)
-            or (window is not None and window.kind is WindowKind.DISCARD and st.seats[window.seat].discards == 1)):
-        first_turn = FirstTurn.EARTHLY_WIN
-    elif seat.ready is ReadyKind.EARTHLY and seat.discards == seat.ready_discards and readiness is not Readiness.NONE:
-        first_turn = FirstTurn.HUMAN_WIN
+            (self_draw and seat.ready is _HEAVENLY_READY and seat.drawn_count == 1)
+            or (window is not None and window.kind is _DISCARD_W and st.seats[window.seat].discards == 1)):
+        first_turn = _EARTHLY_WIN
+    elif seat.ready is _EARTHLY_READY and seat.discards == seat.ready_discards and readiness is not _NOT_READY:
+        first_turn = _HUMAN_WIN
     # 配牌花胡 (tai.28): eight flowers dealt, or seven dealt and the eighth dealt to another
-    dealt_flower_win = flower_win is not FlowerWin.NONE and seat.discards == 0 and (
+    dealt_flower_win = flower_win is not _NO_FLOWER_WIN and seat.discards == 0 and (
         seat.start_flowers == 8 or (seat.start_flowers == 7 and discarder is not None
                                     and st.seats[discarder].start_flowers >= 1))
 
@@ -297,7 +320,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     if undo is not None:
         ref._undo(st, window, undo)
     if concealed is not None and seat.unknown and revealed is not None:
-        _adopt(seat, concealed, tile if window is not None and window.kind is not WindowKind.FLOWER else None)
+        _adopt(seat, concealed, tile if window is not None and window.kind is not _FLOWER_W else None)
     if window is not None:
         window.note_win((s, ev.seq, ev.ts))
     claim = WinClaim(
@@ -335,6 +358,6 @@ def _false(ref, st: TableState, ev: Event, problems: list[Irregularity]) -> Verd
     if st.mode_digital:
         return ref._reject(st, problems)
     st.ended_by = problems[0]
-    st.phase = Phase.ENDED
+    st.phase = _ENDED
     st.end_seq = ev.seq
     return ref._stands(problems)

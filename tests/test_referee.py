@@ -16,7 +16,7 @@ from referee.outcome import OutcomeKind, next_hand
 from referee.replay import adjudicate_text, replay
 from referee.events import to_jsonl
 from referee.tiles import Wind
-from referee.verdicts import CODES, Irregularity, Status, irregularity
+from referee.verdicts import ACCEPTED, CODES, Irregularity, Status, irregularity
 
 SEEDS = st.integers(min_value=0, max_value=10**6)
 PROFILES = st.sampled_from(["competition", "app", "competition-000"])
@@ -112,16 +112,45 @@ def test_random_streams_never_crash(data, seed, mode, cut):
     for ev in prefix:
         ref.apply(ev)
     seq = prefix[-1].seq
+    stream = list(prefix)
     for _ in range(data.draw(st.integers(1, 25))):
         seq += 1
         ev = data.draw(random_event(seq))
+        stream.append(ev)
         verdict = ref.apply(ev)
         assert isinstance(verdict.status, Status)
         assert ref.state.check_census() == []
+    batch = Referee()  # batch replay (apply_all) rules on the same stream as the live referee did
+    batch.apply_all(stream)
+    assert batch.verdicts == ref.verdicts and list(batch.verdicts) == list(ref.verdicts)
+    assert batch.state.snapshot() == ref.state.snapshot()
     adjudication = ref.finish()
     assert adjudication.outcome.kind in OutcomeKind
     assert sum(adjudication.outcome.payments) == 0
     assert adjudication.to_dict()["outcome"]["kind"]
+
+
+def test_every_event_type_has_a_handler():
+    from referee.machine import _DISPATCH
+
+    assert set(_DISPATCH) == set(EventType)
+
+
+def test_verdict_log_reads_as_seq_verdict_pairs():
+    """The referee keeps a verdict only for the events not plainly accepted; the log still
+    reads as one (seq, verdict) pair per event."""
+    events = generate_hand(3)
+    wrong = replace(events[-1], seq=events[-1].seq + 1, type=EventType.DRAW, tiles=None)  # a draw after the hand
+    ref = Referee()
+    ref.apply_all(events + [wrong])
+    log = ref.verdicts
+    assert len(log) == len(events) + 1
+    assert [seq for seq, _v in log] == [ev.seq for ev in events] + [wrong.seq]
+    assert log[0] == (events[0].seq, ACCEPTED) and log[-1][1].status is not Status.ACCEPTED
+    assert log[-2:] == list(log)[-2:]
+    assert log.odd == {wrong.seq: log[-1][1]}
+    assert log == list(log) and list(log) == log
+    assert ref.finish().verdicts == log
 
 
 def test_a_stream_starts_with_hand_start_and_seq_increases():

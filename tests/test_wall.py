@@ -61,7 +61,7 @@ def test_live_never_negative():
 def test_from_layout_reads_the_tiles_in_draw_order():
     layout = list(range(TILES))
     wall = Wall.from_layout(layout, 3, 7)
-    assert wall.tiles == draw_order(3, 7)
+    assert wall.tiles == tuple(draw_order(3, 7))
     assert wall.take_front(2) == wall.tiles[:2]
     assert wall.peek_tail() == wall.tiles[tail_index(0)]
 
