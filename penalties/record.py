@@ -168,7 +168,7 @@ def moment(st: Any) -> Moment:
 
 
 def hand_record(events: Sequence[Event], ref: Referee, moments: dict[int, Moment], *, stakes: Stakes | None = None,
-           mode: Any = None) -> HandRecord:
+                mode: Any = None) -> HandRecord:
     """The closed hand's record from a referee that has followed *events* (the stakes, unless
     given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee."""
     events = tuple(events)

@@ -26,7 +26,10 @@ from .errors import MjrefError
 from .hand import Hand
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
-from .scoring.context import FlowerWin, Readiness, WinSource, slot_setters
+from .scoring.context import (
+    slot_setters, _BY_FLOWER_WIN, _EARTHLY_READINESS, _HEAVENLY_READINESS,
+    _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
+)
 from .tiles import Wind, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity
 from .state import Phase
@@ -35,12 +38,6 @@ from .winning import WinClaim
 _PLAY_PHASE = Phase.PLAY
 #: builds the frozen results below without their dataclass ``__init__`` (see :func:`slot_setters`)
 _new = object.__new__
-# enum members by module name: read off their class they cost ~100 ns each (CPython 3.11)
-_HEAVENLY = Readiness.HEAVENLY
-_EARTHLY = Readiness.EARTHLY
-_FLOWER_WIN = WinSource.FLOWER_WIN
-_SEVEN_ROB_ONE = FlowerWin.SEVEN_ROB_ONE
-_SEVEN_ROB_ONE_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
 
 
 class OutcomeKind(Enum):
@@ -377,9 +374,9 @@ def _score(st, claim: WinClaim) -> WinResult:
     seat = st.seats[claim.seat]
     source = claim.source
     readiness = claim.readiness
-    if readiness is _HEAVENLY and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
-        readiness = _EARTHLY
-    flower_win = source is _FLOWER_WIN
+    if readiness is _HEAVENLY_READINESS and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
+        readiness = _EARTHLY_READINESS
+    flower_win = source is _BY_FLOWER_WIN
     try:
         ctx = WinContext._of(  # WinContext(…)'s fields in order: winner … robbed_flower
             claim.seat, setup.dealer, setup.round_wind, source, claim.tile if not flower_win else None,

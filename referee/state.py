@@ -15,7 +15,7 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from .events import Mode, ReadyKind, Setup
-from .melds import Meld, MeldKind
+from .melds import Meld, MeldKind, _CHOW, _CONCEALED_KONG, _MELDED_KONG
 from .play_rules import PlayRules
 from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
 from .wall import TILES, Wall
@@ -76,11 +76,6 @@ class WindowKind(IntEnum):
 
     def __repr__(self) -> str:
         return f"WindowKind.{self.name}"
-
-
-_CHOW = MeldKind.CHOW
-_MELDED_KONG = MeldKind.MELDED_KONG
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
 
 
 class TableMeld(NamedTuple):
@@ -321,7 +316,7 @@ class TableState:
         "break_skip", "seats", "phase", "turn", "intake", "owed", "owed_kinds", "source", "drawn", "placed",
         "turn_kongs", "melded_kong_turn", "placed_before_kong", "kong_this_turn", "after_claim_tile",
         "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
-        "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events", "last_drawn_seq",
+        "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
         "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters",
     )
@@ -375,10 +370,10 @@ class TableState:
         self.seat_dice_east: int | None = None
         self.last_seq: int | None = None
         self.events = 0
-        self.last_drawn_seq: int | None = None
         self.skipped_last = False
         #: the hand ended because a flower was not replaced (app.flowers.no-replace)
         self.unreplaced_end = False
+        #: seq of the act that began the turn (its draw, claim); None before the first
         self.turn_start_seq: int | None = None
         self.ready_discard_pending: int | None = None
         self.flower_win_seat: int | None = None

@@ -19,7 +19,7 @@ _LAST_STACK2 = 2 * (STACKS - 1)
 from .table_ops import (
     _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
     _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
-    _CALL_ZH, _mark_waiters, _waits_of, _MELDED_KONG_INTAKE, _DECLARED, _BINDING_CALLS,
+    _CALL_ZH, _mark_waiters, _refresh_waits, _waits_of, _MELDED_KONG_INTAKE, _DECLARED, _BINDING_CALLS,
 )
 
 
@@ -89,7 +89,6 @@ class TurnsMixin:
                 st.ready_discard_pending = None
                 st.source = _LAST_TILE if live == 1 else _WALL_SOURCE
                 st.drawn = tile
-                st.last_drawn_seq = seq
                 if not seat.drawn_count:
                     seat.first_drawn = tile
                 seat.drawn_count += 1
@@ -138,7 +137,6 @@ class TurnsMixin:
         self._begin_turn(st, s, _DRAW, ev.seq)
         st.source = Source.LAST_TILE if wall.live == 0 else Source.WALL
         st.drawn = tile
-        st.last_drawn_seq = ev.seq
         seat.drawn_count += 1
         if seat.drawn_count == 1:
             seat.first_drawn = tile
@@ -216,7 +214,7 @@ class TurnsMixin:
         if w is not None and w.kind is not _DISCARD_W and w.seat == s:
             self._close_window(st, w, ev)  # the kong stands: nobody robbed it
             st.window = st.prev_window if st.prev_window is not w else None
-        wall._tail = k + 1
+        wall._tail = k + 1  # as take_tail, inline for speed
         wall.end -= 1
         if tile is None:
             seat.unknown += 1
@@ -401,12 +399,7 @@ class TurnsMixin:
                        exposed_meld: int | None, lapse: bool) -> None:
         """A discard that stands though irregular (physical table): out of the hand, an exposed
         meld or the unknown tiles; its window settled. :meth:`_discard` then lays it in the pond."""
-        w = st.window
-        if w is not None and not w.closed:
-            if w.calls or w.kind is not _DISCARD_W or w.tile >= KINDS or st.waiters[w.tile]:
-                self._close_window(st, w, ev)
-            else:  # nothing to settle: no call, nobody waiting on it
-                w.closed = True
+        self._close_window(st, st.window, ev)
         known = not seat.unknown
         melds3 = 3 * len(seat.melds)
         full = in_turn and known and seat.n + melds3 == 17
@@ -428,11 +421,8 @@ class TurnsMixin:
             seat.keys[SUIT_OF[x]] -= UNIT_OF[x]
         else:
             seat.unknown -= 1
-        if known and seat.n + melds3 == 16:  # the waits of the hand left (as _refresh_waits)
-            k = seat.keys
-            waits = seat.waits = _waits_of(k[0], k[1], k[2], k[3])
-            if waits is not seat.waited:
-                _mark_waiters(st.waiters, seat, waits)
+        if known:  # the waits of the hand left (no unknown tile came or went)
+            _refresh_waits(seat, st.waiters)
         else:
             seat.waits = None
         if full and x < KINDS:
@@ -502,6 +492,7 @@ def _passed_at_own_discard(st: TableState, seat: SeatState, x: int, seq: int) ->
     waits = seat.waits
     if waits is not None and x in waits:
         if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
-            seat.passed = st.last_drawn_seq if st.last_drawn_seq is not None else seq
+            # the draw's seq: a DRAW turn began with it; a DEALT one has none (the discard's then)
+            seat.passed = st.turn_start_seq if st.turn_start_seq is not None else seq
     elif seat.passed is not None:
         seat.passed = None

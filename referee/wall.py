@@ -142,7 +142,7 @@ class Wall:
     @tail.setter
     def tail(self, value: int) -> None:
         self._tail = value
-        self.end = TILES - value - self.dead_wall - self.per_kong * self._kongs
+        self._reckon_end()
 
     @property
     def kongs(self) -> int:
@@ -152,7 +152,11 @@ class Wall:
     @kongs.setter
     def kongs(self, value: int) -> None:
         self._kongs = value
-        self.end = TILES - self._tail - self.dead_wall - self.per_kong * value
+        self._reckon_end()
+
+    def _reckon_end(self) -> None:
+        """Where the live wall ends, after the tail or the kongs changed (the ``end`` docs)."""
+        self.end = TILES - self._tail - self.dead_wall - self.per_kong * self._kongs
 
     @property
     def known(self) -> bool:

@@ -28,7 +28,11 @@ from typing import NamedTuple
 
 from .events import Event, ReadyKind
 from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
-from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
+from .scoring.context import (
+    FirstTurn, FlowerWin, Readiness, WinSource, _BY_DISCARD, _BY_FLOWER_REPLACEMENT, _BY_FLOWER_WIN, _BY_LAST_DISCARD,
+    _BY_ROBBING_KONG, _EARTHLY_WIN, _EIGHT_FLOWERS, _HEAVENLY_WIN, _HUMAN_WIN, _NO_FIRST_TURN, _NO_FLOWER_WIN,
+    _NOT_READY, _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
+)
 from .state import SeatState, Source, TableState, Window
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
@@ -85,22 +89,8 @@ def _keys(counts) -> list[int]:
 
 
 # enum members as module names (an Enum class attribute is slow in Python 3.11, see referee.table_ops)
-_NO_FLOWER_WIN = FlowerWin.NONE
-_SEVEN_ROB_ONE = FlowerWin.SEVEN_ROB_ONE
-_EIGHT_FLOWERS = FlowerWin.EIGHT_FLOWERS
-_SEVEN_ROB_ONE_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
-_BY_DISCARD = WinSource.DISCARD
-_BY_LAST_DISCARD = WinSource.LAST_DISCARD
-_BY_ROBBING_KONG = WinSource.ROBBING_KONG
-_BY_FLOWER_REPLACEMENT = WinSource.FLOWER_REPLACEMENT
-_BY_FLOWER_WIN = WinSource.FLOWER_WIN
 _HEAVENLY_READY = ReadyKind.HEAVENLY
 _EARTHLY_READY = ReadyKind.EARTHLY
-_NOT_READY = Readiness.NONE
-_NO_FIRST_TURN = FirstTurn.NONE
-_HEAVENLY_WIN = FirstTurn.HEAVENLY_WIN
-_EARTHLY_WIN = FirstTurn.EARTHLY_WIN
-_HUMAN_WIN = FirstTurn.HUMAN_WIN
 
 
 def check_win(ref, st: TableState, ev: Event, dry: bool = False):

@@ -129,16 +129,27 @@ class FirstTurn(Enum):
 
 #: the enum fields a context checks, in the order their errors are reported
 _ENUM_FIELDS = (("source", WinSource), ("flower_win", FlowerWin), ("readiness", Readiness), ("first_turn", FirstTurn))
+# enum members by module name, for this module and the referee's (referee.winning,
+# referee.outcome): read off their class they cost ~100 ns each in CPython 3.11
+_BY_DISCARD = WinSource.DISCARD
+_BY_LAST_DISCARD = WinSource.LAST_DISCARD
+_BY_ROBBING_KONG = WinSource.ROBBING_KONG
+_BY_FLOWER_REPLACEMENT = WinSource.FLOWER_REPLACEMENT
+_BY_FLOWER_WIN = WinSource.FLOWER_WIN
 _NO_FLOWER_WIN = FlowerWin.NONE
+_EIGHT_FLOWERS = FlowerWin.EIGHT_FLOWERS
 _SEVEN_ROB_ONE = FlowerWin.SEVEN_ROB_ONE
 _SEVEN_ROB_ONE_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
-_FLOWER_WIN_SOURCE = WinSource.FLOWER_WIN
-_FLOWER_REPLACEMENT = WinSource.FLOWER_REPLACEMENT
+_NOT_READY = Readiness.NONE
+_HEAVENLY_READINESS = Readiness.HEAVENLY
+_EARTHLY_READINESS = Readiness.EARTHLY
+_NO_FIRST_TURN = FirstTurn.NONE
 _HEAVENLY_WIN = FirstTurn.HEAVENLY_WIN
 _EARTHLY_WIN = FirstTurn.EARTHLY_WIN
+_HUMAN_WIN = FirstTurn.HUMAN_WIN
 #: the sources where one seat pays: a discard, the last discard, a robbed kong (a tuple:
 #: ``in`` compares enum members by identity, a set would hash them in Python)
-_ONE_PAYER = (WinSource.DISCARD, WinSource.LAST_DISCARD, WinSource.ROBBING_KONG)
+_ONE_PAYER = (_BY_DISCARD, _BY_LAST_DISCARD, _BY_ROBBING_KONG)
 
 
 def _seat(value: object, name: str) -> None:
@@ -219,12 +230,12 @@ class WinContext:
         if tile is not None and (type(tile) is not int or not 0 <= tile < KINDS):
             raise ContextError(f"winning_tile must be a tile 0–33 (no flower), got {tile!r}", field="winning_tile", reason_zh="胡牌張須為 0–33 的牌（不得為花牌）")
         flower = flower_win is not _NO_FLOWER_WIN
-        if source is _FLOWER_WIN_SOURCE:
+        if source is _BY_FLOWER_WIN:
             if not flower:
                 raise ContextError("source flower_win needs flower_win set (eight_flowers or seven_rob_one)", field="flower_win", reason_zh="花胡須指明八仙過海或七搶一")
         elif tile is None:
             raise ContextError("winning_tile is required unless the win is a flower win with the hand not shown", field="winning_tile", reason_zh="除未翻牌的花胡外，須指明胡牌張")
-        if flower and source is not _FLOWER_WIN_SOURCE and source is not _FLOWER_REPLACEMENT:
+        if flower and source is not _BY_FLOWER_WIN and source is not _BY_FLOWER_REPLACEMENT:
             raise ContextError(
                 f"a flower win ends on the flower's replacement tile, not on {source.value}",
                 field="source", reason_zh="花胡只能在補花補牌時成立",
@@ -254,7 +265,7 @@ class WinContext:
                 raise ContextError(f"robbed_flower must be a flower 34–41, got {rf!r}", field="robbed_flower", reason_zh="被搶的花須為花牌")
             if not seven:
                 raise ContextError("robbed_flower is only for 七搶一 (tai.30)", field="robbed_flower", reason_zh="只有七搶一才有被搶的花")
-        elif flower_win is _SEVEN_ROB_ONE_DRAWN and source is _FLOWER_REPLACEMENT:
+        elif flower_win is _SEVEN_ROB_ONE_DRAWN and source is _BY_FLOWER_REPLACEMENT:
             raise ContextError(
                 "七搶一 →2 won on the replacement tile: name robbed_flower, the face is counted without it (tai.30.2)",
                 field="robbed_flower", reason_zh="七搶一（→2）補牌成胡時須指明被搶的花：牌面不含搶得之花牌（tai.30.2）",
