@@ -23,12 +23,19 @@ CHROMIUM := /usr/bin/chromium
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT      := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
-test: $(STAMP) $(CHROMIUM)
+# tests/test_any_date.py runs the clock tests with the system date shifted (Debian's faketime)
+FAKETIME := /usr/bin/faketime
+
+test: $(STAMP) $(CHROMIUM) $(FAKETIME)
 	$(PY) -m pytest -q -n 2
 
 $(CHROMIUM):
 	@echo "安裝 Chromium（瀏覽器測試用）/ installing Chromium for the browser tests"
 	$(APT) install -y chromium || { $(APT) update && $(APT) install -y chromium; }
+
+$(FAKETIME):
+	@echo "安裝 faketime（日期測試用）/ installing faketime for the any-date test"
+	$(APT) install -y faketime || { $(APT) update && $(APT) install -y faketime; }
 
 $(PY):
 	python3 -m venv $(VENV)

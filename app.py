@@ -14,6 +14,7 @@ import api
 import clocks
 import store
 import web
+from tournament.clocksource import clock_from_config
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -30,6 +31,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_prefixed_env("MJREF")
     if test_config is not None:
         app.config.from_mapping(test_config)
+    app.config["CLOCK"] = clock_from_config(app.config)  # the one "now" of the app (tournament.clocksource)
     app.json.ensure_ascii = False  # zh-TW text stays readable in JSON
 
     store.init_app(app)

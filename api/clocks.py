@@ -22,7 +22,7 @@ cannot be (a start time without its time zone) a **400** naming the field.
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from flask import current_app, jsonify
 from marshmallow import Schema, fields, validate
@@ -104,7 +104,7 @@ class PublishedSeatingSchema(Schema):
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return current_app.config["CLOCK"].now()  # the app's one clock (tournament.clocksource)
 
 
 def _tolerance() -> timedelta:

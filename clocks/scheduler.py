@@ -44,7 +44,8 @@ def late_tolerance(config) -> timedelta:
     return timedelta(seconds=float(config.get("CLOCK_LATE_SECONDS", 5)))
 
 
-def _utcnow() -> datetime:
+def _wall() -> datetime:
+    """APScheduler's own time (it wakes by the system's clock)."""
     return datetime.now(timezone.utc)
 
 
@@ -58,6 +59,7 @@ class ClockScheduler:
         self.standby_seconds = float(config.get("CLOCK_STANDBY_SECONDS", 5))
         self.tolerance = late_tolerance(config)
         self.sync_results = flag(config.get("CLOCK_SYNC_RESULTS"), True)
+        self.clock = config["CLOCK"]  # the app's time (tournament.clocksource): what is due, and when
         self.lock = SchedulerLock(lock_path(config["DATABASE"]))
         self.scheduler = BackgroundScheduler(
             timezone=timezone.utc,
@@ -90,7 +92,7 @@ class ClockScheduler:
         if self.scheduler.get_job("standby"):
             self.scheduler.remove_job("standby")
         self.scheduler.add_job(self.tick, "interval", seconds=self.tick_seconds, id="tick",
-                               next_run_time=_utcnow(), replace_existing=True)
+                               next_run_time=_wall(), replace_existing=True)
         return True
 
     def notify(self, tournament_id: str) -> None:
@@ -128,7 +130,7 @@ class ClockScheduler:
             return
         try:
             def work(tx):
-                now = _utcnow()
+                now = self.clock.now()
                 added = record_clock(tx.db, tournament_id, now=now, tolerance=self.tolerance)
                 records = load_records(tx.db, tournament_id)
                 return added, next_due(clock_state(records), replay(records), now, dealer_of(records))
@@ -144,5 +146,7 @@ class ClockScheduler:
             if self.scheduler.get_job(job_id):
                 self.scheduler.remove_job(job_id)
             return
-        self.scheduler.add_job(self.run, "date", run_date=upcoming, args=[tournament_id], id=job_id,
+        # ``upcoming`` is the app's time; APScheduler wakes by the system's: wait as long as the app's clock would
+        run_date = _wall() + max(upcoming - self.clock.now(), timedelta(0))
+        self.scheduler.add_job(self.run, "date", run_date=run_date, args=[tournament_id], id=job_id,
                                replace_existing=True)

@@ -1,11 +1,13 @@
 """Shared fixtures, and the loader of every step module in tests/steps/."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from app import create_app
+from tournament.clocksource import FixedClock
 from tests.clause_coverage import parse_features
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,10 +29,20 @@ def pytest_configure(config):
         config.addinivalue_line("markers", f"{tag}: Gherkin tag from features/")
 
 
+#: the tests' "now": no test depends on today's date (``CLOCK``, tournament.clocksource)
+TEST_NOW = datetime(2026, 11, 30, 0, 0, tzinfo=timezone.utc)
+
+
 @pytest.fixture()
-def app(tmp_path):
-    """The real app on a fresh SQLite file."""
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "mjref.sqlite3")})
+def app_clock():
+    """The app's clock, stopped at :data:`TEST_NOW` until a test moves it."""
+    return FixedClock(TEST_NOW)
+
+
+@pytest.fixture()
+def app(tmp_path, app_clock):
+    """The real app on a fresh SQLite file, its time read from :func:`app_clock`."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "mjref.sqlite3"), "CLOCK": app_clock})
 
 
 @pytest.fixture()

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -24,6 +25,13 @@ from store import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
+
+
+def pause(seconds: float) -> None:
+    """Wait ``seconds`` of real time. Not ``time.sleep``: under ``faketime`` (libfaketime 0.9.10,
+    as the clock tests are proved with a shifted system date) its absolute-deadline sleep fails
+    with EINVAL, while a timed wait works."""
+    threading.Event().wait(max(0.0, seconds))
 
 
 def make_token(database: str | os.PathLike, role: str, table: str | None = None, label: str = "") -> str:
@@ -98,7 +106,7 @@ def start_server(database: Path, port: int, *, threads: int | None = None, proce
             if status == 200:
                 return proc
         except OSError:
-            time.sleep(0.05)
+            pause(0.05)
     proc.kill()
     raise RuntimeError("the server did not start within 20 s")
 

@@ -14,8 +14,9 @@ from datetime import datetime, timedelta, timezone
 
 import clocks
 from app import create_app
-from tests.servicekit import bearer, hand_events, make_token
+from tests.servicekit import bearer, hand_events, make_token, pause
 from tournament.clock import format_time
+from tournament.clocksource import OffsetClock
 
 NAMES = ["王小明", "李大華", "陳美玲", "林志豪", "張家瑋", "黃淑芬", "吳俊傑", "劉怡君"]
 
@@ -26,13 +27,15 @@ def poll(client, path, predicate, timeout=15.0):
         body = client.get(path).get_json()
         if predicate(body):
             return body
-        time.sleep(0.05)
+        pause(0.05)
     raise AssertionError(f"timed out: {path} → {body}")
 
 
 def test_a_round_runs_by_the_clock_through_the_api(tmp_path):
     database = str(tmp_path / "e2e.sqlite3")
-    app = create_app({"TESTING": True, "DATABASE": database, "SCHEDULER": True, "CLOCK_TICK_SECONDS": 0.2})
+    clock = OffsetClock.starting_at(datetime(2026, 12, 1, 0, 59, 50, tzinfo=timezone.utc))  # real speed, fixed date
+    app = create_app({"TESTING": True, "DATABASE": database, "SCHEDULER": True, "CLOCK_TICK_SECONDS": 0.2,
+                      "CLOCK": clock})
     try:
         client = app.test_client()
         official = bearer(make_token(database, "official"))
@@ -48,7 +51,7 @@ def test_a_round_runs_by_the_clock_through_the_api(tmp_path):
         post("/api/v1/tournaments/e2e/schedule", {"seed": 5})
         schedule = client.get("/api/v1/tournaments/e2e/schedule").get_json()["rounds"]
 
-        first = datetime.now(timezone.utc) + timedelta(seconds=1)
+        first = clock.now() + timedelta(seconds=1)
         configured = client.put("/api/v1/tournaments/e2e/clock", headers=official, json={
             "first_start": format_time(first), "interval_seconds": 6, "reminders": [60]})
         assert configured.status_code == 200, configured.get_json()

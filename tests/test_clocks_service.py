@@ -16,12 +16,16 @@ import clocks
 from app import create_app
 from store import connect, init_db
 from store.tournaments import append_events, create_tournament, load_records
-from tests.servicekit import bearer, free_port, make_token, request, start_server
+from tests.servicekit import bearer, free_port, make_token, pause, request, start_server
 from tournament.clock import (
     RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled, format_time, parse_time,
 )
+from tournament.clocksource import OffsetClock
 from tournament.events import EventCreated, EventSettings, PlayerRegistered, RoundSeated
 from tournament.schedule import make_schedule
+
+#: where the real-time tests' clocks start (a fixed date, whatever the machine's date is)
+START = datetime(2026, 12, 1, 0, 59, 50, tzinfo=timezone.utc)
 
 PLAYERS = ["王小明", "李大華", "陳美玲", "林志豪", "張家瑋", "黃淑芬", "吳俊傑", "劉怡君"]
 
@@ -50,12 +54,12 @@ def clock_records(database, tournament_id: str = "t1") -> list:
         db.close()
 
 
-def report_all(database, round_no: int, tournament_id: str = "t1") -> None:
-    """Both tables report, written straight to the file (as another process would)."""
+def report_all(database, round_no: int, clock, tournament_id: str = "t1") -> None:
+    """Both tables report at the ``clock``'s time, written straight to the file (as another process would)."""
     db = connect(database)
     try:
         with db.atomic():
-            append_events(db, tournament_id, [TableReported(round_no, t, format_time(datetime.now(timezone.utc)))
+            append_events(db, tournament_id, [TableReported(round_no, t, format_time(clock.now()))
                                               for t in (1, 2)])
     finally:
         db.close()
@@ -67,7 +71,7 @@ def wait_for(predicate, timeout: float = 15.0, what: str = ""):
         value = predicate()
         if value:
             return value
-        time.sleep(0.05)
+        pause(0.05)
     raise AssertionError(f"timed out waiting for {what}")
 
 
@@ -75,8 +79,8 @@ def of(events, cls, **match) -> list:
     return [e for e in events if isinstance(e, cls) and all(getattr(e, k) == v for k, v in match.items())]
 
 
-def soon(seconds: float) -> str:
-    return format_time(datetime.now(timezone.utc) + timedelta(seconds=seconds))
+def soon(clock, seconds: float) -> str:
+    return format_time(clock.now() + timedelta(seconds=seconds))
 
 
 # --- the API (no scheduler: actions are an official's, the due ones follow them) ----------------
@@ -180,14 +184,16 @@ def test_scheduler_switch(value, testing, on):
 
 def test_the_scheduler_runs_a_round_by_the_clock(tmp_path):
     database = str(tmp_path / "clock.sqlite3")
-    app = create_app({"TESTING": True, "DATABASE": database, "SCHEDULER": True, "CLOCK_TICK_SECONDS": 0.2})
+    clock = OffsetClock.starting_at(START)  # real speed: the scheduler waits as the app's clock says
+    app = create_app({"TESTING": True, "DATABASE": database, "SCHEDULER": True, "CLOCK_TICK_SECONDS": 0.2,
+                      "CLOCK": clock})
     try:
         service = clocks.scheduler(app)
         assert service is not None and service.leading
         seed(database)
         official = bearer(make_token(database, "official"))
         client = app.test_client()
-        first = soon(1.0)
+        first = soon(clock, 1.0)
         answer = client.put("/api/v1/tournaments/t1/clock", headers=official, json={
             "round_seconds": 3, "first_start": first, "interval_seconds": 5, "reminders": [2, 1]})
         assert answer.status_code == 200 and answer.get_json()["scheduler"]["role"] == "leader"
@@ -200,7 +206,7 @@ def test_the_scheduler_runs_a_round_by_the_clock(tmp_path):
         called = of(events, TimeCalled)[0]
         assert parse_time(called.at) >= parse_time(started.at) + timedelta(seconds=3)
         # the tables report through another connection: the tick sees it and closes the round
-        report_all(database, 1)
+        report_all(database, 1, clock)
         events = wait_for(lambda: (e := clock_records(database)) and of(e, RoundStarted, round=2) and e,
                           what="round 2 started")
         tail = [type(e).__name__ for e in events][events.index(of(events, TableReported)[0]):]
@@ -273,6 +279,8 @@ def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catch
     monkeypatch.setenv("MJREF_CLOCK_STANDBY_SECONDS", "0.2")
     monkeypatch.setenv("MJREF_CLOCK_TICK_SECONDS", "0.2")
     monkeypatch.setenv("MJREF_CLOCK_LATE_SECONDS", "0.5")
+    clock = OffsetClock.starting_at(START)  # every server process reads the same time, at a fixed date
+    monkeypatch.setenv("MJREF_CLOCK_OFFSET_SECONDS", repr(clock.offset.total_seconds()))
     database = tmp_path / "served.sqlite3"
     seed(database)
     official = bearer(make_token(database, "official"))
@@ -286,7 +294,7 @@ def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catch
                                       for pid, role in seen.items()), (seen, holder_pid)
         holder = next(s for s in servers if _belongs(holder_pid, s))
         standby = ports[1 - servers.index(holder)]
-        first = soon(1.0)
+        first = soon(clock, 1.0)
         status, _ = request(standby, "PUT", "/api/v1/tournaments/t1/clock", headers=official, body={
             "round_seconds": 1, "first_start": first, "interval_seconds": 5, "reminders": []})
         assert status == 200
@@ -302,9 +310,9 @@ def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catch
         survivor = servers[ports.index(standby)]  # its workers die with it
         survivor.send_signal(signal.SIGKILL)
         survivor.wait()
-        report_all(database, 1)
+        report_all(database, 1, clock)
         due2 = parse_time(first) + timedelta(seconds=5)
-        time.sleep(max(0.0, (due2 - datetime.now(timezone.utc)).total_seconds()) + 0.6)
+        pause(max(0.0, (due2 - clock.now()).total_seconds()) + 0.6)
         assert not of(clock_records(database), RoundStarted, round=2)
         servers.append(start_server(database, free_port()))
         events = wait_for(lambda: (e := clock_records(database)) and of(e, RoundStarted, round=2) and e,
@@ -315,7 +323,7 @@ def test_one_scheduler_across_processes_a_standby_takes_over_and_a_restart_catch
         late = of(events, RoundStarted, round=2)
         assert len(late) == 1 and late[0].late and late[0].due == format_time(due2)
         assert parse_time(late[0].at) > due2
-        time.sleep(0.5)  # a few more ticks of the new scheduler: nothing is recorded twice
+        pause(0.5)  # a few more ticks of the new scheduler: nothing is recorded twice
         again = clock_records(database)  # (round 2's own time call may come meanwhile: its round lasts 1 s)
         keys = [(type(e).__name__, getattr(e, "round", None), getattr(e, "table", None)) for e in again]
         assert len(of(again, RoundStarted)) == 2 and len(of(again, RoundClosed)) == 1 and len(keys) == len(set(keys))

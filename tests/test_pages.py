@@ -277,23 +277,30 @@ def test_hall_screen_shows_the_round_in_play_and_reloads(client, seeded):
     assert '<meta http-equiv="refresh"' not in text(client.get("/t/taipei/rounds/1/"))
 
 
-def test_clock_panel_when_a_clock_runs(client, app, seeded):
-    from tournament import clock
+def test_clock_panel_when_a_clock_runs(client, app, seeded, app_clock):
+    from datetime import datetime, timezone
+
+    from tournament import clock as tclock
 
     db = connect(app.config["DATABASE"])
     with db.atomic():
         tournament_store.append_events(db, "taipei", [
-            clock.ClockConfigured(clock.ClockSettings(round_seconds=5400, at_time=clock.FINISH_CIRCLE),
+            tclock.ClockConfigured(tclock.ClockSettings(round_seconds=5400, at_time=tclock.FINISH_CIRCLE),
                                   "2026-11-29T09:00:00Z"),
-            clock.SeatingPublished(1, "2026-11-29T09:00:00Z"),
-            clock.RoundStarted(1, "2026-11-29T09:05:00Z"),
-            clock.TableReported(1, 2, "2026-11-29T10:20:00Z"),
+            tclock.SeatingPublished(1, "2026-11-29T09:00:00Z"),
+            tclock.RoundStarted(1, "2026-11-29T09:05:00Z"),
+            tclock.TableReported(1, 2, "2026-11-29T10:20:00Z"),
         ])
     db.close()
     for path in ("/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/standings"):
         body = text(client.get(path))
         assert "計時" in body and "第 1 輪" in body and "時間到打完本圈" in body, path
         assert "2026-11-29T10:35:00+00:00" in body  # 90 minutes after the recorded start
+        # the time left is counted from the app's clock (CLOCK), not the machine's
+        assert 'data-seconds-left="2100"' not in body
+    app_clock.set(datetime(2026, 11, 29, 10, 0, tzinfo=timezone.utc))
+    for path in ("/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/standings"):
+        assert 'data-seconds-left="2100" aria-live="off">35:00<' in text(client.get(path)), path
     assert "<dt>已回報完賽 <span lang=\"en\">Tables reported</span></dt><dd>2</dd>" in text(client.get("/t/taipei/"))
 
 

@@ -7,7 +7,7 @@ inline script counts it down.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
 from tournament.clock import FINISH_CIRCLE, FINISH_HAND, clock_state
 
@@ -33,9 +33,9 @@ class ClockPanel:
     published_round: int | None = None
 
 
-def clock_panel(records, now: datetime | None = None) -> ClockPanel | None:
-    """The panel for a tournament's log, or ``None`` (no clock configured, or clock events
-    that do not fold — the pages still show everything else)."""
+def clock_panel(records, now: datetime) -> ClockPanel | None:
+    """The panel for a tournament's log at ``now`` (the app's clock), or ``None`` (no clock
+    configured, or clock events that do not fold — the pages still show everything else)."""
     try:
         state = clock_state(records)
     except ValueError:  # ClockError / EventLogError
@@ -48,7 +48,6 @@ def clock_panel(records, now: datetime | None = None) -> ClockPanel | None:
     current = state.current
     if current is None:
         return ClockPanel(None, zh, en, published_round=published)
-    now = now or datetime.now(timezone.utc)
     time_at = current.time_at(settings)
     left = None if current.closed or time_at is None else int((time_at - now).total_seconds())
     return ClockPanel(current.round, zh, en, current.started_at, time_at.isoformat() if time_at else None, left,

@@ -32,6 +32,12 @@ from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
 from web.loading import Tournament, check_access, list_all, load
 
+
+def _now():
+    """The app's clock (``CLOCK``, tournament.clocksource): what the clock panel counts from."""
+    return current_app.config["CLOCK"].now()
+
+
 bp = Blueprint("pages", __name__, url_prefix="/t", template_folder="templates", static_folder="static",
                static_url_path="/static")
 
@@ -147,7 +153,7 @@ def tournaments():
 def index(tournament_id: str):
     """賽事首頁 A tournament: settings, rounds, links."""
     t = load(tournament_id)
-    return render_template("index.html", t=t, csv_url=csv_url(tournament_id), clock=clock_panel(t.records))
+    return render_template("index.html", t=t, csv_url=csv_url(tournament_id), clock=clock_panel(t.records, _now()))
 
 
 @bp.get("/<tournament_id>/rounds/<int:round_no>/")
@@ -162,7 +168,7 @@ def _seating(t: Tournament, round_no: int, refresh: int | None = None):
     finder = sorted(((s.label, s.player, c.table, s.wind) for c in cards for s in c.seats if s.player is not None),
                     key=lambda row: row[1])
     return render_template("seating.html", t=t, round_no=round_no, cards=cards, finder=finder, refresh=refresh,
-                           clock=clock_panel(t.records))
+                           clock=clock_panel(t.records, _now()))
 
 
 #: seconds between reloads of the hall screen
@@ -172,7 +178,7 @@ HALL_REFRESH = 30
 def hall_round(t: Tournament) -> int | None:
     """The round the hall screen shows: the latest whose seating the clock published, else the
     clock's current round, else the latest round with a result, else the first seated."""
-    clock = clock_panel(t.records)
+    clock = clock_panel(t.records, _now())
     if clock is not None and clock.published_round is not None:
         return clock.published_round
     if clock is not None and clock.round is not None:
@@ -237,7 +243,7 @@ def standings_page(tournament_id: str):
     t = load(tournament_id)
     return render_template("standings.html", t=t, rows=standings(t.state, chain, rounds=rounds), chain=chain,
                            rounds=rounds, columns=_columns(chain), csv_url=csv_url(tournament_id),
-                           clock=clock_panel(t.records))
+                           clock=clock_panel(t.records, _now()))
 
 
 @bp.get("/<tournament_id>/standings.csv")
