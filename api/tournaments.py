@@ -655,7 +655,7 @@ def get_standings(query: dict, tid: str):
     rows = st.standings(loaded.state, chain, rounds=_rounds(query["rounds"]),
                         include_substitutes=query["include_substitutes"])
     if query["format"] == "csv":
-        response = Response(st.to_csv(rows), content_type="text/csv; charset=utf-8")
+        response = Response(st.to_csv_file(rows), content_type="text/csv; charset=utf-8")  # BOM: Excel
         # RFC 6266: an ASCII fallback name and the UTF-8 one (ids may be Chinese)
         response.headers["Content-Disposition"] = (f'attachment; filename="standings.csv"; '
                                                    f"filename*=UTF-8''{quote(tid)}-standings.csv")

@@ -406,7 +406,8 @@ def test_standings_csv_advancement_log_and_balance(client, official, event):
     problem(client.get(f"{BASE}/T1/standings?rounds=one"), 400, "rounds")
     response = client.get(f"{BASE}/T1/standings?format=csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
-    table = list(csv.reader(io.StringIO(response.data.decode("utf-8"))))
+    assert response.data.startswith(b"\xef\xbb\xbf")  # a BOM: Excel on zh-TW Windows reads the names as UTF-8
+    table = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
     assert table[0][:4] == ["名次 Rank", "代號 ID", "姓名 Name", "總分 Points"] and table[1][1] == seats[1]
     adv = client.get(f"{BASE}/T1/advancement?round=1&take=2").get_json()
     first = next(t for t in adv["tables"] if t["table"] == 1)

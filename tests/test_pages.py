@@ -12,6 +12,7 @@ import html
 import io
 import os
 import random
+import re
 
 import pytest
 
@@ -188,7 +189,7 @@ def test_standings_csv(client, seeded):
     assert r.status_code == 200 and r.mimetype == "text/csv"
     assert "attachment" in r.headers["Content-Disposition"]
     data = r.get_data(as_text=True)
-    assert data.lstrip("\ufeff") == to_csv(standings(seeded))
+    assert data == "\ufeff" + to_csv(standings(seeded))  # the BOM: Excel on zh-TW Windows reads it as UTF-8
     rows = list(csv.reader(io.StringIO(data.lstrip("\ufeff"))))
     assert rows[0][0] == "名次 Rank" and len(rows) == 1 + len(PLAYERS)
 
@@ -255,7 +256,7 @@ def test_csv_link_is_the_api_endpoint_with_the_same_chain(client, seeded):
     assert f'href="{link}"' in body
     r = client.get(html.unescape(link))
     assert r.status_code == 200
-    assert r.get_data(as_text=True) == to_csv(standings(seeded, ["more_tai", "fewer_deal_ins"], rounds=[1]))
+    assert r.get_data(as_text=True) == "\ufeff" + to_csv(standings(seeded, ["more_tai", "fewer_deal_ins"], rounds=[1]))
 
 
 def test_standings_with_a_chain_and_rounds(client, seeded):
@@ -295,12 +296,15 @@ def test_clock_panel_when_a_clock_runs(client, app, seeded, app_clock):
     for path in ("/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/standings"):
         body = text(client.get(path))
         assert "計時" in body and "第 1 輪" in body and "時間到打完本圈" in body, path
-        assert "2026-11-29T10:35:00+00:00" in body  # 90 minutes after the recorded start
+        # 90 minutes after the recorded start, shown in Taipei time (TIME_ZONE), on another day than the clock's
+        assert '<time datetime="2026-11-29T10:35:00+00:00">11月29日 18:35</time>' in body
         # the time left is counted from the app's clock (CLOCK), not the machine's
         assert 'data-seconds-left="2100"' not in body
     app_clock.set(datetime(2026, 11, 29, 10, 0, tzinfo=timezone.utc))
     for path in ("/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/standings"):
-        assert 'data-seconds-left="2100" aria-live="off">35:00<' in text(client.get(path)), path
+        body = text(client.get(path))
+        assert 'data-seconds-left="2100" aria-live="off">35:00<' in body, path
+        assert '<time datetime="2026-11-29T10:35:00+00:00">18:35</time>' in body, path  # the same day: the time only
     assert "<dt>已回報完賽 <span lang=\"en\">Tables reported</span></dt><dd>2</dd>" in text(client.get("/t/taipei/"))
 
 
@@ -360,3 +364,29 @@ def test_substitute_seats_and_substitutes(client, app):
     body = text(client.get("/t/seven/rounds/2/"))
     assert f'<th scope="row" class="wind">{"東南西北"[wind]}</th><td>替補甲（s1）</td>' in body
     assert "<code>s1</code>" not in text(client.get("/t/seven/standings"))  # substitutes are not ranked
+
+
+def test_score_sheet_names_the_dealer_a_scorer_entered(client, app):
+    """No 定莊 recorded: the 莊 column shows the dealer (and 連) the scorer's entries name."""
+    from tests.servicekit import bearer, make_token
+
+    records = seed_tournament(app.config["DATABASE"], with_results=False)
+    t1 = replay(records).round(1).tables[0]
+    official = bearer(make_token(app.config["DATABASE"], "official"))
+    entry = {"round": 1, "table": t1.table, "dealer": 1, "winner": 1, "deal_in": 3,
+             "items": ["concealed_hand", {"code": "full_flush", "tai": 12}], "tai": 13}
+    for body in (entry, {**entry, "streak": 1}):
+        answer = client.post("/api/v1/tournaments/taipei/hands/entry", json=body, headers=official)
+        assert answer.status_code == 201, answer.get_json()
+    page = text(client.get(f"/t/taipei/rounds/1/tables/{t1.table}/sheets/1"))
+    rows = page.split('<th scope="row">')
+    assert rows[1].startswith(f"1</th><td>{label(t1.seats[1])}</td>")
+    assert rows[2].startswith(f"2</th><td>{label(t1.seats[1])} 連1</td>")
+    assert rows[3].startswith("3</th><td></td>")
+
+
+def test_find_your_seat_is_sorted_by_name(client, seeded):
+    body = text(client.get("/t/taipei/rounds/1/"))
+    finder = body[body.index('class="grid finder"'):]
+    shown = [pid for pid in re.findall(r"（(p\d)）", finder)]
+    assert shown == sorted(PLAYERS, key=lambda pid: (PLAYERS[pid], pid)) and shown != sorted(PLAYERS)

@@ -231,7 +231,9 @@ def test_standings_order_and_csv_download(server, page, tmp_path):
         page.get_by_role("link", name="下載 CSV Download CSV").click()
     path = tmp_path / "standings.csv"
     info.value.save_as(path)
-    text = path.read_text(encoding="utf-8-sig")
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with a BOM, as Excel on zh-TW Windows needs
+    text = raw.decode("utf-8-sig")
     assert text == to_csv(expected)
     rows = list(csv.reader(io.StringIO(text)))
     assert [r[1] for r in rows[1:]] == ids
@@ -275,3 +277,43 @@ def test_docs_page_lists_the_operations_offline(server, browser, page):
     made = browser["requests"][start:]
     assert any(u.endswith("/openapi.json") for u in made)
     assert _external(made) == [], _external(made)
+
+
+PAGES = ["/t/", "/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/hall", "/t/taipei/rounds/1/cards",
+         "/t/taipei/rounds/1/sheets", "/t/taipei/standings"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_page_is_wider_than_a_phone(server, browser, path):
+    """Legible on a 390 px phone: the page never scrolls sideways (a wide table scrolls in its own box)."""
+    page = browser["context"].new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(server["base"] + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+    finally:
+        page.close()
+
+
+def test_number_columns_are_right_aligned(server, page):
+    page.goto(server["base"] + "/t/taipei/standings")
+    aligns = page.eval_on_selector_all("table.grid td.num", "cells => cells.map(c => getComputedStyle(c).textAlign)")
+    assert aligns and set(aligns) == {"right"}
+    page.goto(server["base"] + "/t/taipei/rounds/1/sheets")
+    aligns = page.eval_on_selector_all("table.score td.num", "cells => cells.map(c => getComputedStyle(c).textAlign)")
+    assert aligns and set(aligns) == {"right"}
+
+
+def test_the_seating_prints_whole_tables_in_dark_headers(server, page):
+    """On paper: no table split across pages, headers not light-on-dark (printers drop backgrounds)."""
+    page.goto(server["base"] + "/t/taipei/rounds/1/")
+    page.emulate_media(media="print")
+    styles = page.eval_on_selector_all("table.seats", """tables => tables.map(t => {
+        const cap = t.querySelector('caption'), en = cap.querySelector('[lang=en]');
+        return [getComputedStyle(t).breakInside, getComputedStyle(cap).color, getComputedStyle(en).color]; })""")
+    assert styles
+    for brk, caption, english in styles:
+        assert brk == "avoid"
+        for color in (caption, english):
+            r, g, b = (int(x) for x in re.findall(r"\d+", color)[:3])
+            assert max(r, g, b) <= 0x40, color  # dark ink on white paper

@@ -153,7 +153,7 @@ def test_a_48_player_event_from_creation_to_standings(app, client, official):
     assert standings[0]["rank"] == 1
     response = client.get(f"{BASE}/standings?format=csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
-    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8"))))
+    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
     assert rows[0][0] == "名次 Rank" and len(rows) == 49 and rows[1][2] == standings[0]["name"]
     advancing = ok(client.get(f"{BASE}/advancement?round=1&take=1"), 200)["tables"]
     assert len(advancing) == 12 and all(len(t["advancing"]) + len(t["tie_at_cut"]) >= 1 for t in advancing)

@@ -152,13 +152,15 @@ def _dealer_label(state: MatchState, labels: Sequence[str]) -> str:
 
 def sheet(event: str, round_no: int, table: int, match: int, seats: Sequence[str | None],
           names: Mapping[str, str], *, hands: int = 16, results: Mapping[int, HandResult] | None = None,
-          east: int = 0, first_dealer: int | None = None) -> ScoreSheet:
+          east: int = 0, first_dealer: int | None = None,
+          entered: Mapping[int, tuple[int, int]] | None = None) -> ScoreSheet:
     """The score sheet of a 將: ``seats`` are the players by seat (a table plan's wind order,
     or a :class:`tournament.seating.Seating`'s seats with the East seat ``east``);
     ``results`` the hands recorded so far (hand number → result). The sheet has at least
     ``hands`` rows, one per recorded hand and blank ones after. 莊 is filled when the 將's
     first dealer (定莊, ``first_dealer``) is known — for the recorded hands and the next
-    (:func:`dealers`) — and left for the scorer otherwise."""
+    (:func:`dealers`); else, for a hand a scorer entered, from the entry (``entered``: hand
+    number → the dealer's seat and streak as entered); and left for the scorer otherwise."""
     labels = [_name(p, names) for p in seats]
     results = dict(results or {})
     last = max(results, default=0)
@@ -168,6 +170,10 @@ def sheet(event: str, round_no: int, table: int, match: int, seats: Sequence[str
         row = _row(h, results[h], labels) if h in results else SheetRow(h)
         if h in dealt:
             row = SheetRow(row.hand, _dealer_label(dealt[h], labels), row.winners, row.deal_in, row.tai, row.payments)
+        elif entered and h in entered:
+            dealer, streak = entered[h]
+            label = labels[dealer] + (f" 連{streak}" if streak else "")
+            row = SheetRow(row.hand, label, row.winners, row.deal_in, row.tai, row.payments)
         rows.append(row)
     rows = tuple(rows)
     totals = None

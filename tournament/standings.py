@@ -205,7 +205,17 @@ def to_csv(rows: Iterable[Standing]) -> str:
     return buf.getvalue()
 
 
+#: the byte-order mark that makes Excel (zh-TW Windows) read a CSV file as UTF-8, not Big5
+CSV_BOM = "\ufeff"
+
+
+def to_csv_file(rows: Iterable[Standing]) -> str:
+    """The standings as a CSV file to download: :func:`to_csv` after a byte-order mark, so that
+    Excel shows the players' Chinese names (without it, it guesses the locale's code page)."""
+    return CSV_BOM + to_csv(rows)
+
+
 __all__ = [
-    "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
-    "standings", "tie_breaks", "to_csv", "totals",
+    "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
+    "standings", "tie_breaks", "to_csv", "to_csv_file", "totals",
 ]

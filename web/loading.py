@@ -8,7 +8,7 @@ which keeps the fold while the log is unchanged, shared with the API. Reads foll
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from api.auth import check_read
 from api.problems import ApiProblem
@@ -33,6 +33,8 @@ class Tournament:
     state: EventState
     #: (round, table, 將) → its first dealer's seat, where a 定莊 throw is recorded
     first_dealers: dict[tuple[int, int, int], int]
+    #: (round, table, 將, hand) → (dealer seat, streak) as the scorer entered the hand in effect
+    entered_dealers: dict[tuple[int, int, int, int], tuple[int, int]] = field(default_factory=dict)
 
     @property
     def settings(self) -> EventSettings | None:
@@ -99,7 +101,19 @@ def load(tournament_id: str) -> Tournament:
                         field=exc.field) from None
     # 定莊 (seat.dealer): each 將's first dealer, from its recorded throw
     first_dealers = {key: drawn.dealer_draw.dealer for key, drawn in loaded.provenance.draws.items()}
-    return Tournament(tournament_id, loaded.row, loaded.records, loaded.state, first_dealers)
+    return Tournament(tournament_id, loaded.row, loaded.records, loaded.state, first_dealers,
+                      entered_dealers(loaded.state, loaded.provenance.entries))
+
+
+def entered_dealers(state, entries) -> dict[tuple[int, int, int, int], tuple[int, int]]:
+    """Each hand's dealer and streak as its scorer entered them: the :class:`ScorerEntered`
+    written with the record in effect (the API appends it right after that record)."""
+    out = {}
+    for hand in state.hands:
+        entered = entries.get(hand.seq + 1)
+        if entered is not None and tuple(entered.key) == hand.key:
+            out[hand.key] = (entered.entry.dealer, entered.entry.streak)
+    return out
 
 
 def list_all() -> list[dict]:

@@ -27,7 +27,7 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 
 from tournament.printouts import card, sheet
 from tournament.errors import StandingsError
-from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv
+from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv_file
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
 from web.loading import Tournament, check_access, list_all, load
@@ -126,8 +126,10 @@ def _sheet(t: Tournament, round_no: int, table: int, match: int, hands: int):
     seats = seating.players if seating is not None else t.table(round_no, table).seats
     east = seating.east if seating is not None else 0
     results = {h.key[3]: h.result for h in t.state.hands if h.key[:3] == (round_no, table, match)}
+    entered = {key[3]: dealt for key, dealt in t.entered_dealers.items() if key[:3] == (round_no, table, match)}
     return sheet(t.name, round_no, table, match, seats, t.names, hands=hands, results=results, east=east,
-                 first_dealer=t.first_dealers.get((round_no, table, match)) if seating is not None else None)
+                 first_dealer=t.first_dealers.get((round_no, table, match)) if seating is not None else None,
+                 entered=entered)
 
 
 #: the API's standings endpoint (``?format=csv``), when the app has it (api/tournaments.py)
@@ -165,8 +167,9 @@ def seating(tournament_id: str, round_no: int):
 def _seating(t: Tournament, round_no: int, refresh: int | None = None):
     plan = t.round(round_no)
     cards = [card(t.name, round_no, table, t.names) for table in plan.tables]
+    # "find your seat": by name, as a player looks for it (then id, for namesakes)
     finder = sorted(((s.label, s.player, c.table, s.wind) for c in cards for s in c.seats if s.player is not None),
-                    key=lambda row: row[1])
+                    key=lambda row: (t.names.get(row[1], row[0]), row[1]))
     return render_template("seating.html", t=t, round_no=round_no, cards=cards, finder=finder, refresh=refresh,
                            clock=clock_panel(t.records, _now()))
 
@@ -248,11 +251,11 @@ def standings_page(tournament_id: str):
 
 @bp.get("/<tournament_id>/standings.csv")
 def standings_csv(tournament_id: str):
-    """成績 CSV The standings as CSV (``tournament.standings.to_csv``, UTF-8), the same as the
+    """成績 CSV The standings as CSV (``tournament.standings.to_csv_file``, UTF-8 with a BOM), the same as the
     API's ``?format=csv``; the pages link here only when the app has no API endpoint for it."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    body = to_csv(standings(t.state, chain, rounds=rounds))
+    body = to_csv_file(standings(t.state, chain, rounds=rounds))
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename=\"standings-{_ascii(tournament_id)}.csv\"; "
                                f"filename*=UTF-8''standings-{quote(tournament_id, safe='')}.csv"})

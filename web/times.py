@@ -1,0 +1,54 @@
+"""Times on the pages as people read them: in the event's time zone, ``16:38`` on the day,
+``12月1日 16:38`` on another — never raw ISO (the ``<time datetime>`` attribute keeps that).
+
+``TIME_ZONE`` (app config, env ``MJREF_TIME_ZONE``): an IANA zone name, default ``Asia/Taipei``.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+DEFAULT_TIME_ZONE = "Asia/Taipei"
+
+
+class TimeZoneError(ValueError):
+    """A ``TIME_ZONE`` setting that names no zone (named in the message)."""
+
+
+def time_zone(name: str | None) -> ZoneInfo:
+    """The zone called ``name`` (``None``/empty: Asia/Taipei).
+
+    :raises TimeZoneError: no such zone.
+    """
+    try:
+        return ZoneInfo(name or DEFAULT_TIME_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise TimeZoneError(f"TIME_ZONE is not a time zone name (e.g. Asia/Taipei): {name!r}") from None
+
+
+def local_time(when: datetime | str | None, zone: ZoneInfo, now: datetime) -> str:
+    """``when`` (aware, or ISO 8601 with its offset) in ``zone``: ``HH:MM`` on ``now``'s day
+    there, ``M月D日 HH:MM`` on another; ``""`` for ``None``."""
+    if when is None:
+        return ""
+    if isinstance(when, str):
+        when = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    here = when.astimezone(zone)
+    clock = f"{here.hour:02d}:{here.minute:02d}"
+    if here.date() == now.astimezone(zone).date():
+        return clock
+    return f"{here.month}月{here.day}日 {clock}"
+
+
+def minutes_left(seconds: int | None) -> str:
+    """「剩 12 分」: the time left in whole minutes, rounded up (``剩不到 1 分`` under a minute)."""
+    if seconds is None:
+        return ""
+    if seconds <= 0:
+        return "時間到"
+    if seconds < 60:
+        return "剩不到 1 分"
+    return f"剩 {-(-seconds // 60)} 分"
+
+
+__all__ = ["DEFAULT_TIME_ZONE", "TimeZoneError", "local_time", "minutes_left", "time_zone"]
