@@ -113,6 +113,10 @@ class TypedResultSchema(HandKeySchema):
                            validate=validate.Length(equal=4), metadata={"description": "四家輸贏（座位 0–3）"})
     wins = fields.List(fields.Nested(WinSchema), load_default=list)
     penalty = fields.String(load_default=None, allow_none=True, metadata={"description": "罰則條款 a penalty's clause"})
+    house_arrangement = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=500),
+                                      metadata={"description": "場地約定的理由：金額不依台數與底台計算時必填（稽核紀錄）"
+                                                               " a house arrangement's reason, when the payments do not "
+                                                               "follow the 台 and stakes (audited)"})
 
 
 class TaiItemSchema(Schema):
@@ -156,6 +160,8 @@ class CorrectionSchema(Schema):
     payments = fields.List(fields.Integer(), load_default=None, allow_none=True, validate=validate.Length(equal=4))
     wins = fields.List(fields.Nested(WinSchema), load_default=list)
     penalty = fields.String(load_default=None, allow_none=True)
+    house_arrangement = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=500),
+                                      metadata={"description": "場地約定的理由 a house arrangement's reason (audited)"})
     entry = fields.Nested(EntryFieldsSchema, load_default=None, allow_none=True,
                           metadata={"description": "以台數項目更正 correct by 台 items instead of payments"})
 

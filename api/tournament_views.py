@@ -95,5 +95,8 @@ def audit_dict(loaded, entries: list[AuditEntry]) -> list[dict]:
         entered = scorer.get(e.seq + 1)
         if entered is not None and e.result is not None and tuple(entered.key) == tuple(loaded.records[e.seq - 1].event.key):
             row["entry"] = asdict(entered.entry)
+        arranged = loaded.provenance.arrangements.get(e.seq + 1)
+        if arranged is not None and e.result is not None and tuple(arranged.key) == tuple(loaded.records[e.seq - 1].event.key):
+            row["house_arrangement"] = arranged.reason
         out.append(row)
     return out

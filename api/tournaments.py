@@ -56,6 +56,7 @@ from api.tournament_views import (
 )
 from referee.ruleset import Ruleset
 from referee.scoring import Stakes
+from referee.scoring.table import table_for
 from store import get_db, get_writer
 from store import tables as table_store
 from store import tournaments as tstore
@@ -66,8 +67,12 @@ from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay,
 )
-from tournament.provenance import MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold
+from tournament.match import MatchState
+from tournament.provenance import (
+    HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold,
+)
 from tournament.results import HandResult, Win, check_balances
+from tournament.typed import check_typed, next_deal
 from tournament.schedule import RoundPlan, Schedule, TablePlan, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
 
@@ -425,17 +430,51 @@ def _typed(data: dict) -> HandResult:
                       data["penalty"])
 
 
+def _known_deal(state, prov: Provenance, key: tuple) -> MatchState | tuple[int, int] | None:
+    """Who deals hand ``key`` with what streak, when the log says: from the 將's 定莊 and its
+    earlier hands (``seat.dealer``), else from the previous hand's scorer entry (連莊 / 下莊)."""
+    earlier = sorted((h for h in state.hands if h.key[:3] == key[:3] and h.key[3] < key[3]), key=lambda h: h.key)
+    first = prov.dealer_of(*key[:3])
+    if first is not None:
+        return deal_after(first, [h.result for h in earlier])
+    if not earlier or earlier[-1].key[3] != key[3] - 1:
+        return None
+    previous = earlier[-1]
+    entered = prov.entries.get(previous.seq + 1)
+    if entered is None or tuple(entered.key) != previous.key or previous.result.penalty is not None:
+        return None
+    return next_deal(entered.entry.dealer, entered.entry.streak, previous.result)
+
+
+def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: HandResult,
+                 arrangement: str | None) -> list:
+    """A typed hand must agree with its 台, the stakes and the 將 (tournament.typed), unless
+    entered as a house arrangement with its reason (then recorded beside it, for the audit)."""
+    if arrangement is not None:
+        return [HouseArrangement(key, arrangement)]
+    settings = loaded.settings
+    ruleset = Ruleset.load(settings.ruleset)
+    check_typed(result, table_for(ruleset), Stakes(settings.base, settings.per_tai),
+                multiple_wins=bool(ruleset.get("play.multiple_wins", False)), deal=_known_deal(state, prov, key))
+    return []
+
+
 @blp.post("/<tid>/hands")
 @blp.arguments(TypedResultSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
 def record_hand(data: dict, tid: str):
-    """記錄一盤 A hand's payments and wins typed in (HandRecorded)."""
+    """記錄一盤 A hand's payments and wins typed in (HandRecorded): they must agree with the wins'
+    台 and the stakes (tournament.typed), or be entered as a house arrangement with its reason."""
     principal = _official()
-    load(tid)
+    loaded = load(tid)
     result = _typed(data)
-    added = append(tid, _key_events(tid, data, lambda key, state, prov: [HandRecorded(key, result)]), actor=principal.id)
+
+    def make(key, state, prov):
+        return [HandRecorded(key, result), *_check_typed(loaded, state, prov, key, result, data["house_arrangement"])]
+
+    added = append(tid, _key_events(tid, data, make), actor=principal.id)
     return _created({"key": list(added[0].event.key), "result": hand_dict(added[0].event.result),
                      "records": _records(added)})
 
@@ -452,13 +491,13 @@ def _settle(loaded: Loaded, entry: ScorerEntry):
 
 
 def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
-    """With the 將's 定莊 recorded, the dealer and streak entered must follow from its
-    earlier hands (``seat.dealer``, ``app.dealer-continue``, ``tai.10``)."""
-    first = prov.dealer_of(*key[:3])
-    if first is None:
-        return
-    earlier = sorted((h for h in state.hands if h.key[:3] == key[:3] and h.key[3] < key[3]), key=lambda h: h.key)
-    expected = deal_after(first, [h.result for h in earlier])
+    """The dealer and streak entered must follow from the 將's 定莊 and earlier hands, or,
+    with no 定莊 recorded, from the previous hand's entry (``seat.dealer``,
+    ``app.dealer-continue``, ``tai.10``)."""
+    expected = _known_deal(state, prov, key)
+    if isinstance(expected, tuple):  # no 定莊: the previous hand's entry says who deals now
+        dealer, streak = expected
+        expected = MatchState(dealer, dealer, streak)
     if expected is not None:
         check_deal(entry, expected, key[3])
 
@@ -521,7 +560,8 @@ def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
         events = [HandCorrected(key, result, data["reason"]), ScorerEntered(key, entry)]
     elif data["payments"] is not None:
         result = _typed(data)
-        events = [HandCorrected(key, result, data["reason"])]
+        events = [HandCorrected(key, result, data["reason"]),
+                  *_check_typed(loaded, loaded.state, loaded.provenance, key, result, data["house_arrangement"])]
     else:
         raise bad_request("invalid_body", "payments", "a correction gives payments (and wins) or an entry",
                           "更正須填寫金額（與胡牌）或台數項目")

@@ -62,6 +62,16 @@ class ScorerEntered(SideEvent):
     entry: ScorerEntry
 
 
+@codec.register
+@dataclass(frozen=True, slots=True)
+class HouseArrangement(SideEvent):
+    """A typed hand whose payments do not follow its 台 and the stakes, entered so on purpose,
+    with the reason (tournament.typed): written right after its HandRecorded / HandCorrected."""
+
+    key: tuple[int, int, int, int]
+    reason: str
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """The side events folded: links both ways, the synced referee hands, the draws."""
@@ -72,6 +82,8 @@ class Provenance:
     draws: dict[tuple[int, int, int], MatchDrawn] = field(default_factory=dict)
     #: record seq → the scorer's entry it was entered with
     entries: dict[int, ScorerEntered] = field(default_factory=dict)
+    #: record seq → the house arrangement a typed hand was entered with
+    arrangements: dict[int, HouseArrangement] = field(default_factory=dict)
 
     def dealer_of(self, round_no: int, table: int, match: int) -> int | None:
         """The 將's first dealer by its 定莊 throw, if recorded."""
@@ -93,7 +105,9 @@ def fold(records: Iterable[Record]) -> Provenance:
             out.draws[(e.round, e.table, e.match)] = e
         elif isinstance(e, ScorerEntered):
             out.entries[record.seq] = e
+        elif isinstance(e, HouseArrangement):
+            out.arrangements[record.seq] = e
     return out
 
 
-__all__ = ["MatchDrawn", "Provenance", "RefereeHandSynced", "ScorerEntered", "TableLinked", "fold"]
+__all__ = ["HouseArrangement", "MatchDrawn", "Provenance", "RefereeHandSynced", "ScorerEntered", "TableLinked", "fold"]

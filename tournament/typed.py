@@ -1,0 +1,121 @@
+"""Hands typed in as payments and wins: checked against their 台, the stakes and the 將.
+
+An official may type a hand's result instead of its 台 items (``POST …/hands``). What is typed
+must still be a hand the rules could pay (issue #15): each win's 台 settled by the referee's
+own :func:`referee.scoring.settle` under the event's stakes (``settle.formula``: 底 + 台 × 每台,
+the dealer's 作莊 and 連N拉N between the dealer and each counterpart, ``tai.09``, ``tai.10``)
+must give exactly the typed payments; several wins on one discard only where the ruleset plays
+一炮多響 (``play.multiple_wins``); no hand after the 將's North round (``app.rounds``).
+
+Who deals, and his streak, come from the 將 when its 定莊 is recorded (``seat.dealer``), else
+from the previous hand's scorer entry (:func:`next_deal`); when neither is known, the payments
+must agree with *some* dealer seat and streak (the 莊's extra 台 is visible in the money).
+
+A house arrangement that pays otherwise is entered explicitly, with its reason, and audited
+(``house_arrangement``); nothing else skips these checks. Readings: docs/rulings.md R-tour-25.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.scoring import Stakes, settle
+from referee.scoring.scorer import Score
+from referee.scoring.table import ScoringTable
+
+from .errors import ResultError
+from .match import HandOutcome, MatchState
+from .results import HandResult, Win
+
+#: the longest dealer's streak tried when the dealer and streak are not known (連莊 beyond it is
+#: not a typed hand's business: enter it by items, or with the 定莊 recorded)
+MAX_STREAK = 30
+
+
+class _Deal:
+    """The seats and streak a settlement reads (``Score.ctx``)."""
+
+    __slots__ = ("winner", "dealer", "discarder", "streak", "streak_marker")
+
+    def __init__(self, winner: int, dealer: int, discarder: int | None, streak: int):
+        self.winner, self.dealer, self.discarder, self.streak, self.streak_marker = winner, dealer, discarder, streak, None
+
+
+def win_payments(win: Win, dealer: int, streak: int, table: ScoringTable, stakes: Stakes) -> tuple[int, ...]:
+    """What one win pays by seat, dealt by ``dealer`` with ``streak`` (``settle.formula``)."""
+    involved = win.deal_in is None or dealer in (win.seat, win.deal_in)  # tai.09 胡放皆加計
+    dealer_tai = table.dealer_unit + table.streak_unit * streak if involved else 0
+    score = Score(win.tai, win.tai, dealer_tai, 0, [], involved, 0, (), None, False,
+                  _Deal(win.seat, dealer, win.deal_in, streak), None, table, ())
+    return settle(score, stakes).payments
+
+
+def expected_payments(wins: Sequence[Win], dealer: int, streak: int, table: ScoringTable,
+                      stakes: Stakes) -> tuple[int, int, int, int]:
+    """The payments of ``wins`` (several: one discard, each settled on its own) by seat."""
+    total = [0, 0, 0, 0]
+    for win in wins:
+        for seat, amount in enumerate(win_payments(win, dealer, streak, table, stakes)):
+            total[seat] += amount
+    return total[0], total[1], total[2], total[3]
+
+
+def next_deal(dealer: int, streak: int, result: HandResult) -> tuple[int, int]:
+    """The next hand's dealer and streak after a hand dealt by ``dealer`` with ``streak``:
+    連莊 on his win or a 荒局, else 下莊 to the next seat (``app.dealer-continue``).
+
+    :raises ResultError: a hand ruled by a penalty (its result does not say whether the dealer repeats).
+    """
+    if result.penalty is not None:
+        raise ResultError("after a penalty ruling the next dealer is not known from the result", field="dealer",
+                          reason_zh="罰則判定的一盤，無法由結果得知下一盤莊家")
+    outcome = HandOutcome(dealer, winners=tuple(w.seat for w in result.wins))
+    return (dealer, streak + 1) if outcome.dealer_repeats else ((dealer + 1) % 4, 0)
+
+
+def check_typed(result: HandResult, table: ScoringTable, stakes: Stakes, *, multiple_wins: bool,
+                deal: tuple[int, int] | MatchState | None = None) -> None:
+    """A typed hand the rules could pay (see the module docstring); a penalty ruling's
+    payments are the penalty's and are not checked here.
+
+    ``deal``: the dealer's seat and streak when known (a :class:`MatchState` from the 將's 定莊,
+    or a pair from the previous hand's entry).
+
+    :raises ResultError: naming ``key`` (the 將 is over), ``wins`` (several wins where the
+        ruleset plays none) or ``payments`` (they disagree with the 台 and the stakes).
+    """
+    if isinstance(deal, MatchState):
+        if deal.over:
+            raise ResultError(f"the 將 ended with the North round after {deal.hands} hands (app.rounds)", field="key",
+                              reason_zh=f"本將已於第 {deal.hands} 盤北風圈結束，不得再記錄（app.rounds）")
+        deal = (deal.dealer, deal.streak)
+    if result.penalty is not None or not result.wins:
+        return  # a 荒局 pays nothing (HandResult's own check); a penalty pays by its ruling
+    if len(result.wins) > 1 and not multiple_wins:
+        raise ResultError(f"{len(result.wins)} winners on one discard, but this ruleset plays no 一炮多響 "
+                          "(play.multiple_wins): the nearest player in turn wins (prio.2)", field="wins",
+                          reason_zh=f"一張捨牌記了 {len(result.wins)} 家胡牌，但此規則組不採一炮多響"
+                                    "（play.multiple_wins）：由順位最近者胡（prio.2）")
+    candidates = [deal] if deal is not None else [(d, n) for n in range(MAX_STREAK + 1) for d in range(4)]
+    for dealer, streak in candidates:
+        if expected_payments(result.wins, dealer, streak, table, stakes) == result.payments:
+            return
+    shown = ", ".join(f"{w.seat} 號座 {w.tai} 台" for w in result.wins)
+    if deal is not None:
+        dealer, streak = deal
+        want = list(expected_payments(result.wins, dealer, streak, table, stakes))
+        en = f"dealt by seat {dealer} with streak {streak} these wins pay {want}"
+        zh = f"莊家 {dealer} 號座、連 {streak}，應為 {want}"
+    else:
+        plain = [d for d in range(4) if all(d not in (w.seat, w.deal_in) for w in result.wins)]
+        want = list(expected_payments(result.wins, plain[0], 0, table, stakes)) if plain else None
+        en = "no dealer seat and streak make them" + (f" (with the dealer not involved: {want})" if want else "")
+        zh = "任何莊家與連莊數都算不出此金額" + (f"（莊家未涉入時應為 {want}）" if want else "")
+    raise ResultError(
+        f"payments {list(result.payments)} do not agree with the wins ({shown}) under stakes "
+        f"{stakes.base}/{stakes.per_tai} (settle.formula): {en}; a house arrangement is entered with its reason",
+        field="payments",
+        reason_zh=f"金額 {list(result.payments)} 與胡牌台數（{shown}）在底 {stakes.base}、每台 {stakes.per_tai} 下不合"
+                  f"（settle.formula）：{zh}；若為場地約定，請註明理由（house_arrangement）")
+
+
+__all__ = ["MAX_STREAK", "check_typed", "expected_payments", "next_deal", "win_payments"]
