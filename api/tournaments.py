@@ -405,7 +405,8 @@ def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provena
             hand = 1 + sum(1 for h in state.hands if h.key[:3] == (data["round"], data["table"], data["match"]))
         key = (data["round"], data["table"], data["match"], hand)
         prov = fold(records)
-        return make(key, state, prov) + _referee_hand(prov, key, data["referee_hand"])
+        synced = _referee_hand(prov, key, data["referee_hand"])  # a hand recorded already: refused before its checks
+        return make(key, state, prov) + synced
 
     return events
 

@@ -77,7 +77,7 @@ def test_a_round_runs_by_the_clock_through_the_api(tmp_path):
         for _ in range(16):
             winner = (dealer + 1) % 4
             payer = (winner + 1) % 4
-            payments = [100 if s == winner else -100 if s == payer else 0 for s in range(4)]
+            payments = [120 if s == winner else -120 if s == payer else 0 for s in range(4)]  # 100 + 1 台 × 20
             post("/api/v1/tournaments/e2e/hands", {"round": 1, "table": 2, "payments": payments,
                                                     "wins": [{"seat": winner, "tai": 1, "deal_in": payer}]})
             dealer = winner

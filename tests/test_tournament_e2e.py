@@ -104,8 +104,15 @@ def test_a_48_player_event_from_creation_to_standings(app, client, official):
     assert wrong.status_code == 400 and wrong.get_json()["field"] in ("dealer", "streak")
 
     # --- table 12: typed in ----------------------------------------------------------------------------
-    ok(client.post(f"{BASE}/hands", json={"round": 1, "table": 12, "payments": [-140, -120, -120, 380],
+    # (seat 3 self-draws 1 台; the 將's dealer pays 作莊 on top: 100 + 20 + 20)
+    typed = [-140 if s == dealers[12] else -120 for s in range(3)] + [380]
+    assert dealers[12] != 3
+    ok(client.post(f"{BASE}/hands", json={"round": 1, "table": 12, "payments": typed,
                                           "wins": [{"seat": 3, "tai": 1}]}, headers=official))
+    # payments that do not follow the 台 and the stakes are refused, naming them, unless a house arrangement
+    made_up = {"round": 1, "table": 12, "payments": [-999, 999, 0, 0], "wins": [{"seat": 1, "tai": 1, "deal_in": 0}]}
+    refused = client.post(f"{BASE}/hands", json=made_up, headers=official)
+    assert refused.status_code == 400 and refused.get_json()["field"] == "payments", refused.get_json()
 
     # --- a correction, reverted ------------------------------------------------------------------------
     hands = ok(client.get(f"{BASE}/hands"), 200)["hands"]

@@ -5,7 +5,8 @@ must still be a hand the rules could pay (issue #15): each win's 台 settled by 
 own :func:`referee.scoring.settle` under the event's stakes (``settle.formula``: 底 + 台 × 每台,
 the dealer's 作莊 and 連N拉N between the dealer and each counterpart, ``tai.09``, ``tai.10``)
 must give exactly the typed payments; several wins on one discard only where the ruleset plays
-一炮多響 (``play.multiple_wins``); no hand after the 將's North round (``app.rounds``).
+一炮多響 (``play.multiple_wins``); no hand after the 將's North round (``app.rounds``). A
+self-draw may carry 七搶一 →2's extra 台 from the robbed seat alone (``tai.30.2``, R-tour-17).
 
 Who deals, and his streak, come from the 將 when its 定莊 is recorded (``seat.dealer``), else
 from the previous hand's scorer entry (:func:`next_deal`); when neither is known, the payments
@@ -40,12 +41,15 @@ class _Deal:
         self.winner, self.dealer, self.discarder, self.streak, self.streak_marker = winner, dealer, discarder, streak, None
 
 
-def win_payments(win: Win, dealer: int, streak: int, table: ScoringTable, stakes: Stakes) -> tuple[int, ...]:
-    """What one win pays by seat, dealt by ``dealer`` with ``streak`` (``settle.formula``)."""
+def win_payments(win: Win, dealer: int, streak: int, table: ScoringTable, stakes: Stakes,
+                 robbed: int | None = None) -> tuple[int, ...]:
+    """What one win pays by seat, dealt by ``dealer`` with ``streak`` (``settle.formula``);
+    ``robbed``: on a self-draw, the seat robbed by 七搶一 →2, who adds its 台 alone (``tai.30.2``)."""
     involved = win.deal_in is None or dealer in (win.seat, win.deal_in)  # tai.09 胡放皆加計
     dealer_tai = table.dealer_unit + table.streak_unit * streak if involved else 0
-    score = Score(win.tai, win.tai, dealer_tai, 0, [], involved, 0, (), None, False,
-                  _Deal(win.seat, dealer, win.deal_in, streak), None, table, ())
+    robbed_tai = table.tai[table.seven_rob_one_idx] if robbed is not None else 0
+    score = Score(win.tai, win.tai, dealer_tai, robbed_tai, [], involved, 0, (), None, False,
+                  _Deal(win.seat, dealer, win.deal_in if robbed is None else robbed, streak), None, table, ())
     return settle(score, stakes).payments
 
 
@@ -99,17 +103,24 @@ def check_typed(result: HandResult, table: ScoringTable, stakes: Stakes, *, mult
     for dealer, streak in candidates:
         if expected_payments(result.wins, dealer, streak, table, stakes) == result.payments:
             return
+    win = result.wins[0]
+    if len(result.wins) == 1 and win.deal_in is None and table.seven_rob_one:  # 七搶一 →2, typed (R-tour-17)
+        for dealer, streak in candidates:
+            for robbed in (s for s in range(4) if s != win.seat):
+                if win_payments(win, dealer, streak, table, stakes, robbed) == result.payments:
+                    return
     shown = ", ".join(f"{w.seat} 號座 {w.tai} 台" for w in result.wins)
     if deal is not None:
         dealer, streak = deal
         want = list(expected_payments(result.wins, dealer, streak, table, stakes))
         en = f"dealt by seat {dealer} with streak {streak} these wins pay {want}"
         zh = f"莊家 {dealer} 號座、連 {streak}，應為 {want}"
-    else:
-        plain = [d for d in range(4) if all(d not in (w.seat, w.deal_in) for w in result.wins)]
-        want = list(expected_payments(result.wins, plain[0], 0, table, stakes)) if plain else None
-        en = "no dealer seat and streak make them" + (f" (with the dealer not involved: {want})" if want else "")
-        zh = "任何莊家與連莊數都算不出此金額" + (f"（莊家未涉入時應為 {want}）" if want else "")
+    else:  # an example: the first seat that neither wins nor (on a discard) pays deals, without a streak
+        win = result.wins[0]
+        dealer = next(d for d in range(4) if d not in (win.seat, win.deal_in))
+        want = list(expected_payments(result.wins, dealer, 0, table, stakes))
+        en = f"no dealer seat and streak make them (dealt by seat {dealer} without a streak: {want})"
+        zh = f"任何莊家與連莊數都算不出此金額（例如莊家 {dealer} 號座、未連莊時應為 {want}）"
     raise ResultError(
         f"payments {list(result.payments)} do not agree with the wins ({shown}) under stakes "
         f"{stakes.base}/{stakes.per_tai} (settle.formula): {en}; a house arrangement is entered with its reason",
