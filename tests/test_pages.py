@@ -278,6 +278,27 @@ def test_hall_screen_shows_the_round_in_play_and_reloads(client, seeded):
     assert '<meta http-equiv="refresh"' not in text(client.get("/t/taipei/rounds/1/"))
 
 
+def test_the_hall_shows_the_round_in_play_though_the_next_is_published(client, app, seeded):
+    """POST …/clock/publish {} while round 1 is in play: the hall keeps round 1 (with a link to
+    round 2's seating) until round 1 closes."""
+    from tournament import clock as tclock
+
+    def add(*events):
+        db = connect(app.config["DATABASE"])
+        with db.atomic():
+            tournament_store.append_events(db, "taipei", list(events))
+        db.close()
+
+    add(tclock.ClockConfigured(tclock.ClockSettings(round_seconds=5400), "2026-11-29T09:00:00Z"),
+        tclock.SeatingPublished(1, "2026-11-29T09:00:00Z"), tclock.RoundStarted(1, "2026-11-29T09:05:00Z"),
+        tclock.SeatingPublished(2, "2026-11-29T09:30:00Z"))
+    body = text(client.get("/t/taipei/hall"))
+    assert "第 1 輪座位表" in body and "第 2 輪座位已公布" in body and 'href="/t/taipei/rounds/2/"' in body
+    add(tclock.RoundClosed(1, "2026-11-29T10:40:00Z"))
+    body = text(client.get("/t/taipei/hall"))
+    assert "第 2 輪座位表" in body and "第 2 輪座位已公布" not in body
+
+
 def test_clock_panel_when_a_clock_runs(client, app, seeded, app_clock):
     from datetime import datetime, timezone
 

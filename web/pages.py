@@ -179,9 +179,13 @@ HALL_REFRESH = 30
 
 
 def hall_round(t: Tournament) -> int | None:
-    """The round the hall screen shows: the latest whose seating the clock published, else the
-    clock's current round, else the latest round with a result, else the first seated."""
+    """The round the hall screen shows: the round in play while it is (players look for the
+    table they play at, even when the next round's seating is already published); between
+    rounds the latest whose seating the clock published, else the clock's last round, else the
+    latest round with a result, else the first seated."""
     clock = clock_panel(t.records, _now())
+    if clock is not None and clock.round is not None and not clock.closed:
+        return clock.round
     if clock is not None and clock.published_round is not None:
         return clock.published_round
     if clock is not None and clock.round is not None:
