@@ -24,6 +24,7 @@ from marshmallow import ValidationError
 from api import adjudications, analysis, auth, cli, clocks, health, openapi, overrides, rulesets, rulings, scoring, tables
 from api import tournaments
 from api.problems import ApiProblem
+from api.validation import first_error, reason_zh
 from referee.errors import MjrefError
 from store import StoreUnavailableError
 
@@ -92,27 +93,19 @@ def _webargs_problem(messages: dict, status: int) -> tuple[dict, int]:
     return body, status
 
 
-def _first_field(messages: dict | list, prefix: str = "") -> str:
-    """The dotted path of the first invalid field in marshmallow's messages."""
-    if isinstance(messages, dict) and messages:
-        key, value = next(iter(messages.items()))
-        path = f"{prefix}.{key}" if prefix else str(key)
-        return _first_field(value, path) if isinstance(value, dict) else path
-    return prefix or None
-
-
 def validation_problem(exc: ValidationError) -> tuple[dict, int]:
-    """The problem+json body for a body that fails its schema: 400, naming the field."""
+    """The problem+json body for a body that fails its schema: 400, naming the field
+    (``tables[0].seats``) and the reason in zh-TW and English (:mod:`api.validation`)."""
     messages = exc.normalized_messages()
-    field = _first_field(messages)
+    field, reason = first_error(messages)
     return {
         "type": "urn:mjref:problem:invalid_body",
         "title": "輸入無效 Invalid input",
         "status": 400,
         "code": "invalid_body",
         "field": field,
-        "detail": f"invalid field {field!r}: {messages}",
-        "detail_zh": f"欄位「{field}」不正確",
+        "detail": f"invalid field {field!r}: {reason}",
+        "detail_zh": f"欄位「{field}」：{reason_zh(reason)}",
         "errors": messages,
     }, 400
 

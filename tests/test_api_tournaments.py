@@ -154,7 +154,7 @@ def test_a_refused_batch_writes_nothing(app, client, official):
     problem(client.post(f"{BASE}/T1/players", json={"players": [PLAYERS[5], PLAYERS[5]]}, headers=official),
             400, "players[1].id")
     problem(client.post(f"{BASE}/T1/players", json={"players": [{"id": "P9"}]}, headers=official), 400,
-            "players.0.name")
+            "players[0].name")
     assert log_length(app, "T1") == before
     assert len(client.get(f"{BASE}/T1/players").get_json()["players"]) == 2
 
@@ -181,7 +181,10 @@ def test_seat_a_round_by_hand(app, client, official, event):
     problem(client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1", "P2", "P3", "XX"]}]},
                        headers=official), 409, "tables")
     problem(client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1", "P2"]}]},
-                       headers=official), 400, "tables.0.seats")
+                       headers=official), 400, "tables[0].seats")
+    body = client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1"]}]}, headers=official).get_json()
+    # one path spelling (as the domain's items[1].code), and the reason in zh-TW before marshmallow's English
+    assert body["detail_zh"] == "欄位「tables[0].seats」：長度須為 4（Length must be 4.）", body
     assert log_length(app, "T1") == before
 
 
@@ -319,7 +322,7 @@ def test_scorer_entry_by_tai_items(app, client, official, event):
                    "items[1].code")["code"] == "invalid_entry"
     problem(client.post(f"{BASE}/T1/hands/entry", json={**bad, "items": ["大車輪"]}, headers=official), 400,
             "items[0].code")
-    problem(client.post(f"{BASE}/T1/hands/entry", json={**bad, "items": [7]}, headers=official), 400, "items.0")
+    problem(client.post(f"{BASE}/T1/hands/entry", json={**bad, "items": [7]}, headers=official), 400, "items[0]")
     assert log_length(app, "T1") == before
     trail = client.get(f"{BASE}/T1/hands/1/1/1/1/audit").get_json()["trail"]
     assert trail[0]["entry"]["items"][1] == {"code": "full_flush", "count": 1, "tai": 12}

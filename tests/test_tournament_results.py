@@ -140,7 +140,12 @@ def test_events_that_do_not_apply_are_refused_naming_the_record():
         with pytest.raises(EventLogError) as e:
             append(log, event)
         assert zh in e.value.reason_zh, (event, e.value.reason_zh)
-        assert e.value.reason_zh.startswith(f"第 {len(log) + 1} 筆")
+        # a new event is refused in its own words: its would-be record number means nothing to who sent it
+        assert not e.value.reason_zh.startswith(f"第 {len(log) + 1} 筆") and f"record {len(log) + 1}" not in e.value.message
+        # a stored log that does not fold names the record at fault
+        with pytest.raises(EventLogError) as stored:
+            replay([*log, Record(len(log) + 1, event)])
+        assert stored.value.reason_zh.startswith(f"第 {len(log) + 1} 筆") and zh in stored.value.reason_zh
     with pytest.raises(EventLogError):
         replay([Record(1, PlayerRegistered("x", "x"))])  # no EventCreated first
     with pytest.raises(EventLogError):

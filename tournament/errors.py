@@ -48,6 +48,9 @@ class EventLogError(TournamentError):
     was never seated, a correction of nothing, a second registration."""
 
     code = "invalid_event"
+    #: the stored record a log's refusal is about (0: none), and the event's own error
+    record_seq: int = 0
+    event_error: Exception | None = None
 
 
 class StandingsError(TournamentError):

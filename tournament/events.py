@@ -411,13 +411,14 @@ def _in_effect(records: Sequence[Record]) -> tuple[list[Record], set[int]]:
         if isinstance(event, Reverted):
             target = by_seq.get(event.seq)
             if target is None or event.seq >= record.seq:
-                raise _fail(f"record {record.seq}: record {event.seq} is not an earlier record to revert",
-                            f"第 {record.seq} 筆：撤銷的第 {event.seq} 筆不是先前的紀錄", "seq")
+                raise _at_record(record.seq, _fail(f"record {event.seq} is not an earlier record to revert",
+                                                   f"撤銷的第 {event.seq} 筆不是先前的紀錄", "seq"))
             if not isinstance(target.event, REVERTIBLE):
-                raise _fail(f"record {record.seq}: record {event.seq} ({type(target.event).__name__}) cannot be reverted",
-                            f"第 {record.seq} 筆：第 {event.seq} 筆（{type(target.event).__name__}）不可撤銷", "seq")
+                raise _at_record(record.seq, _fail(
+                    f"record {event.seq} ({type(target.event).__name__}) cannot be reverted",
+                    f"第 {event.seq} 筆（{type(target.event).__name__}）不可撤銷", "seq"))
             if not isinstance(event.reason, str) or not event.reason.strip():
-                raise _fail(f"record {record.seq}: a revert needs a reason", f"第 {record.seq} 筆：撤銷須註明理由", "reason")
+                raise _at_record(record.seq, _fail("a revert needs a reason", "撤銷須註明理由", "reason"))
             cancelled.add(event.seq)
     return [r for r in records if r.seq not in cancelled and not isinstance(r.event, Reverted)], cancelled
 
@@ -438,13 +439,18 @@ def replay(records: Iterable[Record]) -> EventState:
         fold.seq = record.seq
         try:
             fold.apply(record)
-        except EventLogError as exc:
-            raise EventLogError(f"record {record.seq}: {exc.message}", field=exc.field,
-                                reason_zh=f"第 {record.seq} 筆：{exc.reason_zh}") from None
         except MjrefError as exc:
-            raise EventLogError(f"record {record.seq}: {exc.message}", field=exc.field,
-                                reason_zh=f"第 {record.seq} 筆：{exc.reason_zh}") from exc
+            raise _at_record(record.seq, exc) from (None if isinstance(exc, EventLogError) else exc)
     return fold.freeze(len(records))
+
+
+def _at_record(seq: int, exc: MjrefError) -> EventLogError:
+    """A stored log's refusal names its record (``第 11 筆：``); ``event_error`` keeps the
+    event's own words, for a refusal of events not yet written (:func:`append`)."""
+    out = EventLogError(f"record {seq}: {exc.message}", field=exc.field, reason_zh=f"第 {seq} 筆：{exc.reason_zh}")
+    out.record_seq = seq
+    out.event_error = exc
+    return out
 
 
 def append(records: Sequence[Record], *events: Event, by: str = "", at: str = "") -> tuple[Record, ...]:
@@ -452,7 +458,14 @@ def append(records: Sequence[Record], *events: Event, by: str = "", at: str = ""
     would not fold."""
     start = len(records) + 1
     log = tuple(records) + tuple(Record(start + k, e, by, at) for k, e in enumerate(events))
-    replay(log)
+    try:
+        replay(log)
+    except EventLogError as exc:
+        # a new event refused: say why in its own words (a record number means nothing to who sent it)
+        if getattr(exc, "record_seq", 0) >= start:
+            cause = exc.event_error
+            raise EventLogError(cause.message, field=cause.field, reason_zh=cause.reason_zh) from None
+        raise
     return log
 
 
