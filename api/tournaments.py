@@ -405,6 +405,11 @@ def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provena
             hand = 1 + sum(1 for h in state.hands if h.key[:3] == (data["round"], data["table"], data["match"]))
         key = (data["round"], data["table"], data["match"], hand)
         prov = fold(records)
+        drawn = [m for (r, t, m) in prov.draws if (r, t) == key[:2] and m > key[2]]
+        if drawn:  # the next 將's 定莊 is recorded: this one is over (app.rounds)
+            raise refused(EventLogError(
+                f"match {key[2]} of round {key[0]} table {key[1]} is over: match {max(drawn)} is drawn",
+                field="match", reason_zh=f"第 {key[0]} 輪第 {key[1]} 桌第 {key[2]} 將已結束：第 {max(drawn)} 將已擲骰定莊"))
         synced = _referee_hand(prov, key, data["referee_hand"])  # a hand recorded already: refused before its checks
         return make(key, state, prov) + synced
 

@@ -178,3 +178,20 @@ def test_without_a_draw_the_dealer_follows_the_previous_entry(client, official, 
     problem(client.post(f"{BASE}/T1/hands/entry", json=wrong, headers=official), 400, "dealer")
     right = {**first, "dealer": 3}
     assert client.post(f"{BASE}/T1/hands/entry", json=right, headers=official).status_code == 201
+
+
+def test_a_match_takes_no_hand_once_the_next_is_drawn_or_played(app, client, official, scheduled):
+    """將 1 keeps no hands after 將 2 was drawn (its 定莊 recorded) or played."""
+    hand = {"round": 1, "table": 1, "match": 1, "payments": [-120, 120, 0, 0], "wins": [{"seat": 1, "tai": 1,
+                                                                                       "deal_in": 0}]}
+    assert client.post(f"{BASE}/T1/hands", json=hand, headers=official).status_code == 201
+    assert client.post(f"{BASE}/T1/rounds/1/tables/1/matches/2/draw", json={"seed": 1},
+                       headers=official).status_code == 201
+    before = log_length(app, "T1")
+    problem(client.post(f"{BASE}/T1/hands", json=hand, headers=official), 409, "match")
+    assert log_length(app, "T1") == before
+    # table 2: 將 2 played without a 定莊 recorded, then a hand of 將 1 is refused by the log itself
+    other = {**hand, "table": 2}
+    assert client.post(f"{BASE}/T1/hands", json={**other, "match": 2}, headers=official).status_code == 201
+    late = problem(client.post(f"{BASE}/T1/hands", json=other, headers=official), 409, "key")
+    assert "第 2 將已有紀錄" in late["detail_zh"] and "筆：" not in late["detail_zh"]  # no record number

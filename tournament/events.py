@@ -357,6 +357,10 @@ class _Fold:
         self._check_key(key)
         if key in self.hands:
             raise _fail(f"hand {key} is already recorded: correct it instead", f"第 {key} 盤已記錄，請改用更正", "key")
+        later = [m for (r, t, m) in self.counts if (r, t) == key[:2] and m > key[2]]
+        if later:  # a 將 is played through before the next begins (app.rounds)
+            raise _fail(f"match {key[2]} of round {key[0]} table {key[1]} is over: match {max(later)} has hands",
+                        f"第 {key[0]} 輪第 {key[1]} 桌第 {key[2]} 將已結束：第 {max(later)} 將已有紀錄", "key")
         expected = self.counts.get(key[:3], 0) + 1
         if key[3] != expected:
             raise _fail(f"the next hand of {key[:3]} is {expected}, not {key[3]}",
