@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException
 from marshmallow import ValidationError
 
 from api import adjudications, analysis, auth, cli, clocks, health, openapi, overrides, rulesets, rulings, scoring, tables
-from api import tournaments
+from api import tournament_matches, tournaments
 from api.problems import ApiProblem
 from api.validation import first_error, reason_zh
 from referee.errors import MjrefError
@@ -140,6 +140,7 @@ def init_app(app: Flask) -> None:
     spec.register_blueprint(adjudications.bp)  # POST /api/v1/adjudications (issue #4, referee)
     spec.register_blueprint(clocks.blp)  # /api/v1/tournaments/{id}/clock (issue #7, clocks)
     spec.register_blueprint(tournaments.blp)  # /api/v1/tournaments (issue #7)
+    spec.register_blueprint(tournament_matches.blp)  # a 將's 圈, dealer and streak (issue #15)
     app.register_error_handler(StoreUnavailableError, handle_error)
     app.register_error_handler(MjrefError, handle_error)
     app.register_error_handler(ValidationError, handle_error)

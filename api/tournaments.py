@@ -72,7 +72,7 @@ from tournament.provenance import (
     HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold,
 )
 from tournament.results import HandResult, Win, check_balances
-from tournament.typed import check_typed, next_deal
+from tournament.typed import check_typed, deal_of
 from tournament.schedule import RoundPlan, Schedule, TablePlan, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
 
@@ -436,22 +436,6 @@ def _typed(data: dict) -> HandResult:
                       data["penalty"])
 
 
-def _known_deal(state, prov: Provenance, key: tuple) -> MatchState | tuple[int, int] | None:
-    """Who deals hand ``key`` with what streak, when the log says: from the 將's 定莊 and its
-    earlier hands (``seat.dealer``), else from the previous hand's scorer entry (連莊 / 下莊)."""
-    earlier = sorted((h for h in state.hands if h.key[:3] == key[:3] and h.key[3] < key[3]), key=lambda h: h.key)
-    first = prov.dealer_of(*key[:3])
-    if first is not None:
-        return deal_after(first, [h.result for h in earlier])
-    if not earlier or earlier[-1].key[3] != key[3] - 1:
-        return None
-    previous = earlier[-1]
-    entered = prov.entries.get(previous.seq + 1)
-    if entered is None or tuple(entered.key) != previous.key or previous.result.penalty is not None:
-        return None
-    return next_deal(entered.entry.dealer, entered.entry.streak, previous.result)
-
-
 def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: HandResult,
                  arrangement: str | None) -> list:
     """A typed hand must agree with its 台, the stakes and the 將 (tournament.typed), unless
@@ -461,7 +445,7 @@ def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: Ha
     settings = loaded.settings
     ruleset = Ruleset.load(settings.ruleset)
     check_typed(result, table_for(ruleset), Stakes(settings.base, settings.per_tai),
-                multiple_wins=bool(ruleset.get("play.multiple_wins", False)), deal=_known_deal(state, prov, key))
+                multiple_wins=bool(ruleset.get("play.multiple_wins", False)), deal=deal_of(state, prov, key))
     return []
 
 
@@ -500,7 +484,7 @@ def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
     """The dealer and streak entered must follow from the 將's 定莊 and earlier hands, or,
     with no 定莊 recorded, from the previous hand's entry (``seat.dealer``,
     ``app.dealer-continue``, ``tai.10``)."""
-    expected = _known_deal(state, prov, key)
+    expected = deal_of(state, prov, key)
     if isinstance(expected, tuple):  # no 定莊: the previous hand's entry says who deals now
         dealer, streak = expected
         expected = MatchState(dealer, dealer, streak)

@@ -195,3 +195,26 @@ def test_a_match_takes_no_hand_once_the_next_is_drawn_or_played(app, client, off
     assert client.post(f"{BASE}/T1/hands", json={**other, "match": 2}, headers=official).status_code == 201
     late = problem(client.post(f"{BASE}/T1/hands", json=other, headers=official), 409, "key")
     assert "第 2 將已有紀錄" in late["detail_zh"] and "筆：" not in late["detail_zh"]  # no record number
+
+
+def test_the_api_shows_a_matchs_round_wind_dealer_and_streak(client, official, scheduled):
+    path = f"{BASE}/T1/rounds/1/tables/1/matches/1"
+    unknown = client.get(path).get_json()
+    assert unknown["known"] is False and unknown["hands"] == 0 and unknown["dealer"] is None
+    dealer = client.post(f"{path}/draw", json={"seed": 3}, headers=official).get_json()["dealer"]
+    state = client.get(path).get_json()
+    assert state == {**state, "known": True, "dealer": dealer, "streak": 0, "round_wind": "EAST", "round_wind_zh": "東",
+                     "hands": 0, "over": False, "first_dealer": dealer}
+    # the dealer wins: 連莊 (streak 1); a stranger wins: 下莊
+    win = {"round": 1, "table": 1, "dealer": dealer, "winner": dealer, "deal_in": (dealer + 1) % 4,
+           "items": ["concealed_hand"]}
+    assert client.post(f"{BASE}/T1/hands/entry", json=win, headers=official).status_code == 201
+    state = client.get(path).get_json()
+    assert (state["dealer"], state["streak"], state["hands"]) == (dealer, 1, 1) and "連 1" in state["describe_zh"]
+    assert client.get(f"{BASE}/T1/rounds/1/tables/9/matches/1").status_code == 404
+    assert client.get(f"{BASE}/T1/rounds/1/tables/1/matches/3").status_code == 404
+    # without 定莊 the previous entry tells
+    other = {"round": 1, "table": 2, "dealer": 2, "winner": 0, "deal_in": 1, "items": ["concealed_hand"]}
+    assert client.post(f"{BASE}/T1/hands/entry", json=other, headers=official).status_code == 201
+    state = client.get(f"{BASE}/T1/rounds/1/tables/2/matches/1").get_json()
+    assert (state["known"], state["dealer"], state["streak"], state["round_wind"]) == (True, 3, 0, None)

@@ -23,8 +23,11 @@ from referee.scoring import Stakes, settle
 from referee.scoring.scorer import Score
 from referee.scoring.table import ScoringTable
 
+from .entry import deal_after
 from .errors import ResultError
+from .events import EventState
 from .match import HandOutcome, MatchState
+from .provenance import Provenance
 from .results import HandResult, Win
 
 #: the longest dealer's streak tried when the dealer and streak are not known (連莊 beyond it is
@@ -74,6 +77,26 @@ def next_deal(dealer: int, streak: int, result: HandResult) -> tuple[int, int]:
                           reason_zh="罰則判定的一盤，無法由結果得知下一盤莊家")
     outcome = HandOutcome(dealer, winners=tuple(w.seat for w in result.wins))
     return (dealer, streak + 1) if outcome.dealer_repeats else ((dealer + 1) % 4, 0)
+
+
+def deal_of(state: EventState, provenance: Provenance,
+            key: Sequence[int]) -> MatchState | tuple[int, int] | None:
+    """Who deals hand ``key`` (round, table, 將, hand) with what streak, as far as the log says:
+    the 將's :class:`MatchState` from its 定莊 and earlier hands (``seat.dealer``), else the
+    ``(dealer, streak)`` the previous hand's scorer entry gives (連莊 / 下莊, R-tour-26), else
+    ``None`` (also after a hand ruled by a penalty)."""
+    key = tuple(key)
+    earlier = sorted((h for h in state.hands if h.key[:3] == key[:3] and h.key[3] < key[3]), key=lambda h: h.key)
+    first = provenance.dealer_of(*key[:3])
+    if first is not None:
+        return deal_after(first, [h.result for h in earlier])
+    if not earlier or earlier[-1].key[3] != key[3] - 1:
+        return None
+    previous = earlier[-1]
+    entered = provenance.entries.get(previous.seq + 1)  # written right after the record in effect
+    if entered is None or tuple(entered.key) != previous.key or previous.result.penalty is not None:
+        return None
+    return next_deal(entered.entry.dealer, entered.entry.streak, previous.result)
 
 
 def check_typed(result: HandResult, table: ScoringTable, stakes: Stakes, *, multiple_wins: bool,
@@ -129,4 +152,4 @@ def check_typed(result: HandResult, table: ScoringTable, stakes: Stakes, *, mult
                   f"（settle.formula）：{zh}；若為場地約定，請註明理由（house_arrangement）")
 
 
-__all__ = ["MAX_STREAK", "check_typed", "expected_payments", "next_deal", "win_payments"]
+__all__ = ["MAX_STREAK", "check_typed", "deal_of", "expected_payments", "next_deal", "win_payments"]
