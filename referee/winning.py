@@ -37,7 +37,7 @@ from .state import SeatState, Source, TableState, Window
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .table_ops import (
-    _CHOW, _DEALT, _DISCARD_W, _DRAW, _ENDED, _FLOWERS_PHASE, _FLOWER_SOURCE, _FLOWER_W, _KONG_SOURCE, _MELDED_KONG_INTAKE,
+    _CHOW, _DEALT, _DEALT_SOURCE, _DISCARD_W, _DRAW, _ENDED, _FLOWERS_PHASE, _FLOWER_SOURCE, _FLOWER_W, _KONG_SOURCE, _MELDED_KONG_INTAKE,
     _NONE, _PLAY, _PUNG,
 )
 
@@ -286,7 +286,9 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     # ---- first-turn wins (tai.33–tai.35), 配牌花胡 (tai.28)
     first_turn = _NO_FIRST_TURN
     dealer = st.dealer
-    if self_draw and s == dealer and st.intake is _DEALT and seat.discards == 0:
+    if self_draw and s == dealer and st.intake is _DEALT and st.source is _DEALT_SOURCE and seat.discards == 0:
+        # tai.33: 莊家於配牌補花後即胡牌 — the dealt hand itself; a win on the replacement
+        # of a kong made from it is 槓上開花, not 天胡
         first_turn = _HEAVENLY_WIN
         problems = [p for p in problems if p.code != "self_draw_after_placing"]  # tai.33: 不論靠張與否
     elif s != dealer and seat.discards == 0 and (

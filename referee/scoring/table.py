@@ -115,6 +115,8 @@ class ScoringTable:
         self.all_chows_concealed = bool(values.get("scoring.all_chows_requires_concealed", False))
         self.flower_win_optional = bool(values.get("flowers.flower_win_optional", True))
         self.heavenly_dealer = bool(values.get("ready.heavenly_dealer", False))
+        #: play.melded_kong_replacement_self_draw (play.restrict.2, app.kong.limits)
+        self.melded_kong_replacement_self_draw = bool(values.get("play.melded_kong_replacement_self_draw", True))
         self.streak_marker = values.get("settle.streak_marker", "dealer_bears_error")
         if self.streak_marker not in ("dealer_bears_error", "actual"):
             raise RulesetError(f"unknown settle.streak_marker {self.streak_marker!r}", field="params.settle.streak_marker",
