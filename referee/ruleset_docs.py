@@ -11,7 +11,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .ruleset import EXCLUSIONS, Exclusion, ParameterDef, Ruleset, available_profiles, parameters, profile_info
+from .ruleset import (
+    EXCLUSIONS, Exclusion, ParameterDef, Ruleset, available_profiles, parameters, profile_info, value_sources,
+)
 
 DOCS_FILE = Path(__file__).resolve().parent.parent / "docs" / "rulesets.md"
 #: column order; any other profile follows, alphabetically
@@ -96,6 +98,8 @@ def _parameter_table(rulesets: dict[str, Ruleset]) -> list[str]:
             source = rulesets[n].sources[name]
             if source and source[0] != defn.default_clause:
                 text += f" ‹{source[0]}›"
+            elif name in value_sources(n):
+                text += " ‹†›"
             cells.append(text)
         row = [DIFFERS if differs else "", f"`{name}`", defn.term, *cells, ", ".join(defn.clauses)]
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
@@ -149,12 +153,35 @@ def _meanings() -> list[str]:
             f"- {defn.meaning_zh}",
             f"- {defn.meaning_en}",
             f"- 條文 clauses: {', '.join(defn.clauses)}",
+            *(f"- 出處 source: {src}" for src in defn.sources),
         ]
         for value in defn.values:
             text = defn.value_meanings[value]
             lines.append(f"  - `{value}`: {text['zh']} / {text['en']}")
         lines.append("")
     return lines
+
+
+def _profile_sources(names: list[str]) -> list[str]:
+    lines: list[str] = []
+    for n in names:
+        cited = value_sources(n)
+        info = profile_info(n)
+        if not cited and not info.sources:
+            continue
+        lines += [f"### `{n}` {info.title_zh} {info.title_en}", ""]
+        for key, text in info.sources.items():
+            lines.append(f"- `{key}`: {text}")
+        if cited:
+            lines.append("")
+            lines.append("| 參數 parameter | 值 value | 出處 source |")
+            lines.append("|---|---|---|")
+            values = Ruleset.load(n).values
+            defs = parameters()
+            for name, text in cited.items():
+                lines.append("| " + " | ".join(_cell(c) for c in (f"`{name}`", _value_text(defs[name], values[name]), text)) + " |")
+        lines.append("")
+    return lines or ["（無 none）", ""]
 
 
 def render() -> str:
@@ -204,6 +231,11 @@ def render() -> str:
         "## 參數說明 Parameter meanings",
         "",
         *_meanings(),
+        "## 規則設定檔的出處 Profile sources",
+        "",
+        "‹†› 表示該值出自公開來源而非條文，列於下方 · ‹†› marks a value taken from a public source, not a clause, listed here.",
+        "",
+        *_profile_sources(names),
     ]
     return "\n".join(lines).rstrip("\n") + "\n"
 

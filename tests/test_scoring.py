@@ -345,3 +345,25 @@ def _mix_stderr_supported() -> bool:
     from click.testing import CliRunner
 
     return "mix_stderr" in inspect.signature(CliRunner.__init__).parameters
+
+
+def test_all_chows_cannot_both_require_and_forbid_concealed():
+    rules = Ruleset.load("competition", {"scoring.all_chows_requires_concealed": True,
+                                         "scoring.all_chows_forbids_concealed": True})
+    with pytest.raises(RulesetError) as err:
+        score(Hand.parse("123m456m789p234s567s99p"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s"), rules)
+    assert err.value.field == "params.scoring.all_chows_forbids_concealed" and err.value.reason_zh
+
+
+@pytest.mark.parametrize("min_tai, zero_tai_win, ok", [(0, True, True), (0, False, False), (1, True, False), (2, True, False)])
+def test_min_tai_and_zero_tai_win_together(min_tai, zero_tai_win, ok):
+    """起胡 (scoring.min_tai) and 屁胡 (scoring.zero_tai_win): the stricter holds; a 0-台 hand here."""
+    rules = Ruleset.load("competition", {"scoring.min_tai": min_tai, "scoring.zero_tai_win": zero_tai_win})
+    hand = Hand.parse("456m789p234s567s99p", "123m", "3f")
+    context = ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s")
+    if ok:
+        assert score(hand, context, rules).tai == 0
+    else:
+        with pytest.raises(NotWinningError) as err:
+            score(hand, context, rules)
+        assert err.value.field == "tiles" and ("app.zero-tai" in err.value.reason_zh or "scoring.min_tai" in err.value.reason_zh)

@@ -213,6 +213,8 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
     _check_context(ctx, table)
     f = Facts()
     f.all_chows_concealed = table.all_chows_concealed
+    f.all_chows_opts = table.all_chows_opts
+    f.discard_pung = table.discard_pung
     tai = table.tai
     excl = table.excl
     if ctx.source is _FLOWER_WIN:
@@ -326,10 +328,15 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
     items, ex, groups, is_ligu, applied = best
     face = best_total if best_total > 0 else 0
     capped = face if not table.cap or face <= table.cap else table.cap
-    if capped == 0 and not table.zero_tai_win and not robbed_split:
+    if capped < table.min_tai and not robbed_split:
+        if capped == 0 and table.min_tai == 1 and not table.zero_tai_win:
+            raise NotWinningError(
+                "a 0-台 hand does not win under this ruleset (app.zero-tai: 屁胡 not allowed)",
+                field="tiles", reason_zh="此規則組不允許 0 台的屁胡（app.zero-tai）",
+            )
         raise NotWinningError(
-            "a 0-台 hand does not win under this ruleset (app.zero-tai: 屁胡 not allowed)",
-            field="tiles", reason_zh="此規則組不允許 0 台的屁胡（app.zero-tai）",
+            f"a win needs at least {table.min_tai} 台 on the face under this ruleset (起胡, scoring.min_tai); this hand has {capped}",
+            field="tiles", reason_zh=f"此規則組 {table.min_tai} 台起胡（scoring.min_tai），此手牌面只有 {capped} 台",
         )
 
     # ---- the dealer's 台 (tai.09, tai.10) --------------------------------------------

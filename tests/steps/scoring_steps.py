@@ -101,6 +101,15 @@ def scoring_profile_override(tally, profile, name, value):
         tally["overrides"][name] = value
 
 
+@given(parsers.re(r'另設參數 "(?P<name>[^"]+)" 為 (?P<value>\S+)$'))
+def scoring_more_overrides(tally, name, value):
+    """One more override on top of the profile (the value as JSON, or a bare string)."""
+    try:
+        tally["overrides"][name] = json.loads(value)
+    except json.JSONDecodeError:
+        tally["overrides"][name] = value
+
+
 @given(parsers.re(r'胡牌手牌 "(?P<tiles>[^"]*)"(，副露 "(?P<melds>[^"]*)")?(，花牌 "(?P<flowers>[^"]*)")?'))
 def scoring_hand(tally, tiles, melds, flowers):
     tally["tiles"], tally["melds"], tally["flowers"] = tiles, melds or "", flowers or ""
