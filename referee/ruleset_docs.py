@@ -32,7 +32,9 @@ INTRO_ZH = """\
   其台數保留條文所載之值，只要覆寫開關即可使用。
 - `tai.exclusions` 列出某名堂成立時哪些名堂不另計（取代），以及台數增減（字一色 −4），每條附條文；
   見下方「不另計」表。
-- 總表中 ⚠︎ 與粗體表示各設定的值不同；值旁的 ‹條文› 表示此值出自該條文，而非參數所列的第一個條文。
+- 總表中 ⚠︎ 與粗體表示各設定的值不同；值旁的 ‹條文› 表示此值出自該條文，而非參數所列的第一個條文；
+  ‹†› 表示此值出自公開來源（引擎的檔案、牌桌公布的規則），見文末「規則設定檔的出處」。
+- 條文沒有說的慣例（起胡、平胡的變化、選用名堂⋯⋯）預設皆為比賽規則的做法，參數說明列有其公開出處。
 - 賽事可在設定檔之上覆寫個別參數，例如 `Ruleset.load("competition", {"scoring.cap": 8})`。"""
 
 INTRO_EN = """\
@@ -52,7 +54,11 @@ always complete. Clause ids are those of the rulebook's `clauses.tsv`.
 - `tai.exclusions` lists which pattern, when scored, excludes which others (不另計 / 取代) and
   the adjustments (字一色 −4), each entry with its clause: see the exclusions table below.
 - In the table, ⚠︎ and bold mark parameters whose values differ between profiles; ‹clause›
-  beside a value means it comes from that clause rather than the parameter's first one.
+  beside a value means it comes from that clause rather than the parameter's first one; ‹†›
+  means it comes from a public source (an engine's file, a table's published rules), listed
+  under "Profile sources" at the end.
+- Conventions the rule texts do not state (起胡, 平胡 variants, optional patterns ...) default
+  to what the rulebook does; the parameter meanings give their public sources.
 - A tournament may override single parameters on top of a profile, e.g.
   `Ruleset.load("competition", {"scoring.cap": 8})`."""
 
