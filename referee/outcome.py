@@ -314,6 +314,12 @@ def adjudicate(ref) -> Adjudication:
         nxt = next_hand(dealer, streak, wind, first, repeats=ended.seat != dealer, counted=False)
         outcome = _outcome(_ENDED_BY_IRREGULARITY, ended.clause, nxt, (), _NO_PAYMENTS, ended.seq,
                            f"本盤因違規終止：{ended.detail_zh}", f"the hand ended on an irregularity: {ended.detail}")
+    elif st.abortive is not None:
+        # 四風連打, 四槓流局 (play.abortive_*): drawn, nobody pays, the dealer repeats (as 荒局)
+        nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
+        zh, en = _ABORTIVE[st.abortive]
+        outcome = _outcome(_EXHAUSTIVE_DRAW, "app.exhausted", nxt, (), _NO_PAYMENTS, st.end_seq,
+                           f"流局：{zh}，不用付，莊家續莊", f"abortive draw: {en}; nobody pays, the dealer repeats")
     elif st.skipped_last or (st.phase >= _PLAY_PHASE and st.wall.live == 0):
         nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
         clause = "tai.25" if st.skipped_last else "play.exhausted"
@@ -364,6 +370,9 @@ def _payments(results: tuple[WinResult, ...]) -> tuple[int, int, int, int]:
 
 
 _NO_PAYMENTS = (0, 0, 0, 0)
+#: abortive draws (play.abortive_four_winds, play.abortive_four_kongs)
+_ABORTIVE = {"four_winds": ("四風連打", "four winds discarded in the first go-around"),
+             "four_kongs": ("四槓流局", "four kongs by two or more players")}
 _WIN = OutcomeKind.WIN
 _EXHAUSTIVE_DRAW = OutcomeKind.EXHAUSTIVE_DRAW
 _ENDED_BY_IRREGULARITY = OutcomeKind.ENDED_BY_IRREGULARITY

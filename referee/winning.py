@@ -98,7 +98,11 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
 
     With *dry*, only answer whether it would stand (True / False), changing nothing.
     """
-    if dry and st.phase is not _PLAY:
+    # 四槓流局 (play.abortive_four_kongs): the hand ended at the discard after the fourth
+    # kong, but a win on that very discard still stands
+    last_chance = st.abortive == "four_kongs" and st.window is not None and st.window.seq == st.end_seq \
+        and not st.window.closed and st.window.seat != ev.seat
+    if dry and st.phase is not _PLAY and not last_chance:
         return False
     s = ev.seat
     seat = st.seats[s]
@@ -106,9 +110,9 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     problems: list[Irregularity] = []
     if st.phase is _FLOWERS_PHASE and s == st.dealer:
         problems += ref._start_play(st, ev)
-    if st.phase is _ENDED:
+    if st.phase is _ENDED and not last_chance:
         return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
-    if st.phase is not _PLAY:
+    if st.phase is not _PLAY and not last_chance:
         return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
     w = st.window
     open_w = w is not None and not w.closed and w.seat != s
