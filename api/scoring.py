@@ -7,7 +7,7 @@ Body (every field but ``tiles``, ``winner``, ``dealer``, ``source`` is optional)
      "winner": 1, "dealer": 0, "round_wind": "E", "source": "wall", "winning_tile": "S",
      "discarder": null, "wall_break": null, "streak": 1, "streak_marker": null,
      "flower_win": "none", "dealt_flower_win": false, "readiness": "none",
-     "first_turn": "none", "bao": "", "robbed_flower": null, "replaced_kong": null,
+     "first_turn": "none", "bao": "", "robbed_flower": null, "replaced_kong": null, "liable": null,
      "stakes": {"base": 100, "per_tai": 20}}
 
 Answer: :meth:`referee.scoring.Score.to_dict` (``tai``, ``dealer_tai``, ``patterns``,
@@ -106,6 +106,8 @@ class ScoreSchema(RulesetSelectionSchema):
     robbed_flower = fields.String(load_default=None, allow_none=True, metadata={"description": "七搶一被搶的花"})
     replaced_kong = KongKindField(load_default=None, allow_none=True,
                                   metadata={"description": "槓上補牌胡：補的是哪一種槓 melded | added | concealed"})
+    liable = fields.Integer(load_default=None, allow_none=True, **_STRICT_INT, **_SEAT,
+                            metadata={"description": "包牌者座位（settle.liability）"})
     stakes = fields.Nested(StakesSchema, load_default=lambda: {"base": 100, "per_tai": 20})
 
 
@@ -136,7 +138,7 @@ def score_body(body: object) -> dict:
         winning_tile=winning_tile, discarder=data["discarder"], wall_break=data["wall_break"], streak=data["streak"],
         streak_marker=data["streak_marker"], flower_win=data["flower_win"], dealt_flower_win=data["dealt_flower_win"],
         readiness=data["readiness"], first_turn=data["first_turn"], bao=tuple(parse_tiles(data["bao"], field="bao")),
-        robbed_flower=robbed, replaced_kong=data["replaced_kong"],
+        robbed_flower=robbed, replaced_kong=data["replaced_kong"], liable=data["liable"],
     )
     if source is WinSource.FLOWER_WIN and not data["tiles"].strip():
         hand = None  # 手牌未胡毋須翻開 (tai.29): the flowers alone

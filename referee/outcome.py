@@ -24,6 +24,7 @@ from typing import Any
 
 from .errors import MjrefError
 from .hand import Hand
+from .melds import MeldKind
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
 from .scoring.context import (
@@ -370,6 +371,8 @@ def _payments(results: tuple[WinResult, ...]) -> tuple[int, int, int, int]:
 
 
 _NO_PAYMENTS = (0, 0, 0, 0)
+_CHOW_MELD = MeldKind.CHOW
+_CONCEALED_MELD = MeldKind.CONCEALED_KONG
 #: abortive draws (play.abortive_four_winds, play.abortive_four_kongs)
 _ABORTIVE = {"four_winds": ("四風連打", "four winds discarded in the first go-around"),
              "four_kongs": ("四槓流局", "four kongs by two or more players")}
@@ -400,7 +403,8 @@ def _score(st, claim: WinClaim) -> WinResult:
         ctx = WinContext._of(  # WinContext(…)'s fields in order: winner … robbed_flower
             claim.seat, setup.dealer, setup.round_wind, source, claim.tile if not flower_win else None,
             claim.discarder, st.east, setup.streak, setup.streak_marker, claim.flower_win, claim.dealt_flower_win,
-            readiness, claim.first_turn, (), _robbed_flower(st, claim),
+            readiness, claim.first_turn, (), _robbed_flower(st, claim), None,
+            _liable(seat, claim.seat) if st.rules.liability and not flower_win else None,
         )
     except MjrefError as exc:
         return WinResult(claim, unscored=f"context: {exc.message}")
@@ -439,6 +443,18 @@ def _stakes(base: int, per_tai: int) -> Stakes:
 
 
 _STAKES: dict[tuple[int, int], Stakes] = {}
+
+
+def _liable(seat, winner: int) -> int | None:
+    """包牌 (``settle.liability``): the seat whose discard the winner claimed for the last
+    of his three dragon sets or four wind sets, all laid down; ``None`` otherwise."""
+    for low, need in ((31, 3), (27, 4)):
+        sets = [m for m in seat.melds if m.kind is not _CHOW_MELD and m.tiles and low <= m.tiles[0] < low + need]
+        if len(sets) == need:
+            last = max(sets, key=lambda m: m.seq)
+            if last.kind is not _CONCEALED_MELD and last.from_seat is not None and last.from_seat != winner:
+                return last.from_seat
+    return None
 
 
 def _robbed_flower(st, claim: WinClaim) -> int | None:

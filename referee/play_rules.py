@@ -19,7 +19,7 @@ class PlayRules:
         "heavenly_at_first_discard", "heavenly_dealer", "earthly_dealer_discard", "earthly_requires_kept_draw",
         "ready_requires_no_prior_claims", "dead_wall", "dead_wall_per_kong", "seven_rob_one", "flower_win_optional",
         "unreplaced_ends_hand", "ligu", "first_hand_east_is_dealer", "chow_restricts_discard", "pung_restricts_discard",
-        "multiple_wins_limit", "max_streak", "abortive_four_winds", "abortive_four_kongs",
+        "multiple_wins_limit", "max_streak", "abortive_four_winds", "abortive_four_kongs", "liability",
     )
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -44,6 +44,8 @@ class PlayRules:
         #: play.abortive_four_winds (四風連打), play.abortive_four_kongs (四槓流局); app.exhausted
         self.abortive_four_winds: bool = v["play.abortive_four_winds"]
         self.abortive_four_kongs: bool = v["play.abortive_four_kongs"]
+        #: settle.liability != none (包牌): the referee names the liable seat
+        self.liability: bool = v["settle.liability"] != "none"
         #: play.chow.forbid_own_recent_discard (play.chi, play.restrict.6)
         self.chow_forbid_own_recent: bool = v["play.chow.forbid_own_recent_discard"]
         #: play.melded_kong_from_previous_player (app.kong.limits)

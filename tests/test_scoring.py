@@ -367,3 +367,14 @@ def test_min_tai_and_zero_tai_win_together(min_tai, zero_tai_win, ok):
         with pytest.raises(NotWinningError) as err:
             score(hand, context, rules)
         assert err.value.field == "tiles" and ("app.zero-tai" in err.value.reason_zh or "scoring.min_tai" in err.value.reason_zh)
+
+
+def test_api_liable_seat(client):
+    body = {"ruleset": "competition", "params": {"settle.liability": "feeder"}, "tiles": "123m456m99p",
+            "melds": "pung:PPP pung:FFF pung:CCC", "winner": 1, "dealer": 0, "source": "wall", "winning_tile": "9p"}
+    answer = client.post("/api/v1/score", json={**body, "liable": 3}).get_json()
+    assert answer["settlement"]["payments"] == [0, 920, 0, -920]
+    assert {t.get("on_behalf_of") for t in answer["settlement"]["transfers"]} == {0, 2, None}
+    for bad in (5, 1, "north"):
+        response = client.post("/api/v1/score", json={**body, "liable": bad})
+        assert response.status_code == 400 and response.get_json()["field"] == "liable", response.get_json()

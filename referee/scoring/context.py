@@ -191,6 +191,8 @@ class WinContext:
         ``CONCEALED_KONG``); a melded kong's replacement may not win by self-draw unless
         the ruleset allows it (``play.restrict.2``, ``app.kong.limits``). ``None``: not
         said; the scorer then reads it from the melds when they hold only melded kongs.
+    :param liable: 包牌 (``settle.liability``): the seat that fed the last set of 大三元 or
+        大四喜 by a discard the winner claimed; ``None`` when nobody is liable.
     """
 
     winner: int
@@ -209,6 +211,7 @@ class WinContext:
     bao: tuple[int, ...] = ()
     robbed_flower: int | None = None
     replaced_kong: MeldKind | None = None
+    liable: int | None = None
 
     def __post_init__(self) -> None:
         # Every check reads locals and the module's names for enum members: an enum
@@ -290,12 +293,18 @@ class WinContext:
             if source is not _BY_KONG_REPLACEMENT:
                 raise ContextError(f"replaced_kong is only for a win on a kong's replacement, not on {source.value}",
                                    field="replaced_kong", reason_zh="只有槓上補牌胡才須指明所槓的槓")
+        liable = self.liable
+        if liable is not None:
+            _seat(liable, "liable")
+            if liable == winner:
+                raise ContextError("the liable seat (包牌) cannot be the winner", field="liable", reason_zh="包牌者不能是胡牌者本人")
 
     @classmethod
     def _of(cls, winner: int, dealer: int, round_wind: Wind, source: WinSource, winning_tile: int | None,
             discarder: int | None, wall_break: int | None, streak: int, streak_marker: int | None,
             flower_win: FlowerWin, dealt_flower_win: bool, readiness: Readiness, first_turn: FirstTurn,
-            bao: tuple[int, ...], robbed_flower: int | None, replaced_kong: MeldKind | None = None) -> WinContext:
+            bao: tuple[int, ...], robbed_flower: int | None, replaced_kong: MeldKind | None = None,
+            liable: int | None = None) -> WinContext:
         """``WinContext(…)`` with every field given, in order, and checked the same way
         (:meth:`__post_init__`): the referee's path (:mod:`referee.outcome`), its slots
         filled through :func:`slot_setters` at about half the cost."""
@@ -316,6 +325,7 @@ class WinContext:
         _SET_BAO(ctx, bao)
         _SET_ROBBED_FLOWER(ctx, robbed_flower)
         _SET_REPLACED_KONG(ctx, replaced_kong)
+        _SET_LIABLE(ctx, liable)
         ctx.__post_init__()
         return ctx
 
@@ -357,7 +367,7 @@ def slot_setters(cls: type) -> tuple:
 _new = object.__new__
 (_SET_WINNER, _SET_DEALER, _SET_ROUND_WIND, _SET_SOURCE, _SET_WINNING_TILE, _SET_DISCARDER, _SET_WALL_BREAK, _SET_STREAK,
  _SET_STREAK_MARKER, _SET_FLOWER_WIN, _SET_DEALT_FLOWER_WIN, _SET_READINESS, _SET_FIRST_TURN, _SET_BAO,
- _SET_ROBBED_FLOWER, _SET_REPLACED_KONG) = slot_setters(WinContext)
+ _SET_ROBBED_FLOWER, _SET_REPLACED_KONG, _SET_LIABLE) = slot_setters(WinContext)
 
 
 @dataclass(frozen=True, slots=True)

@@ -339,6 +339,9 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
             field="tiles", reason_zh=f"此規則組 {table.min_tai} 台起胡（scoring.min_tai），此手牌面只有 {capped} 台",
         )
 
+    if ctx.liable is not None:
+        _check_liable(ctx, items, ex, table)
+
     # ---- the dealer's 台 (tai.09, tai.10) --------------------------------------------
     involved = bool(table.dealer_fn(f))
     dealer_tai = table.dealer_unit + table.streak_unit * ctx.streak if involved else 0
@@ -437,6 +440,16 @@ def _check_replaced_kong(ctx: WinContext, melds: tuple, table: ScoringTable) -> 
             field="replaced_kong",
             reason_zh="此規則組明槓（碰槓）補的牌不能自摸（play.restrict.2、app.kong.limits）",
         )
+
+
+def _check_liable(ctx: WinContext, items: list, ex: int, table: ScoringTable) -> None:
+    """包牌 (``settle.liability``): played, and the win scores 大三元 or 大四喜."""
+    if table.liability == "none":
+        raise ContextError("包牌 is not played under this ruleset (settle.liability)", field="liable",
+                           reason_zh="此規則組不玩包牌（settle.liability）")
+    if not any((table.liable_patterns >> i) & 1 and not (ex >> i) & 1 for i, _c in items):
+        raise ContextError("包牌 is for a win scoring 大三元 or 大四喜", field="liable",
+                           reason_zh="包牌限於大三元或大四喜的胡牌")
 
 
 def _check_flower_win(ctx: WinContext, held: tuple[int, ...], table: ScoringTable) -> None:

@@ -129,6 +129,12 @@ class ScoringTable:
                 field="params.scoring.all_chows_forbids_concealed",
                 reason_zh="平胡不能既須門清又不可門清（scoring.all_chows_requires_concealed 與 scoring.all_chows_forbids_concealed）",
             )
+        #: settle.liability (包牌): none | feeder | shared
+        self.liability = values.get("settle.liability", "none")
+        if self.liability not in ("none", "feeder", "shared"):
+            raise RulesetError(f"unknown settle.liability {self.liability!r}", field="params.settle.liability",
+                               reason_zh="包牌參數無效")
+        self.liable_patterns = sum(1 << INDEX[c] for c in ("big_three_dragons", "big_four_winds"))
         #: scoring.discard_tile_completes_pung (tai.16)
         self.discard_pung = bool(values.get("scoring.discard_tile_completes_pung", False))
         #: 起胡 (scoring.min_tai); no 屁胡 (scoring.zero_tai_win false) is at least 1

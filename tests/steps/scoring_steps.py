@@ -6,7 +6,7 @@ otherwise. A context is ``key=value`` pairs::
 
     胡家=南 莊家=東 圈風=東 方式=自摸 胡牌張=S 連莊=1 示記=0 放銃=西
     聽牌=天聽|地聽|宣告  首巡=天胡|地胡|人胡  花胡=八仙過海|七搶一|七搶一自摸
-    配牌花胡=是  寶牌=5m,P,P  被搶花=8f  開門=東  補槓=明槓|加槓|暗槓
+    配牌花胡=是  寶牌=5m,P,P  被搶花=8f  開門=東  補槓=明槓|加槓|暗槓  包牌=北
 
 方式: 自摸 (wall), 槓上 (kong replacement), 補花 (flower replacement), 海底 (last tile),
 放銃 (discard), 河底 (last discard), 搶槓 (robbing a kong), 花胡 (flower win, hand
@@ -81,6 +81,8 @@ def _context(spec: str) -> WinContext:
         args["bao"] = tuple(parse_tiles(kv.pop("寶牌").replace(",", " ")))
     if "被搶花" in kv:
         args["robbed_flower"] = parse_tiles(kv.pop("被搶花"))[0]
+    if "包牌" in kv:
+        args["liable"] = _seat(kv.pop("包牌"))
     if "補槓" in kv:
         args["replaced_kong"] = _KONGS[kv.pop("補槓")]
     assert not kv, f"unknown context keys {sorted(kv)}"
