@@ -7,7 +7,7 @@ Body (every field but ``tiles``, ``winner``, ``dealer``, ``source`` is optional)
      "winner": 1, "dealer": 0, "round_wind": "E", "source": "wall", "winning_tile": "S",
      "discarder": null, "wall_break": null, "streak": 1, "streak_marker": null,
      "flower_win": "none", "dealt_flower_win": false, "readiness": "none",
-     "first_turn": "none", "bao": "", "robbed_flower": null,
+     "first_turn": "none", "bao": "", "robbed_flower": null, "replaced_kong": null, "liable": null,
      "stakes": {"base": 100, "per_tai": 20}}
 
 Answer: :meth:`referee.scoring.Score.to_dict` (``tai``, ``dealer_tai``, ``patterns``,
@@ -27,6 +27,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from api.schemas import RulesetSelectionSchema, load_ruleset
 from referee.hand import Hand
+from referee.melds import MeldKind
 from referee.scoring import FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score, settle
 from referee.tiles import Wind, check_flowers, parse_tiles, tile_name
 
@@ -50,6 +51,24 @@ class WindField(fields.Field):
         if wind is None:
             raise ValidationError("須為東南西北之一 must be a wind: E S W N, east…, 東南西北 or 0–3")
         return wind
+
+
+#: which kong's replacement won (play.restrict.2, app.kong.limits)
+_KONGS = {
+    "melded": MeldKind.MELDED_KONG, "melded_kong": MeldKind.MELDED_KONG, "明槓": MeldKind.MELDED_KONG, "碰槓": MeldKind.MELDED_KONG,
+    "added": MeldKind.ADDED_KONG, "added_kong": MeldKind.ADDED_KONG, "加槓": MeldKind.ADDED_KONG,
+    "concealed": MeldKind.CONCEALED_KONG, "concealed_kong": MeldKind.CONCEALED_KONG, "暗槓": MeldKind.CONCEALED_KONG,
+}
+
+
+class KongKindField(fields.Field):
+    """A kong kind: ``melded`` (明槓), ``added`` (加槓), ``concealed`` (暗槓)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        kind = _KONGS.get(value.strip().lower()) if isinstance(value, str) else None
+        if kind is None:
+            raise ValidationError("須為明槓、加槓或暗槓 must be a kong kind: melded, added or concealed")
+        return kind
 
 
 _SEAT = {"validate": validate.Range(0, 3, error="座位須為 0–3 a seat is 0–3")}
@@ -85,6 +104,10 @@ class ScoreSchema(RulesetSelectionSchema):
     first_turn = fields.Enum(FirstTurn, by_value=True, load_default=FirstTurn.NONE, metadata={"description": "天胡／地胡／人胡"})
     bao = fields.String(load_default="", metadata={"description": "寶牌, one per indicator"})
     robbed_flower = fields.String(load_default=None, allow_none=True, metadata={"description": "七搶一被搶的花"})
+    replaced_kong = KongKindField(load_default=None, allow_none=True,
+                                  metadata={"description": "槓上補牌胡：補的是哪一種槓 melded | added | concealed"})
+    liable = fields.Integer(load_default=None, allow_none=True, **_STRICT_INT, **_SEAT,
+                            metadata={"description": "包牌者座位（settle.liability）"})
     stakes = fields.Nested(StakesSchema, load_default=lambda: {"base": 100, "per_tai": 20})
 
 
@@ -115,7 +138,7 @@ def score_body(body: object) -> dict:
         winning_tile=winning_tile, discarder=data["discarder"], wall_break=data["wall_break"], streak=data["streak"],
         streak_marker=data["streak_marker"], flower_win=data["flower_win"], dealt_flower_win=data["dealt_flower_win"],
         readiness=data["readiness"], first_turn=data["first_turn"], bao=tuple(parse_tiles(data["bao"], field="bao")),
-        robbed_flower=robbed,
+        robbed_flower=robbed, replaced_kong=data["replaced_kong"], liable=data["liable"],
     )
     if source is WinSource.FLOWER_WIN and not data["tiles"].strip():
         hand = None  # 手牌未胡毋須翻開 (tai.29): the flowers alone

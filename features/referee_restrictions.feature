@@ -222,3 +222,25 @@
       | 2    | 碰       | 8p8p8p |
       | 2    | 打       | 2z     |
     那麼 裁判：每個動作皆判定為「接受」
+
+  @play.restrict.6 @app.after-claim
+  場景大綱: 吃、碰後禁打可以取消（play.chow.forbidden_discards、play.pung.forbidden_discards 為 none）
+    # play.restrict.6：「吃入牌時不得打出同(絡)牌…碰牌時不得打出同牌。」
+    # app.after-claim：「碰了不能打同一張。吃了不能打吃進的那張，也不能打另一頭的牌。」有些引擎與牌桌不限制。
+    假設 裁判：規則組 "competition"，參數 <參數>=<值>
+    而且 裁判：數位牌桌，莊家 0 號座
+    而且 裁判：0 號座配牌 "<打>"
+    而且 裁判：<座> 號座配牌 "<配牌>"
+    當 裁判：依序發生
+      | 座位 | 動作   | 牌     |
+      | 0    | 打     | <打>   |
+      | <座> | <動作> | <組>   |
+      | <座> | 打     | <打>   |
+    那麼 裁判：最後一個動作判定為「<判定>」
+
+    例子:
+      | 參數                         | 值   | 打 | 座 | 配牌       | 動作 | 組     | 判定 |
+      | play.chow.forbidden_discards | same | 3m | 1  | 4m5m3m1z   | 吃   | 3m4m5m | 拒絕 |
+      | play.chow.forbidden_discards | none | 3m | 1  | 4m5m3m1z   | 吃   | 3m4m5m | 接受 |
+      | play.pung.forbidden_discards | same | 8p | 2  | 8p8p8p2z   | 碰   | 8p8p8p | 拒絕 |
+      | play.pung.forbidden_discards | none | 8p | 2  | 8p8p8p2z   | 碰   | 8p8p8p | 接受 |

@@ -176,12 +176,14 @@ class ClaimsMixin:
         if w.calls:
             w.note_fulfilled(s)
         if intake is _CHOW:
-            st.after_claim_tile = w.tile
-            st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=rules.chow_forbids_other_end) \
-                if run else (w.tile,)
+            if rules.chow_restricts_discard:  # play.chow.forbidden_discards: none lifts it
+                st.after_claim_tile = w.tile
+                st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=rules.chow_forbids_other_end) \
+                    if run else (w.tile,)
         elif intake is _PUNG:
-            st.after_claim_tile = w.tile
-            st.after_claim_forbidden = (w.tile,)
+            if rules.pung_restricts_discard:  # play.pung.forbidden_discards: none lifts it
+                st.after_claim_tile = w.tile
+                st.after_claim_forbidden = (w.tile,)
         else:
             st.owed = 1
             st.owed_kinds = [_MELDED_KONG_SOURCE]

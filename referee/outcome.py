@@ -24,6 +24,7 @@ from typing import Any
 
 from .errors import MjrefError
 from .hand import Hand
+from .melds import MeldKind
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
 from .scoring.context import (
@@ -248,9 +249,13 @@ _SET_ADJUDICATION = Adjudication.__dict__["__dict__"].__set__
 # --- deciding the outcome -------------------------------------------------------------------
 
 
-def resolve_wins(claims: list[WinClaim], multiple_wins: bool) -> tuple[list[WinClaim], list[Irregularity]]:
+def resolve_wins(claims: list[WinClaim], multiple_wins: bool, limit: int = 3) -> tuple[list[WinClaim], list[Irregularity]]:
     """Which win claims win (``play.intercept``, ``play.multiple_wins``, ``prio.2``), and the
-    irregularities of those who knocked down a hand after losing priority."""
+    irregularities of those who knocked down a hand after losing priority.
+
+    With ``play.multiple_wins``, at most *limit* win on one discard
+    (``play.multiple_wins_limit``): the nearest after the discarder, counterclockwise.
+    """
     if not claims:
         return [], []
     if len(claims) == 1:  # the usual case: a single claim wins and nobody lost priority
@@ -275,6 +280,10 @@ def resolve_wins(claims: list[WinClaim], multiple_wins: bool) -> tuple[list[WinC
             if c.seat not in seen:
                 seen.add(c.seat)
                 winners.append(c)
+        if len(winners) > limit:
+            discarder = winners[0].discarder
+            nearest = sorted(winners, key=lambda c: (c.seat - discarder) % 4)[:limit]
+            winners = [c for c in winners if c in nearest]
         return winners, lost
     discarder = claims[0].discarder
     nearest = nearest_after(discarder, [c.seat for c in claims])
@@ -286,16 +295,18 @@ def adjudicate(ref) -> Adjudication:
     st = ref.state
     setup = st.setup
     rules = st.rules
-    winners, lost = resolve_wins(st.wins, rules.multiple_wins)
+    winners, lost = resolve_wins(st.wins, rules.multiple_wins, rules.multiple_wins_limit)
     for irr in lost:
         ref._found(irr)
     dealer, streak, wind, first = setup.dealer, setup.streak, setup.round_wind, setup.first_dealer
+    # 連莊上限 (seat.max_streak): at the cap the dealer passes even on a win or a draw
+    capped = 0 < rules.max_streak <= streak
     if winners:
         results = tuple([_score(st, c) for c in winners])
         repeats = False
         for c in winners:
             repeats = repeats or c.seat == dealer
-        nxt = next_hand(dealer, streak, wind, first, repeats=repeats)
+        nxt = next_hand(dealer, streak, wind, first, repeats=repeats and not capped)
         names_zh, names = _winner_names(winners)
         outcome = _outcome(_WIN, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
                            f"won: {names}")
@@ -304,15 +315,21 @@ def adjudicate(ref) -> Adjudication:
         nxt = next_hand(dealer, streak, wind, first, repeats=ended.seat != dealer, counted=False)
         outcome = _outcome(_ENDED_BY_IRREGULARITY, ended.clause, nxt, (), _NO_PAYMENTS, ended.seq,
                            f"本盤因違規終止：{ended.detail_zh}", f"the hand ended on an irregularity: {ended.detail}")
+    elif st.abortive is not None:
+        # 四風連打, 四槓流局 (play.abortive_*): drawn, nobody pays, the dealer repeats (as 荒局)
+        nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
+        zh, en = _ABORTIVE[st.abortive]
+        outcome = _outcome(_EXHAUSTIVE_DRAW, "app.exhausted", nxt, (), _NO_PAYMENTS, st.end_seq,
+                           f"流局：{zh}，不用付，莊家續莊", f"abortive draw: {en}; nobody pays, the dealer repeats")
     elif st.skipped_last or (st.phase >= _PLAY_PHASE and st.wall.live == 0):
-        nxt = next_hand(dealer, streak, wind, first, repeats=True)
+        nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
         clause = "tai.25" if st.skipped_last else "play.exhausted"
         left = st.wall.remaining
         outcome = _outcome(_EXHAUSTIVE_DRAW, clause, nxt, (), _NO_PAYMENTS, st.end_seq,
                            f"荒局：牌牆只剩殘牌 {left} 張，無人胡牌，莊家續莊",
                            f"exhaustive draw: {left} dead-wall tiles left and no win; the dealer repeats")
     elif rules.unreplaced_ends_hand and st.phase >= _PLAY_PHASE and any(s.held_flowers for s in st.seats):
-        nxt = next_hand(dealer, streak, wind, first, repeats=True)
+        nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
         outcome = _outcome(_EXHAUSTIVE_DRAW, "app.flowers.no-replace", nxt, (), _NO_PAYMENTS, st.end_seq,
                            "不補不打，這一手流局", "a flower was neither replaced nor discarded: the hand is drawn")
     else:
@@ -354,6 +371,11 @@ def _payments(results: tuple[WinResult, ...]) -> tuple[int, int, int, int]:
 
 
 _NO_PAYMENTS = (0, 0, 0, 0)
+_CHOW_MELD = MeldKind.CHOW
+_CONCEALED_MELD = MeldKind.CONCEALED_KONG
+#: abortive draws (play.abortive_four_winds, play.abortive_four_kongs)
+_ABORTIVE = {"four_winds": ("四風連打", "four winds discarded in the first go-around"),
+             "four_kongs": ("四槓流局", "four kongs by two or more players")}
 _WIN = OutcomeKind.WIN
 _EXHAUSTIVE_DRAW = OutcomeKind.EXHAUSTIVE_DRAW
 _ENDED_BY_IRREGULARITY = OutcomeKind.ENDED_BY_IRREGULARITY
@@ -381,7 +403,8 @@ def _score(st, claim: WinClaim) -> WinResult:
         ctx = WinContext._of(  # WinContext(…)'s fields in order: winner … robbed_flower
             claim.seat, setup.dealer, setup.round_wind, source, claim.tile if not flower_win else None,
             claim.discarder, st.east, setup.streak, setup.streak_marker, claim.flower_win, claim.dealt_flower_win,
-            readiness, claim.first_turn, (), _robbed_flower(st, claim),
+            readiness, claim.first_turn, (), _robbed_flower(st, claim), None,
+            _liable(seat, claim.seat) if st.rules.liability and not flower_win else None,
         )
     except MjrefError as exc:
         return WinResult(claim, unscored=f"context: {exc.message}")
@@ -420,6 +443,18 @@ def _stakes(base: int, per_tai: int) -> Stakes:
 
 
 _STAKES: dict[tuple[int, int], Stakes] = {}
+
+
+def _liable(seat, winner: int) -> int | None:
+    """包牌 (``settle.liability``): the seat whose discard the winner claimed for the last
+    of his three dragon sets or four wind sets, all laid down; ``None`` otherwise."""
+    for low, need in ((31, 3), (27, 4)):
+        sets = [m for m in seat.melds if m.kind is not _CHOW_MELD and m.tiles and low <= m.tiles[0] < low + need]
+        if len(sets) == need:
+            last = max(sets, key=lambda m: m.seq)
+            if last.kind is not _CONCEALED_MELD and last.from_seat is not None and last.from_seat != winner:
+                return last.from_seat
+    return None
 
 
 def _robbed_flower(st, claim: WinClaim) -> int | None:

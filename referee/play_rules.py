@@ -18,7 +18,8 @@ class PlayRules:
         "rob_concealed_kong", "last_tiles_no_claims", "last_tile_may_decline", "declared_ready",
         "heavenly_at_first_discard", "heavenly_dealer", "earthly_dealer_discard", "earthly_requires_kept_draw",
         "ready_requires_no_prior_claims", "dead_wall", "dead_wall_per_kong", "seven_rob_one", "flower_win_optional",
-        "unreplaced_ends_hand", "ligu", "first_hand_east_is_dealer",
+        "unreplaced_ends_hand", "ligu", "first_hand_east_is_dealer", "chow_restricts_discard", "pung_restricts_discard",
+        "multiple_wins_limit", "max_streak", "abortive_four_winds", "abortive_four_kongs", "liability",
     )
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -32,6 +33,19 @@ class PlayRules:
         self.passed_pung: bool = v["play.passed_pung"]
         #: play.chow.forbidden_discards == same_and_other_end (app.after-claim)
         self.chow_forbids_other_end: bool = v["play.chow.forbidden_discards"] == "same_and_other_end"
+        #: play.chow.forbidden_discards != none (play.chi, play.restrict.6)
+        self.chow_restricts_discard: bool = v["play.chow.forbidden_discards"] != "none"
+        #: play.pung.forbidden_discards != none (play.pon, app.after-claim)
+        self.pung_restricts_discard: bool = v["play.pung.forbidden_discards"] != "none"
+        #: play.multiple_wins_limit: 3 (all) or 2 winners at most on one discard (play.intercept)
+        self.multiple_wins_limit: int = 2 if v["play.multiple_wins_limit"] == "two" else 3
+        #: seat.max_streak (連莊上限; 0 = none)
+        self.max_streak: int = v["seat.max_streak"]
+        #: play.abortive_four_winds (四風連打), play.abortive_four_kongs (四槓流局); app.exhausted
+        self.abortive_four_winds: bool = v["play.abortive_four_winds"]
+        self.abortive_four_kongs: bool = v["play.abortive_four_kongs"]
+        #: settle.liability != none (包牌): the referee names the liable seat
+        self.liability: bool = v["settle.liability"] != "none"
         #: play.chow.forbid_own_recent_discard (play.chi, play.restrict.6)
         self.chow_forbid_own_recent: bool = v["play.chow.forbid_own_recent_discard"]
         #: play.melded_kong_from_previous_player (app.kong.limits)

@@ -86,6 +86,9 @@ class ParameterDef:
     values: tuple[str, ...] = ()
     #: enum value → {"zh": ..., "en": ...}
     value_meanings: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+    #: public sources beside the clauses (an engine's file, a table's convention), for
+    #: what the rule texts do not say
+    sources: tuple[str, ...] = ()
 
     @property
     def default_clause(self) -> str:
@@ -118,6 +121,8 @@ class ParameterDef:
             out["values"] = {v: dict(self.value_meanings.get(v, {})) for v in self.values}
         out["meaning"] = {"zh": self.meaning_zh, "en": self.meaning_en}
         out["clauses"] = list(self.clauses)
+        if self.sources:
+            out["sources"] = list(self.sources)
         return out
 
 
@@ -157,6 +162,14 @@ class Exclusion:
         return out
 
 
+#: entries every profile has, whatever its ``tai.exclusions``: optional patterns that
+#: contain one another (``tai.rule``: 必然並存之二種以上，僅得計台數較高的一種)
+IMPLIED_EXCLUSIONS = (
+    Exclusion("no_honours_no_flowers", "tai.rule", excludes=("no_flowers",),
+              note="無字無花必然無花，僅計較高者 / 無字無花 implies 無花: only the higher"),
+)
+
+
 @dataclass(frozen=True)
 class ExclusionResult:
     """What :meth:`Ruleset.apply_exclusions` leaves: the patterns to score, the ones
@@ -179,6 +192,9 @@ class ProfileInfo:
     title_en: str
     description_zh: str
     description_en: str
+    #: public sources the profile's values come from: key → text (an engine's file, a
+    #: table's published rules); a value cites one as ``{"value": …, "source": key}``
+    sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -267,7 +283,7 @@ def _parse_parameter(raw: object, index: int) -> ParameterDef:
     where = f"{PARAMETERS_FILE} parameters[{index}]"
     if not isinstance(raw, Mapping):
         raise _data_error(where, "must be an object", "須為物件")
-    _check_keys(raw, {"name", "term", "type", "min", "max", "values", "meaning", "clauses"}, {"name", "term", "type", "meaning", "clauses"}, where)
+    _check_keys(raw, {"name", "term", "type", "min", "max", "values", "meaning", "clauses", "sources"}, {"name", "term", "type", "meaning", "clauses"}, where)
     name = raw["name"]
     if not isinstance(name, str) or not _NAME.match(name):
         raise _data_error(where, f"name {name!r} is not a dotted ASCII name (e.g. 'tai.self_draw')", f"名稱 {name!r} 須為以點分隔的英文小寫名稱")
@@ -300,7 +316,10 @@ def _parse_parameter(raw: object, index: int) -> ParameterDef:
         values = tuple(raw_values)
     elif "values" in raw:
         raise _data_error(where, "only enum parameters have values", "只有選項參數有 values")
-    return ParameterDef(name, kind, term, zh, en, clauses, lo, hi, values, MappingProxyType(meanings))
+    sources = raw.get("sources", [])
+    if not isinstance(sources, list) or not all(isinstance(x, str) and x.strip() for x in sources):
+        raise _data_error(where, "sources must be a list of non-empty strings", "sources 須為非空字串的清單")
+    return ParameterDef(name, kind, term, zh, en, clauses, lo, hi, values, MappingProxyType(meanings), tuple(sources))
 
 
 @lru_cache(maxsize=1)
@@ -445,7 +464,7 @@ def _profile_file(name: str) -> tuple[ProfileInfo, Mapping[str, Any]]:
     raw = _read_json(DATA_DIR / where)
     if not isinstance(raw, Mapping):
         raise _data_error(where, "must be an object", "須為物件")
-    _check_keys(raw, {"profile", "extends", "title", "description", "values"}, {"profile", "title", "description", "values"}, where)
+    _check_keys(raw, {"profile", "extends", "title", "description", "sources", "values"}, {"profile", "title", "description", "values"}, where)
     if raw["profile"] != name or not _PROFILE.match(name):
         raise _data_error(where, f"'profile' is {raw['profile']!r}, the file name says {name!r}", f"profile 為 {raw['profile']!r}，與檔名 {name!r} 不符")
     extends = raw.get("extends")
@@ -455,13 +474,18 @@ def _profile_file(name: str) -> tuple[ProfileInfo, Mapping[str, Any]]:
     description = _text_pair(raw["description"], f"{where} description")
     if not isinstance(raw["values"], Mapping):
         raise _data_error(where, "'values' must be an object", "values 須為物件")
-    info = ProfileInfo(name, extends, title[0], title[1], description[0], description[1])
+    sources = raw.get("sources", {})
+    if not isinstance(sources, Mapping) or not all(
+            isinstance(k, str) and _PROFILE.match(k) and isinstance(v, str) and v.strip() for k, v in sources.items()):
+        raise _data_error(where, "'sources' must map a key (lower-case ASCII) to its text", "sources 須為「鍵: 出處文字」的物件")
+    info = ProfileInfo(name, extends, title[0], title[1], description[0], description[1], MappingProxyType(dict(sources)))
     return info, raw["values"]
 
 
 @lru_cache(maxsize=None)
-def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...]]]:
-    """A profile's complete values and the clause each one comes from."""
+def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...]], Mapping[str, str]]:
+    """A profile's complete values, the clause each one comes from, and the public
+    source of those that cite one instead of a clause."""
     chain = [name]
     while (parent := _profile_file(chain[-1])[0].extends) is not None:
         if parent in chain:
@@ -470,6 +494,7 @@ def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...
     params = _catalogue().params
     values: dict[str, Any] = {}
     sources: dict[str, tuple[str, ...]] = {}
+    citations: dict[str, tuple[str, str]] = {}
     for profile in reversed(chain):
         where = f"{profile}.json"
         for pname, entry in _profile_file(profile)[1].items():
@@ -479,8 +504,21 @@ def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...
                 raise _data_error(where, err.message, err.reason_zh)
             clause = defn.default_clause
             if isinstance(entry, Mapping):
+                if set(entry) == {"value", "source"}:
+                    # a public source, not a clause: the profile's own list names it
+                    key = entry["source"]
+                    known = _profile_file(profile)[0].sources
+                    if key not in known:
+                        raise _data_error(where, f"{pname} cites source {key!r}, not in the profile's sources {sorted(known)}", f"{pname} 引用的出處 {key!r} 不在此設定檔的 sources 之中")
+                    citations[pname] = (profile, key)
+                    sources[pname] = ()
+                    try:
+                        values[pname] = _check_value(defn, entry["value"], f"params.{pname}")
+                    except RulesetError as exc:
+                        raise _data_error(where, exc.message, exc.reason_zh) from None
+                    continue
                 if set(entry) != {"value", "clause"}:
-                    raise _data_error(where, f"{pname}: a cited value is {{\"value\": ..., \"clause\": ...}}, got keys {sorted(entry)}", f"{pname}：附條文的值須為 {{\"value\": …, \"clause\": …}}")
+                    raise _data_error(where, f"{pname}: a cited value is {{\"value\": ..., \"clause\": ...}} or {{\"value\": ..., \"source\": ...}}, got keys {sorted(entry)}", f"{pname}：附出處的值須為 {{\"value\": …, \"clause\": …}} 或 {{\"value\": …, \"source\": …}}")
                 clause, entry = entry["clause"], entry["value"]
                 if clause not in defn.clauses:
                     raise _data_error(where, f"{pname} cites {clause!r}, which is not among the parameter's clauses {list(defn.clauses)}", f"{pname} 引用的條文 {clause!r} 不在該參數的條文 {list(defn.clauses)} 之中")
@@ -489,11 +527,13 @@ def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...
             except RulesetError as exc:
                 raise _data_error(where, exc.message, exc.reason_zh) from None
             sources[pname] = (clause,)
+            citations.pop(pname, None)
     missing = [p for p in params if p not in values]
     if missing:
         raise _data_error(f"{name}.json", f"profile is incomplete, no value for {missing}", f"規則設定不完整，缺少 {missing}")
     ordered = {p: values[p] for p in params}
-    return MappingProxyType(ordered), MappingProxyType({p: sources[p] for p in params})
+    cited = {p: _profile_file(prof)[0].sources[key] for p, (prof, key) in citations.items()}
+    return MappingProxyType(ordered), MappingProxyType({p: sources[p] for p in params}), MappingProxyType(cited)
 
 
 def profile_info(name: str) -> ProfileInfo:
@@ -501,6 +541,15 @@ def profile_info(name: str) -> ProfileInfo:
     if type(name) is not str:
         raise _unknown_profile(name)
     return _profile_file(name)[0]
+
+
+def value_sources(name: str) -> Mapping[str, str]:
+    """Parameter → the public source (text) of profile *name*'s value, for the values that
+    cite one instead of a clause (``{"value": …, "source": key}``, the key among the
+    profile's ``sources``); :class:`RulesetError` for an unknown profile."""
+    if type(name) is not str:
+        raise _unknown_profile(name)
+    return _resolved(name)[2]
 
 
 def parameters() -> Mapping[str, ParameterDef]:
@@ -676,6 +725,7 @@ def _build(profile: str, values: dict[str, Any], overrides: dict[str, Any], sour
             "small_four_winds", "app.replaces.18", excludes=("round_wind_pung", "seat_wind_pung"),
             note="scoring.small_four_winds_adds_winds = false",
         ),)
+    entries += IMPLIED_EXCLUSIONS
     return Ruleset(
         profile,
         MappingProxyType(values),
@@ -691,7 +741,7 @@ def _build(profile: str, values: dict[str, Any], overrides: dict[str, Any], sour
 def _base(name: str) -> Ruleset:
     if type(name) is not str or name not in _profile_names():
         raise _unknown_profile(name)
-    values, sources = _resolved(name)
+    values, sources, _cited = _resolved(name)
     return _build(name, dict(values), {}, dict(sources))
 
 
@@ -706,4 +756,5 @@ __all__ = [
     "clear_cache",
     "parameters",
     "profile_info",
+    "value_sources",
 ]

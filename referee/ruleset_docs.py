@@ -11,7 +11,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .ruleset import EXCLUSIONS, Exclusion, ParameterDef, Ruleset, available_profiles, parameters, profile_info
+from .ruleset import (
+    EXCLUSIONS, Exclusion, ParameterDef, Ruleset, available_profiles, parameters, profile_info, value_sources,
+)
 
 DOCS_FILE = Path(__file__).resolve().parent.parent / "docs" / "rulesets.md"
 #: column order; any other profile follows, alphabetically
@@ -30,7 +32,9 @@ INTRO_ZH = """\
   其台數保留條文所載之值，只要覆寫開關即可使用。
 - `tai.exclusions` 列出某名堂成立時哪些名堂不另計（取代），以及台數增減（字一色 −4），每條附條文；
   見下方「不另計」表。
-- 總表中 ⚠︎ 與粗體表示各設定的值不同；值旁的 ‹條文› 表示此值出自該條文，而非參數所列的第一個條文。
+- 總表中 ⚠︎ 與粗體表示各設定的值不同；值旁的 ‹條文› 表示此值出自該條文，而非參數所列的第一個條文；
+  ‹†› 表示此值出自公開來源（引擎的檔案、牌桌公布的規則），見文末「規則設定檔的出處」。
+- 條文沒有說的慣例（起胡、平胡的變化、選用名堂⋯⋯）預設皆為比賽規則的做法，參數說明列有其公開出處。
 - 賽事可在設定檔之上覆寫個別參數，例如 `Ruleset.load("competition", {"scoring.cap": 8})`。"""
 
 INTRO_EN = """\
@@ -50,7 +54,11 @@ always complete. Clause ids are those of the rulebook's `clauses.tsv`.
 - `tai.exclusions` lists which pattern, when scored, excludes which others (不另計 / 取代) and
   the adjustments (字一色 −4), each entry with its clause: see the exclusions table below.
 - In the table, ⚠︎ and bold mark parameters whose values differ between profiles; ‹clause›
-  beside a value means it comes from that clause rather than the parameter's first one.
+  beside a value means it comes from that clause rather than the parameter's first one; ‹†›
+  means it comes from a public source (an engine's file, a table's published rules), listed
+  under "Profile sources" at the end.
+- Conventions the rule texts do not state (起胡, 平胡 variants, optional patterns ...) default
+  to what the rulebook does; the parameter meanings give their public sources.
 - A tournament may override single parameters on top of a profile, e.g.
   `Ruleset.load("competition", {"scoring.cap": 8})`."""
 
@@ -96,6 +104,8 @@ def _parameter_table(rulesets: dict[str, Ruleset]) -> list[str]:
             source = rulesets[n].sources[name]
             if source and source[0] != defn.default_clause:
                 text += f" ‹{source[0]}›"
+            elif name in value_sources(n):
+                text += " ‹†›"
             cells.append(text)
         row = [DIFFERS if differs else "", f"`{name}`", defn.term, *cells, ", ".join(defn.clauses)]
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
@@ -149,12 +159,35 @@ def _meanings() -> list[str]:
             f"- {defn.meaning_zh}",
             f"- {defn.meaning_en}",
             f"- 條文 clauses: {', '.join(defn.clauses)}",
+            *(f"- 出處 source: {src}" for src in defn.sources),
         ]
         for value in defn.values:
             text = defn.value_meanings[value]
             lines.append(f"  - `{value}`: {text['zh']} / {text['en']}")
         lines.append("")
     return lines
+
+
+def _profile_sources(names: list[str]) -> list[str]:
+    lines: list[str] = []
+    for n in names:
+        cited = value_sources(n)
+        info = profile_info(n)
+        if not cited and not info.sources:
+            continue
+        lines += [f"### `{n}` {info.title_zh} {info.title_en}", ""]
+        for key, text in info.sources.items():
+            lines.append(f"- `{key}`: {text}")
+        if cited:
+            lines.append("")
+            lines.append("| 參數 parameter | 值 value | 出處 source |")
+            lines.append("|---|---|---|")
+            values = Ruleset.load(n).values
+            defs = parameters()
+            for name, text in cited.items():
+                lines.append("| " + " | ".join(_cell(c) for c in (f"`{name}`", _value_text(defs[name], values[name]), text)) + " |")
+        lines.append("")
+    return lines or ["（無 none）", ""]
 
 
 def render() -> str:
@@ -204,6 +237,11 @@ def render() -> str:
         "## 參數說明 Parameter meanings",
         "",
         *_meanings(),
+        "## 規則設定檔的出處 Profile sources",
+        "",
+        "‹†› 表示該值出自公開來源而非條文，列於下方 · ‹†› marks a value taken from a public source, not a clause, listed here.",
+        "",
+        *_profile_sources(names),
     ]
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -318,7 +318,7 @@ class TableState:
         "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
         "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
-        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters",
+        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive",
     )
 
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
@@ -371,6 +371,8 @@ class TableState:
         self.last_seq: int | None = None
         self.events = 0
         self.skipped_last = False
+        #: an abortive draw that ended the hand: "four_winds" or "four_kongs" (play.abortive_*)
+        self.abortive: str | None = None
         #: the hand ended because a flower was not replaced (app.flowers.no-replace)
         self.unreplaced_end = False
         #: seq of the act that began the turn (its draw, claim); None before the first

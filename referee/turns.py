@@ -328,6 +328,10 @@ class TurnsMixin:
             st.owed = 0
             st.owed_kinds = []
         st.ready_discard_pending = s
+        if seat.discards == 1 and 27 <= x < 31 and st.rules.abortive_four_winds:
+            _four_winds(st, seq, x)
+        elif st.kong_this_turn and st.wall.kongs >= 4 and st.rules.abortive_four_kongs:
+            _four_kongs(st, seq)
         return verdict
 
     def _checked_discard(self, st: TableState, ev: Event, seat: SeatState, x: int) -> tuple[Verdict, bool]:
@@ -496,3 +500,23 @@ def _passed_at_own_discard(st: TableState, seat: SeatState, x: int, seq: int) ->
             seat.passed = st.turn_start_seq if st.turn_start_seq is not None else seq
     elif seat.passed is not None:
         seat.passed = None
+
+
+def _four_winds(st: TableState, seq: int, x: int) -> None:
+    """四風連打 (``play.abortive_four_winds``): with no claim yet, the four first discards
+    are one wind: the hand ends, drawn. No win is possible on the fourth: all four copies
+    lie in the ponds."""
+    if st.claims_made == 0 and all(o.discards == 1 and o.pond == [x] for o in st.seats):
+        st.abortive = "four_winds"
+        st.phase = Phase.ENDED
+        st.end_seq = seq
+
+
+def _four_kongs(st: TableState, seq: int) -> None:
+    """四槓流局 (``play.abortive_four_kongs``): the discard after the fourth kong, the kongs
+    made by two or more players, ends the hand unless someone wins on it
+    (:func:`referee.winning.check_win` still takes a win on this discard)."""
+    if st.abortive is None and sum(1 for o in st.seats if any(m.kind.is_kong for m in o.melds)) >= 2:
+        st.abortive = "four_kongs"
+        st.phase = Phase.ENDED
+        st.end_seq = seq

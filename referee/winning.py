@@ -37,7 +37,7 @@ from .state import SeatState, Source, TableState, Window
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .table_ops import (
-    _CHOW, _DEALT, _DISCARD_W, _DRAW, _ENDED, _FLOWERS_PHASE, _FLOWER_SOURCE, _FLOWER_W, _KONG_SOURCE, _MELDED_KONG_INTAKE,
+    _CHOW, _DEALT, _DEALT_SOURCE, _DISCARD_W, _DRAW, _ENDED, _FLOWERS_PHASE, _FLOWER_SOURCE, _FLOWER_W, _KONG_SOURCE, _MELDED_KONG_INTAKE,
     _NONE, _PLAY, _PUNG,
 )
 
@@ -98,7 +98,11 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
 
     With *dry*, only answer whether it would stand (True / False), changing nothing.
     """
-    if dry and st.phase is not _PLAY:
+    # 四槓流局 (play.abortive_four_kongs): the hand ended at the discard after the fourth
+    # kong, but a win on that very discard still stands
+    last_chance = st.abortive == "four_kongs" and st.window is not None and st.window.seq == st.end_seq \
+        and not st.window.closed and st.window.seat != ev.seat
+    if dry and st.phase is not _PLAY and not last_chance:
         return False
     s = ev.seat
     seat = st.seats[s]
@@ -106,9 +110,9 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     problems: list[Irregularity] = []
     if st.phase is _FLOWERS_PHASE and s == st.dealer:
         problems += ref._start_play(st, ev)
-    if st.phase is _ENDED:
+    if st.phase is _ENDED and not last_chance:
         return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
-    if st.phase is not _PLAY:
+    if st.phase is not _PLAY and not last_chance:
         return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
     w = st.window
     open_w = w is not None and not w.closed and w.seat != s
@@ -286,7 +290,9 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     # ---- first-turn wins (tai.33–tai.35), 配牌花胡 (tai.28)
     first_turn = _NO_FIRST_TURN
     dealer = st.dealer
-    if self_draw and s == dealer and st.intake is _DEALT and seat.discards == 0:
+    if self_draw and s == dealer and st.intake is _DEALT and st.source is _DEALT_SOURCE and seat.discards == 0:
+        # tai.33: 莊家於配牌補花後即胡牌 — the dealt hand itself; a win on the replacement
+        # of a kong made from it is 槓上開花, not 天胡
         first_turn = _HEAVENLY_WIN
         problems = [p for p in problems if p.code != "self_draw_after_placing"]  # tai.33: 不論靠張與否
     elif s != dealer and seat.discards == 0 and (

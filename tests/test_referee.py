@@ -221,3 +221,22 @@ def test_deal_passes_and_round_wind_advances_at_the_starting_seat():
 def test_false_win_keeps_the_deal_without_counting():
     nxt = next_hand(1, 2, Wind.EAST, 0, repeats=True, counted=False)
     assert (nxt.dealer, nxt.streak, nxt.streak_counted) == (1, 2, False)
+
+
+# --- 包牌 (settle.liability, issue #18) ---------------------------------------------------------
+
+
+def test_the_liable_seat_fed_the_last_dragon_or_wind_set():
+    from referee.outcome import _liable
+    from referee.state import SeatState, TableMeld
+
+    seat = SeatState(1)
+    seat.melds = [TableMeld(MeldKind.PUNG, (31, 31, 31), 31, 0, 5), TableMeld(MeldKind.PUNG, (32, 32, 32), 32, 2, 9),
+                  TableMeld(MeldKind.PUNG, (33, 33, 33), 33, 3, 14)]
+    assert _liable(seat, 1) == 3  # the third dragon set, claimed last, came from seat 3
+    seat.melds[2] = TableMeld(MeldKind.CONCEALED_KONG, (33,) * 4, None, None, 14)
+    assert _liable(seat, 1) is None  # the last set was his own
+    seat.melds = seat.melds[:2]
+    assert _liable(seat, 1) is None  # two dragon sets: no 大三元 on the table
+    seat.melds = [TableMeld(MeldKind.PUNG, (27 + i,) * 3, 27 + i, fed, i) for i, fed in enumerate((2, 3, 2, 0))]
+    assert _liable(seat, 1) == 0  # the fourth wind set came from seat 0

@@ -34,7 +34,8 @@ full_flush half_flush three_concealed_pungs four_concealed_pungs five_concealed_
 big_four_winds small_four_winds big_three_dragons small_three_dragons self_draw
 kong_replacement_win last_tile_self_draw last_discard_win own_flower flower_set all_flowers
 dealt_flower_win eight_flowers seven_rob_one heavenly_ready earthly_ready heavenly_win
-earthly_win human_win ligu declared_ready bao see_flower_see_tai
+earthly_win human_win ligu declared_ready bao see_flower_see_tai see_wind_see_tai
+no_flowers no_honours_no_flowers melded_kong concealed_kong four_kongs five_kongs
 """.split()
 
 
@@ -175,6 +176,15 @@ def test_options_off_everywhere_by_default(rules):
         assert r["play.melded_kong_replacement_self_draw"] is False
         assert r["play.rob_concealed_kong"] is False
         assert r["settle.mutual_pay"] is False
+        # issue #18: every new convention defaults to what the referee did before
+        assert r["scoring.min_tai"] == 0 and r["seat.max_streak"] == 0
+        assert not any(r[f"scoring.all_chows_{x}"] for x in (
+            "allows_honours", "allows_flowers", "allows_self_draw", "forbids_concealed", "requires_two_sided_wait"))
+        assert r["scoring.discard_tile_completes_pung"] is False
+        assert all(r[f"tai.{code}"] == 0 for code in (
+            "see_wind_see_tai", "no_flowers", "no_honours_no_flowers", "melded_kong", "concealed_kong", "four_kongs",
+            "five_kongs"))
+        assert r["play.pung.forbidden_discards"] == "same" and r["play.multiple_wins_limit"] == "all"
 
 
 def test_play_rules_where_the_app_differs(rules):
@@ -239,8 +249,14 @@ def test_every_rulebook_not_counted_clause_has_an_entry(rules):
 
 
 def test_app_exclusions_are_exactly_the_replaces_list(rules):
-    clauses = {e.clause for e in rules["app"].exclusions}
+    clauses = {e.clause for e in rules["app"].exclusions if e not in rs.IMPLIED_EXCLUSIONS}
     assert clauses == {f"app.replaces.{i}" for i in range(1, 20)} - {"app.replaces.18"}
+
+
+def test_optional_patterns_that_contain_one_another_exclude_in_every_profile(rules):
+    for r in rules.values():
+        result = r.apply_exclusions({"no_flowers", "no_honours_no_flowers"})
+        assert result.kept == {"no_honours_no_flowers"} and result.dropped["no_flowers"].clause == "tai.rule"
     assert rules["app"].source("tai.exclusions") == ("app.no-cap",)
 
 
@@ -283,7 +299,7 @@ def test_overrides_apply_without_touching_the_profile():
 
 def test_exclusions_can_be_overridden():
     r = Ruleset.load("competition", {"tai.exclusions": [{"pattern": "all_claimed", "excludes": ["single_wait"], "clause": "app.replaces.1"}]})
-    assert r.exclusions == (Exclusion("all_claimed", "app.replaces.1", excludes=("single_wait",)),)
+    assert r.exclusions == (Exclusion("all_claimed", "app.replaces.1", excludes=("single_wait",)),) + rs.IMPLIED_EXCLUSIONS
     assert r.apply_exclusions({"all_claimed", "single_wait", "all_honours", "all_pungs"}).kept == {"all_claimed", "all_honours", "all_pungs"}
 
 

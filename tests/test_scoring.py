@@ -15,6 +15,7 @@ import pytest
 from bench.handgen import winning_hand
 from referee.errors import MjrefError, RulesetError
 from referee.hand import Hand
+from referee.melds import MeldKind
 from referee.ruleset import Ruleset, available_profiles, parameters
 from referee.scoring import (
     ContextError, FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score, settle,
@@ -188,6 +189,8 @@ def test_impossible_wins_name_the_field(tiles, melds, context, field, error):
         ({"streak": -1}, "streak"),
         ({"bao": (1, 2, 3, 4, 5, 6)}, "bao"),
         ({"robbed_flower": 3}, "robbed_flower"),
+        ({"replaced_kong": MeldKind.PUNG, "source": WinSource.KONG_REPLACEMENT}, "replaced_kong"),
+        ({"replaced_kong": MeldKind.CONCEALED_KONG}, "replaced_kong"),
     ],
 )
 def test_impossible_contexts_name_the_field(kw, field):
@@ -195,6 +198,56 @@ def test_impossible_contexts_name_the_field(kw, field):
     with pytest.raises(ContextError) as err:
         ctx(**{**base, **kw})
     assert err.value.field == field and isinstance(err.value, MjrefError)
+
+
+@pytest.mark.parametrize("source", [WinSource.KONG_REPLACEMENT, WinSource.FLOWER_REPLACEMENT, WinSource.LAST_TILE, WinSource.DISCARD])
+def test_heavenly_win_is_the_dealt_hand_not_a_replacement(source):
+    """tai.33: 莊家於配牌補花後即胡牌 — a kong's replacement is 槓上開花, never 天胡."""
+    extra = {"discarder": 2} if source is WinSource.DISCARD else {}
+    hand = Hand.parse("123m456m789p234s99p", "concealed:5555s")
+    with pytest.raises(ContextError) as err:
+        score(hand, ctx(winner=0, source=source, winning_tile="4s", first_turn=FirstTurn.HEAVENLY_WIN, **extra),
+              Ruleset.load("competition"))
+    assert err.value.field == "first_turn" and "tai.33" in err.value.reason_zh
+    ok = score(Hand.parse("123m456m789p234s555s99p"), ctx(winner=0, source=WinSource.WALL, winning_tile="4s",
+                                                          first_turn=FirstTurn.HEAVENLY_WIN), Ruleset.load("competition"))
+    assert ok.tai == 16
+
+
+@pytest.mark.parametrize(
+    "melds, replaced, allowed, field",
+    [
+        ("kong:5555s", None, False, "replaced_kong"),          # only a melded kong: it was that one
+        ("kong:5555s", MeldKind.MELDED_KONG, False, "replaced_kong"),
+        ("kong:5555s", MeldKind.CONCEALED_KONG, False, "replaced_kong"),  # no such kong among the melds
+        ("kong:5555s", None, True, None),
+        ("kong:5555s concealed:1111z", None, False, None),     # not said, and a concealed kong is there
+        ("kong:5555s concealed:1111z", MeldKind.MELDED_KONG, False, "replaced_kong"),
+        ("kong:5555s concealed:1111z", MeldKind.CONCEALED_KONG, False, None),
+        ("added:5555s", MeldKind.ADDED_KONG, False, None),
+    ],
+)
+def test_a_melded_kongs_replacement_does_not_self_draw(melds, replaced, allowed, field):
+    """play.restrict.2, app.kong.limits: 明槓補的牌不能自摸 unless the ruleset allows it."""
+    tiles = "123m456m789p234s99p" if "1111z" not in melds else "123m456m234s99p"
+    rules = Ruleset.load("app", {"play.melded_kong_replacement_self_draw": allowed})
+    context = ctx(source=WinSource.KONG_REPLACEMENT, winning_tile="4s", replaced_kong=replaced)
+    if field is None:
+        assert score(Hand.parse(tiles, melds), context, rules).tai > 0
+    else:
+        with pytest.raises(ContextError) as err:
+            score(Hand.parse(tiles, melds), context, rules)
+        assert err.value.field == field and err.value.reason_zh
+
+
+def test_api_names_the_replaced_kong(client):
+    body = {**EXAMPLE, "tiles": "123m456m789p234s99p", "melds": "kong:5555s", "source": "kong_replacement",
+            "winning_tile": "4s"}
+    for kong, status in (("melded", 400), ("明槓", 400), ("concealed", 400), (None, 400), ("sideways", 400)):
+        response = client.post("/api/v1/score", json={**body, "replaced_kong": kong})
+        assert response.status_code == status and response.get_json()["field"] == "replaced_kong", response.get_json()
+    response = client.post("/api/v1/score", json={**body, "melds": "added:5555s", "replaced_kong": "added"})
+    assert response.status_code == 200, response.get_json()
 
 
 def test_stakes_must_be_whole_and_non_negative():
@@ -292,3 +345,36 @@ def _mix_stderr_supported() -> bool:
     from click.testing import CliRunner
 
     return "mix_stderr" in inspect.signature(CliRunner.__init__).parameters
+
+
+def test_all_chows_cannot_both_require_and_forbid_concealed():
+    rules = Ruleset.load("competition", {"scoring.all_chows_requires_concealed": True,
+                                         "scoring.all_chows_forbids_concealed": True})
+    with pytest.raises(RulesetError) as err:
+        score(Hand.parse("123m456m789p234s567s99p"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s"), rules)
+    assert err.value.field == "params.scoring.all_chows_forbids_concealed" and err.value.reason_zh
+
+
+@pytest.mark.parametrize("min_tai, zero_tai_win, ok", [(0, True, True), (0, False, False), (1, True, False), (2, True, False)])
+def test_min_tai_and_zero_tai_win_together(min_tai, zero_tai_win, ok):
+    """起胡 (scoring.min_tai) and 屁胡 (scoring.zero_tai_win): the stricter holds; a 0-台 hand here."""
+    rules = Ruleset.load("competition", {"scoring.min_tai": min_tai, "scoring.zero_tai_win": zero_tai_win})
+    hand = Hand.parse("456m789p234s567s99p", "123m", "3f")
+    context = ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s")
+    if ok:
+        assert score(hand, context, rules).tai == 0
+    else:
+        with pytest.raises(NotWinningError) as err:
+            score(hand, context, rules)
+        assert err.value.field == "tiles" and ("app.zero-tai" in err.value.reason_zh or "scoring.min_tai" in err.value.reason_zh)
+
+
+def test_api_liable_seat(client):
+    body = {"ruleset": "competition", "params": {"settle.liability": "feeder"}, "tiles": "123m456m99p",
+            "melds": "pung:PPP pung:FFF pung:CCC", "winner": 1, "dealer": 0, "source": "wall", "winning_tile": "9p"}
+    answer = client.post("/api/v1/score", json={**body, "liable": 3}).get_json()
+    assert answer["settlement"]["payments"] == [0, 920, 0, -920]
+    assert {t.get("on_behalf_of") for t in answer["settlement"]["transfers"]} == {0, 2, None}
+    for bad in (5, 1, "north"):
+        response = client.post("/api/v1/score", json={**body, "liable": bad})
+        assert response.status_code == 400 and response.get_json()["field"] == "liable", response.get_json()

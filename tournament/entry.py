@@ -323,6 +323,9 @@ def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> Settled
                     f"各項合計為 {capped} 台，填寫的是 {entry.tai} 台")
     if capped == 0 and not table.zero_tai_win:
         raise _fail("items", "a 0-台 hand does not win under this ruleset (app.zero-tai)", "此規則組不允許 0 台的屁胡（app.zero-tai）")
+    if capped < table.min_tai:
+        raise _fail("items", f"a win needs at least {table.min_tai} 台 under this ruleset (起胡, scoring.min_tai)",
+                    f"此規則組 {table.min_tai} 台起胡（scoring.min_tai），此手只有 {capped} 台")
     dealer_tai = table.dealer_unit + table.streak_unit * entry.streak if involved else 0
     ctx = _Seats(entry.winner, entry.dealer, entry.deal_in, entry.streak, entry.streak_marker)
     score = Score(capped, face, dealer_tai, 0, [(i, c) for i, c, _ in face_items], involved, 0, applied, None, False,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from enum import Enum
 
 from ..errors import MjrefError
+from ..melds import MeldKind
 from ..tiles import FLOWER_BASE, KINDS, Wind, tile_name
 
 
@@ -135,6 +136,8 @@ _BY_DISCARD = WinSource.DISCARD
 _BY_LAST_DISCARD = WinSource.LAST_DISCARD
 _BY_ROBBING_KONG = WinSource.ROBBING_KONG
 _BY_FLOWER_REPLACEMENT = WinSource.FLOWER_REPLACEMENT
+_BY_KONG_REPLACEMENT = WinSource.KONG_REPLACEMENT
+_MELDED_KONG = MeldKind.MELDED_KONG
 _BY_FLOWER_WIN = WinSource.FLOWER_WIN
 _NO_FLOWER_WIN = FlowerWin.NONE
 _EIGHT_FLOWERS = FlowerWin.EIGHT_FLOWERS
@@ -183,6 +186,13 @@ class WinContext:
         when the replacement tile also wins, as the face is then counted without it.
     :param bao: the 寶牌 drawn for this hand, one entry per indicator (a tile twice
         when drawn twice; at most 5, ``opt.bao.1``–``opt.bao.3``).
+    :param replaced_kong: for ``source`` = ``KONG_REPLACEMENT``, which kong's replacement
+        won (:class:`referee.melds.MeldKind`: ``MELDED_KONG``, ``ADDED_KONG`` or
+        ``CONCEALED_KONG``); a melded kong's replacement may not win by self-draw unless
+        the ruleset allows it (``play.restrict.2``, ``app.kong.limits``). ``None``: not
+        said; the scorer then reads it from the melds when they hold only melded kongs.
+    :param liable: 包牌 (``settle.liability``): the seat that fed the last set of 大三元 or
+        大四喜 by a discard the winner claimed; ``None`` when nobody is liable.
     """
 
     winner: int
@@ -200,6 +210,8 @@ class WinContext:
     first_turn: FirstTurn = FirstTurn.NONE
     bao: tuple[int, ...] = ()
     robbed_flower: int | None = None
+    replaced_kong: MeldKind | None = None
+    liable: int | None = None
 
     def __post_init__(self) -> None:
         # Every check reads locals and the module's names for enum members: an enum
@@ -273,12 +285,26 @@ class WinContext:
         for t in bao:
             if type(t) is not int or not 0 <= t < KINDS:
                 raise ContextError(f"寶牌 must be tiles 0–33, got {t!r}", field="bao", reason_zh="寶牌須為 0–33 的牌")
+        rk = self.replaced_kong
+        if rk is not None:
+            if type(rk) is not MeldKind or rk < _MELDED_KONG:
+                raise ContextError(f"replaced_kong must be a kong kind (melded, added, concealed), got {rk!r}",
+                                   field="replaced_kong", reason_zh=f"replaced_kong 須為明槓、加槓或暗槓，收到 {rk!r}")
+            if source is not _BY_KONG_REPLACEMENT:
+                raise ContextError(f"replaced_kong is only for a win on a kong's replacement, not on {source.value}",
+                                   field="replaced_kong", reason_zh="只有槓上補牌胡才須指明所槓的槓")
+        liable = self.liable
+        if liable is not None:
+            _seat(liable, "liable")
+            if liable == winner:
+                raise ContextError("the liable seat (包牌) cannot be the winner", field="liable", reason_zh="包牌者不能是胡牌者本人")
 
     @classmethod
     def _of(cls, winner: int, dealer: int, round_wind: Wind, source: WinSource, winning_tile: int | None,
             discarder: int | None, wall_break: int | None, streak: int, streak_marker: int | None,
             flower_win: FlowerWin, dealt_flower_win: bool, readiness: Readiness, first_turn: FirstTurn,
-            bao: tuple[int, ...], robbed_flower: int | None) -> WinContext:
+            bao: tuple[int, ...], robbed_flower: int | None, replaced_kong: MeldKind | None = None,
+            liable: int | None = None) -> WinContext:
         """``WinContext(…)`` with every field given, in order, and checked the same way
         (:meth:`__post_init__`): the referee's path (:mod:`referee.outcome`), its slots
         filled through :func:`slot_setters` at about half the cost."""
@@ -298,6 +324,8 @@ class WinContext:
         _SET_FIRST_TURN(ctx, first_turn)
         _SET_BAO(ctx, bao)
         _SET_ROBBED_FLOWER(ctx, robbed_flower)
+        _SET_REPLACED_KONG(ctx, replaced_kong)
+        _SET_LIABLE(ctx, liable)
         ctx.__post_init__()
         return ctx
 
@@ -339,7 +367,7 @@ def slot_setters(cls: type) -> tuple:
 _new = object.__new__
 (_SET_WINNER, _SET_DEALER, _SET_ROUND_WIND, _SET_SOURCE, _SET_WINNING_TILE, _SET_DISCARDER, _SET_WALL_BREAK, _SET_STREAK,
  _SET_STREAK_MARKER, _SET_FLOWER_WIN, _SET_DEALT_FLOWER_WIN, _SET_READINESS, _SET_FIRST_TURN, _SET_BAO,
- _SET_ROBBED_FLOWER) = slot_setters(WinContext)
+ _SET_ROBBED_FLOWER, _SET_REPLACED_KONG, _SET_LIABLE) = slot_setters(WinContext)
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,14 +63,22 @@ class Facts:
     ``concealed_pungs`` (``tai.16``: dealt or drawn, 暗槓 included, not one completed
     by a discard), ``ligu`` (the 嚦咕嚦咕 reading).
 
-    Ruleset option: ``all_chows_concealed`` (``scoring.all_chows_requires_concealed``).
+    * ``n_open_kongs`` — melded and added kongs among the melds (明槓台, 四槓子)
+
+    Reading level also: ``groups`` (the reading's concealed groups) and ``two_sided``
+    (the winning tile ends a chow of the reading on a two-sided wait, 聽雙頭).
+
+    Ruleset options (:class:`~referee.scoring.table.ScoringTable` sets them): ``all_chows_concealed``
+    (``scoring.all_chows_requires_concealed``) and ``all_chows_opts``, a bit mask of
+    :data:`CHOWS_HONOURS` … :data:`CHOWS_TWO_SIDED` (``scoring.all_chows_*``).
     """
 
     __slots__ = (
         "ctx", "source", "shown", "self_drawn", "all_pay", "rare", "n_melds", "n_claimed", "n_concealed_kongs", "meld_chows",
         "wind_pungs", "wind_pair", "dragon_pungs", "dragon_pair", "seat_wind", "round_wind", "suits",
         "flowers", "own_flowers", "group_sizes", "n_waits", "bao_count",
-        "chows", "concealed_pungs", "ligu", "all_chows_concealed",
+        "chows", "concealed_pungs", "ligu", "all_chows_concealed", "n_open_kongs", "groups", "two_sided",
+        "all_chows_opts", "discard_pung",
     )
 
     def __init__(self) -> None:
@@ -95,6 +103,16 @@ class Facts:
         self.concealed_pungs = 0
         self.ligu = False
         self.all_chows_concealed = False
+        self.n_open_kongs = 0
+        self.groups: tuple = ()
+        self.two_sided = False
+        self.all_chows_opts = 0
+        self.discard_pung = False
+
+
+#: ``Facts.all_chows_opts`` bits: 平胡 may hold honours, flowers, be self-drawn; may not
+#: be concealed; needs a two-sided wait (``scoring.all_chows_*``, ``tai.07``)
+CHOWS_HONOURS, CHOWS_FLOWERS, CHOWS_SELF_DRAW, CHOWS_NOT_CONCEALED, CHOWS_TWO_SIDED = 1, 2, 4, 8, 16
 
 
 def flower_facts(facts: Facts, flowers: tuple[int, ...], numbering: tuple[int, ...]) -> None:
@@ -160,7 +178,7 @@ def hand_facts(
     else:
         wind_pungs = dragon_pungs = 0
         wind_pair = dragon_pair = False
-    n_claimed = n_ck = meld_chows = 0
+    n_claimed = n_ck = meld_chows = n_ok = 0
     for m in melds:
         t = m.tile
         kind = m.kind
@@ -168,6 +186,8 @@ def hand_facts(
             n_ck += 1
         else:
             n_claimed += 1
+            if kind >= _MELDED_KONG:
+                n_ok += 1
         if kind is _MCHOW:
             meld_chows += 1
             suits |= 1 << (t // 9)
@@ -182,6 +202,7 @@ def hand_facts(
     facts.n_melds = len(melds)
     facts.n_claimed = n_claimed
     facts.n_concealed_kongs = n_ck
+    facts.n_open_kongs = n_ok
     facts.meld_chows = meld_chows
     facts.suits = suits
     facts.wind_pungs = wind_pungs
@@ -282,8 +303,25 @@ def set_reading(facts: Facts, groups: tuple, w: int | None, self_drawn: bool, *,
                 open_pung = True
         elif g.tile == w:
             elsewhere = True
-    if open_pung and not elsewhere:
+    if open_pung and (not elsewhere or facts.discard_pung):
+        # scoring.discard_tile_completes_pung: the discarded tile goes into the pung
         pungs -= 1
     facts.chows = chows
     facts.concealed_pungs = pungs
     facts.ligu = ligu
+    facts.groups = groups
+    if facts.all_chows_opts & CHOWS_TWO_SIDED:
+        facts.two_sided = _two_sided(groups, w)
+
+
+def _two_sided(groups: tuple, w: int | None) -> bool:
+    """The winning tile ends a chow of the reading and the wait was two-sided (兩面, 聽雙頭):
+    not the middle (中洞) nor an edge (站壁: 12 waiting 3, 89 waiting 7)."""
+    if w is None:
+        return False
+    for g in groups:
+        if g.kind is _CHOW:
+            t = g.tile
+            if (w == t and t % 9 != 6) or (w == t + 2 and t % 9 != 0):
+                return True
+    return False

@@ -20,7 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .facts import FIRST_TURN, FLOWER_WIN, READINESS, SOURCE, Facts
+from .facts import (
+    CHOWS_FLOWERS, CHOWS_HONOURS, CHOWS_NOT_CONCEALED, CHOWS_SELF_DRAW, CHOWS_TWO_SIDED, FIRST_TURN, FLOWER_WIN,
+    READINESS, SOURCE, Facts,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +142,18 @@ def all_chows(f: Facts) -> int:
 
     Five chows and a pair; no flowers, no honours, no pungs; not a single wait, not
     self-drawn. 門清 adds on top (允許門清加1台). Flowers held make it fail (無花).
-    Some tables want it concealed (``scoring.all_chows_requires_concealed``).
+    Tables differ (``scoring.all_chows_*``): concealed required or forbidden, honours,
+    flowers or a self-draw allowed, a two-sided wait (聽雙頭) required.
     """
+    opts = f.all_chows_opts
+    if f.chows != 5 or f.n_waits < 2 or (f.all_chows_concealed and f.n_claimed):
+        return False
+    if not opts:
+        return not f.flowers and not f.suits & 8 and not f.self_drawn
     return (
-        f.chows == 5 and not f.flowers and not f.suits & 8 and f.n_waits > 1 and not f.self_drawn
-        and not (f.all_chows_concealed and f.n_claimed)
+        (not f.flowers or opts & CHOWS_FLOWERS) and (not f.suits & 8 or opts & CHOWS_HONOURS)
+        and (not f.self_drawn or opts & CHOWS_SELF_DRAW) and not (opts & CHOWS_NOT_CONCEALED and not f.n_claimed)
+        and (not opts & CHOWS_TWO_SIDED or f.two_sided)
     )
 
 
@@ -504,11 +514,81 @@ def bao(f: Facts) -> int:
 
 @pattern(family="see_flower")
 def see_flower_see_tai(f: Facts) -> int:
-    """見花見台・見風見台 · app.replaces.19 · every flower, every wind pung
+    """見花見台 · app.replaces.19 · every flower
 
-    The 見花見字 variant: one for every flower and every wind pung, whatever the seat.
+    The 見花見字 variant: one for every flower held, whatever the seat (replaces 正花).
     """
-    return len(f.flowers) + bin(f.wind_pungs).count("1")
+    return len(f.flowers)
+
+
+@pattern(family="honours")
+def see_wind_see_tai(f: Facts) -> int:
+    """見風見台 · app.replaces.19 · every wind pung
+
+    The 見花見字 variant: one for every wind pung or kong, whatever the round and seat
+    (replaces 圈風, 門風); a switch apart from 見花見台.
+    """
+    return _BITS[f.wind_pungs]
+
+
+_BITS = tuple(bin(i).count("1") for i in range(16))
+
+
+# ---- optional patterns (off by default) -------------------------------------------------
+
+
+@pattern(family="no_flowers")
+def no_flowers(f: Facts) -> int:
+    """無花 · tai.26 · no flowers
+
+    No flower held at the win (an optional pattern of some tables).
+    """
+    return not f.flowers
+
+
+@pattern(family="no_flowers")
+def no_honours_no_flowers(f: Facts) -> int:
+    """無字無花 · tai.26 · no honours, no flowers
+
+    Neither an honour nor a flower at the win (optional; replaces 無花).
+    """
+    return not f.flowers and not f.suits & 8
+
+
+@pattern(family="kongs")
+def melded_kong(f: Facts) -> int:
+    """明槓 · play.kong.exposed · melded kong
+
+    Each melded (碰槓) or added kong (optional 台 of some tables).
+    """
+    return f.n_open_kongs
+
+
+@pattern(family="kongs")
+def concealed_kong(f: Facts) -> int:
+    """暗槓 · play.kong.concealed · concealed kong
+
+    Each concealed kong (optional 台 of some tables).
+    """
+    return f.n_concealed_kongs
+
+
+@pattern(family="kongs")
+def four_kongs(f: Facts) -> int:
+    """四槓子 · play.kong.exposed · four kongs
+
+    Exactly four kongs of any kind (optional).
+    """
+    return f.n_open_kongs + f.n_concealed_kongs == 4
+
+
+@pattern(family="kongs")
+def five_kongs(f: Facts) -> int:
+    """五槓子 · play.kong.exposed · five kongs
+
+    All five sets kongs (optional).
+    """
+    return f.n_open_kongs + f.n_concealed_kongs == 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,6 +621,8 @@ FAMILIES: dict[str, Family] = {
         key=lambda f: f.own_flowers[0] | f.own_flowers[1] << 3 | f.group_sizes[0] << 6 | f.group_sizes[1] << 9,
     ),
     "see_flower": Family(),
+    "no_flowers": Family(gate=lambda f: not f.flowers),
+    "kongs": Family(gate=lambda f: f.n_open_kongs or f.n_concealed_kongs),
     "source": Family(gate=lambda f: f.source is not SOURCE.WALL and f.source is not SOURCE.DISCARD, rare=True),
     "flower_win": Family(gate=lambda f: f.ctx.flower_win is not FLOWER_WIN.NONE, rare=True),
     "readiness": Family(gate=lambda f: f.ctx.readiness is not READINESS.NONE, rare=True),

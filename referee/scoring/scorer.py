@@ -24,6 +24,9 @@ from .patterns import PATTERNS
 from .table import ScoringTable, table_for
 
 _FLOWER_WIN = WinSource.FLOWER_WIN
+_WALL = WinSource.WALL
+_KONG_REPLACEMENT = WinSource.KONG_REPLACEMENT
+_MELDED_KONG = MeldKind.MELDED_KONG
 _ROBBING_KONG = WinSource.ROBBING_KONG
 _SEVEN = FlowerWin.SEVEN_ROB_ONE
 _SEVEN_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
@@ -210,6 +213,8 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
     _check_context(ctx, table)
     f = Facts()
     f.all_chows_concealed = table.all_chows_concealed
+    f.all_chows_opts = table.all_chows_opts
+    f.discard_pung = table.discard_pung
     tai = table.tai
     excl = table.excl
     if ctx.source is _FLOWER_WIN:
@@ -232,7 +237,9 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
                 field="winning_tile", reason_zh=f"胡牌張 {tile_name(w, 'zh')} 不在暗牌中",
             )
         melds = hand.melds
-        if ctx.source is _ROBBING_KONG:
+        if ctx.source is _KONG_REPLACEMENT:
+            _check_replaced_kong(ctx, melds, table)
+        elif ctx.source is _ROBBING_KONG:
             held_w = counts[w] + sum((m.tile <= w <= m.tile + 2) if m.kind is _MCHOW else (3 if m.tile == w else 0) for m in melds)
             if held_w != 1:
                 raise ContextError(
@@ -321,11 +328,19 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
     items, ex, groups, is_ligu, applied = best
     face = best_total if best_total > 0 else 0
     capped = face if not table.cap or face <= table.cap else table.cap
-    if capped == 0 and not table.zero_tai_win and not robbed_split:
+    if capped < table.min_tai and not robbed_split:
+        if capped == 0 and table.min_tai == 1 and not table.zero_tai_win:
+            raise NotWinningError(
+                "a 0-台 hand does not win under this ruleset (app.zero-tai: 屁胡 not allowed)",
+                field="tiles", reason_zh="此規則組不允許 0 台的屁胡（app.zero-tai）",
+            )
         raise NotWinningError(
-            "a 0-台 hand does not win under this ruleset (app.zero-tai: 屁胡 not allowed)",
-            field="tiles", reason_zh="此規則組不允許 0 台的屁胡（app.zero-tai）",
+            f"a win needs at least {table.min_tai} 台 on the face under this ruleset (起胡, scoring.min_tai); this hand has {capped}",
+            field="tiles", reason_zh=f"此規則組 {table.min_tai} 台起胡（scoring.min_tai），此手牌面只有 {capped} 台",
         )
+
+    if ctx.liable is not None:
+        _check_liable(ctx, items, ex, table)
 
     # ---- the dealer's 台 (tai.09, tai.10) --------------------------------------------
     involved = bool(table.dealer_fn(f))
@@ -393,9 +408,48 @@ def _check_context(ctx: WinContext, table: ScoringTable) -> None:
                                reason_zh="此規則組不玩寶牌（bao.enabled）")
         if len(ctx.bao) > table.bao_max:
             raise ContextError(f"at most {table.bao_max} 寶牌 (opt.bao.2)", field="bao", reason_zh=f"寶牌最多 {table.bao_max} 張（opt.bao.2）")
-    if ctx.first_turn is _HEAVENLY_WIN and not ctx.source.is_self_draw:
-        raise ContextError("天胡 is won on the dealt tiles, not on another's tile (tai.33)", field="first_turn",
-                           reason_zh="天胡是莊家配牌即胡，不是胡別人的牌（tai.33）")
+    if ctx.first_turn is _HEAVENLY_WIN and ctx.source is not _WALL:
+        # tai.33: 莊家於配牌補花後即胡牌 — the dealt hand (after the deal's flower
+        # replacement: source wall); never another's tile, nor a kong's replacement,
+        # which is 槓上開花 (tai.24), not 天胡
+        raise ContextError(
+            f"天胡 is won on the dealt hand after the deal's flower replacement (source wall), not on {ctx.source.value} (tai.33)",
+            field="first_turn",
+            reason_zh=f"天胡是莊家配牌補花後即胡（方式為自摸 wall），不能是「{ctx.source.zh}」（tai.33）",
+        )
+
+
+def _check_replaced_kong(ctx: WinContext, melds: tuple, table: ScoringTable) -> None:
+    """A win on a kong's replacement: the kong named is among the melds, and a melded
+    kong's replacement wins by self-draw only where the ruleset allows it
+    (``play.restrict.2``: 碰槓之補牌不得自摸; ``app.kong.limits``: 明槓補的牌不能自摸).
+    When the input does not say which kong, melds that hold only melded kongs say it."""
+    kongs = [m.kind for m in melds if m.kind >= _MELDED_KONG]
+    replaced = ctx.replaced_kong
+    if replaced is not None and replaced not in kongs:
+        raise ContextError(
+            f"replaced_kong is a {replaced.name.lower()}, but the melds hold no such kong",
+            field="replaced_kong", reason_zh=f"指明補的是{replaced.zh}的牌，但副露中沒有{replaced.zh}",
+        )
+    if replaced is None and kongs and all(k is _MELDED_KONG for k in kongs):
+        replaced = _MELDED_KONG
+    if replaced is _MELDED_KONG and not table.melded_kong_replacement_self_draw:
+        raise ContextError(
+            "a melded kong's replacement tile may not win by self-draw under this ruleset "
+            "(play.restrict.2, app.kong.limits; play.melded_kong_replacement_self_draw)",
+            field="replaced_kong",
+            reason_zh="此規則組明槓（碰槓）補的牌不能自摸（play.restrict.2、app.kong.limits）",
+        )
+
+
+def _check_liable(ctx: WinContext, items: list, ex: int, table: ScoringTable) -> None:
+    """包牌 (``settle.liability``): played, and the win scores 大三元 or 大四喜."""
+    if table.liability == "none":
+        raise ContextError("包牌 is not played under this ruleset (settle.liability)", field="liable",
+                           reason_zh="此規則組不玩包牌（settle.liability）")
+    if not any((table.liable_patterns >> i) & 1 and not (ex >> i) & 1 for i, _c in items):
+        raise ContextError("包牌 is for a win scoring 大三元 or 大四喜", field="liable",
+                           reason_zh="包牌限於大三元或大四喜的胡牌")
 
 
 def _check_flower_win(ctx: WinContext, held: tuple[int, ...], table: ScoringTable) -> None:

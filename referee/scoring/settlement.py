@@ -16,6 +16,9 @@ Every payer pays the winner ``base + tai × per_tai`` (1底 + 牌面台數), whe
   N and pays with the higher (``settle.streak_marker = "actual"``: always the real N).
 * non-winners never pay each other (``app.no-mutual-pay``); an exhaustive draw pays
   nothing (``play.exhausted``).
+* 包牌 (``settle.liability``): the seat that fed the last set of 大三元 / 大四喜
+  (``WinContext.liable``) pays what the others owed — on a self-draw all three
+  payments, on a discard win the discarder's (or half of it, ``shared``).
 
 Every settlement sums to zero: each transfer is one payer's loss and the winner's gain.
 """
@@ -31,6 +34,8 @@ class Transfer(NamedTuple):
     """One payment: ``payer`` gives ``payee`` ``amount`` = ``base + (tai + dealer_tai) × per_tai``.
 
     ``streak`` is the N used for 連N拉N in this payment (after the marker rule).
+    ``on_behalf_of``: under 包牌 (``settle.liability``) the liable seat pays what this seat
+    owed (all of it, or half on a shared discard win); ``None`` otherwise.
     """
 
     payer: int
@@ -40,10 +45,14 @@ class Transfer(NamedTuple):
     tai: int
     dealer_tai: int
     streak: int
+    on_behalf_of: int | None = None
 
     def to_dict(self) -> dict:  # type: ignore[override]
-        return {"payer": self.payer, "payee": self.payee, "amount": self.amount, "base": self.base,
-                "tai": self.tai, "dealer_tai": self.dealer_tai, "streak": self.streak}
+        out = {"payer": self.payer, "payee": self.payee, "amount": self.amount, "base": self.base,
+               "tai": self.tai, "dealer_tai": self.dealer_tai, "streak": self.streak}
+        if self.on_behalf_of is not None:
+            out["on_behalf_of"] = self.on_behalf_of
+        return out
 
 
 class Settlement(NamedTuple):
@@ -88,8 +97,31 @@ def settle(result: Score, stakes: Stakes) -> Settlement:
         amount = base + (tai + dealer_tai) * per_tai
         payments[p] -= amount
         payments[winner] += amount
-        transfers.append(new(Transfer, (p, winner, amount, base, tai, dealer_tai, n)))
+        transfers.append(new(Transfer, (p, winner, amount, base, tai, dealer_tai, n, None)))
+    liable = getattr(ctx, "liable", None)  # a scorer's entry (tournament.entry) names no liable seat
+    if liable is not None and table.liability != "none":
+        transfers = _liable(transfers, liable, discarder is not None and not robbed, table.liability == "shared")
+        payments = [0, 0, 0, 0]
+        for t in transfers:
+            payments[t.payer] -= t.amount
+            payments[t.payee] += t.amount
     return new(Settlement, ((payments[0], payments[1], payments[2], payments[3]), tuple(transfers)))
+
+
+def _liable(transfers: list, liable: int, discard_win: bool, shared: bool) -> list:
+    """包牌 (``settle.liability``): the liable seat takes over each payment of another seat;
+    on a discard win shared with the discarder, it takes half (and any odd unit)."""
+    out = []
+    for t in transfers:
+        if t.payer == liable:
+            out.append(t)
+        elif discard_win and shared:
+            keep = t.amount // 2
+            out.append(t._replace(amount=keep))
+            out.append(t._replace(payer=liable, amount=t.amount - keep, on_behalf_of=t.payer))
+        else:
+            out.append(t._replace(payer=liable, on_behalf_of=t.payer))
+    return out
 
 
 _OTHERS = tuple(tuple(s for s in range(4) if s != w) for w in range(4))

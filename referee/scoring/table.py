@@ -22,7 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import RulesetError
+from ..ruleset import IMPLIED_EXCLUSIONS
 from ..tiles import FLOWER_NUMBERING
+from .facts import CHOWS_FLOWERS, CHOWS_HONOURS, CHOWS_NOT_CONCEALED, CHOWS_SELF_DRAW, CHOWS_TWO_SIDED
 from .patterns import BY_PARAM, FAMILIES, INDEX, PATTERNS
 
 #: ruleset flower numbering → referee.tiles numbering
@@ -113,8 +115,34 @@ class ScoringTable:
         self.cap = int(values.get("scoring.cap", 0) or 0)
         self.zero_tai_win = bool(values.get("scoring.zero_tai_win", True))
         self.all_chows_concealed = bool(values.get("scoring.all_chows_requires_concealed", False))
+        #: scoring.all_chows_* (tai.07): Facts.all_chows_opts
+        self.all_chows_opts = (
+            CHOWS_HONOURS * bool(values.get("scoring.all_chows_allows_honours", False))
+            | CHOWS_FLOWERS * bool(values.get("scoring.all_chows_allows_flowers", False))
+            | CHOWS_SELF_DRAW * bool(values.get("scoring.all_chows_allows_self_draw", False))
+            | CHOWS_NOT_CONCEALED * bool(values.get("scoring.all_chows_forbids_concealed", False))
+            | CHOWS_TWO_SIDED * bool(values.get("scoring.all_chows_requires_two_sided_wait", False))
+        )
+        if self.all_chows_concealed and self.all_chows_opts & CHOWS_NOT_CONCEALED:
+            raise RulesetError(
+                "scoring.all_chows_requires_concealed and scoring.all_chows_forbids_concealed cannot both be true",
+                field="params.scoring.all_chows_forbids_concealed",
+                reason_zh="平胡不能既須門清又不可門清（scoring.all_chows_requires_concealed 與 scoring.all_chows_forbids_concealed）",
+            )
+        #: settle.liability (包牌): none | feeder | shared
+        self.liability = values.get("settle.liability", "none")
+        if self.liability not in ("none", "feeder", "shared"):
+            raise RulesetError(f"unknown settle.liability {self.liability!r}", field="params.settle.liability",
+                               reason_zh="包牌參數無效")
+        self.liable_patterns = sum(1 << INDEX[c] for c in ("big_three_dragons", "big_four_winds"))
+        #: scoring.discard_tile_completes_pung (tai.16)
+        self.discard_pung = bool(values.get("scoring.discard_tile_completes_pung", False))
+        #: 起胡 (scoring.min_tai); no 屁胡 (scoring.zero_tai_win false) is at least 1
+        self.min_tai = max(int(values.get("scoring.min_tai", 0)), 0 if values.get("scoring.zero_tai_win", True) else 1)
         self.flower_win_optional = bool(values.get("flowers.flower_win_optional", True))
         self.heavenly_dealer = bool(values.get("ready.heavenly_dealer", False))
+        #: play.melded_kong_replacement_self_draw (play.restrict.2, app.kong.limits)
+        self.melded_kong_replacement_self_draw = bool(values.get("play.melded_kong_replacement_self_draw", True))
         self.streak_marker = values.get("settle.streak_marker", "dealer_bears_error")
         if self.streak_marker not in ("dealer_bears_error", "actual"):
             raise RulesetError(f"unknown settle.streak_marker {self.streak_marker!r}", field="params.settle.streak_marker",
@@ -195,7 +223,7 @@ def _exclusion_entries(ruleset: object, values: Mapping) -> list:
     if not values.get("scoring.small_four_winds_adds_winds", True):
         entries.append({"pattern": "small_four_winds", "excludes": ["round_wind_pung", "seat_wind_pung"],
                         "clause": "app.replaces.18", "note": "scoring.small_four_winds_adds_winds = false"})
-    return entries
+    return entries + list(IMPLIED_EXCLUSIONS)
 
 
 def _entry(e: object) -> dict:

@@ -6,7 +6,7 @@ otherwise. A context is ``key=value`` pairs::
 
     胡家=南 莊家=東 圈風=東 方式=自摸 胡牌張=S 連莊=1 示記=0 放銃=西
     聽牌=天聽|地聽|宣告  首巡=天胡|地胡|人胡  花胡=八仙過海|七搶一|七搶一自摸
-    配牌花胡=是  寶牌=5m,P,P  被搶花=8f  開門=東
+    配牌花胡=是  寶牌=5m,P,P  被搶花=8f  開門=東  補槓=明槓|加槓|暗槓  包牌=北
 
 方式: 自摸 (wall), 槓上 (kong replacement), 補花 (flower replacement), 海底 (last tile),
 放銃 (discard), 河底 (last discard), 搶槓 (robbing a kong), 花胡 (flower win, hand
@@ -22,6 +22,7 @@ from pytest_bdd import given, parsers, then, when
 
 from referee.errors import MjrefError
 from referee.hand import Hand
+from referee.melds import MeldKind
 from referee.ruleset import Ruleset
 from referee.scoring import (
     FirstTurn, FlowerWin, Readiness, Stakes, WinContext, WinSource, score, settle, settle_draw,
@@ -37,6 +38,7 @@ _SOURCES = {
 _FLOWER_WINS = {"八仙過海": FlowerWin.EIGHT_FLOWERS, "七搶一": FlowerWin.SEVEN_ROB_ONE,
                 "七搶一自摸": FlowerWin.SEVEN_ROB_ONE_DRAWN}
 _READY = {"天聽": Readiness.HEAVENLY, "地聽": Readiness.EARTHLY, "宣告": Readiness.DECLARED}
+_KONGS = {"明槓": MeldKind.MELDED_KONG, "加槓": MeldKind.ADDED_KONG, "暗槓": MeldKind.CONCEALED_KONG}
 _FIRST = {"天胡": FirstTurn.HEAVENLY_WIN, "地胡": FirstTurn.EARTHLY_WIN, "人胡": FirstTurn.HUMAN_WIN}
 
 
@@ -79,6 +81,10 @@ def _context(spec: str) -> WinContext:
         args["bao"] = tuple(parse_tiles(kv.pop("寶牌").replace(",", " ")))
     if "被搶花" in kv:
         args["robbed_flower"] = parse_tiles(kv.pop("被搶花"))[0]
+    if "包牌" in kv:
+        args["liable"] = _seat(kv.pop("包牌"))
+    if "補槓" in kv:
+        args["replaced_kong"] = _KONGS[kv.pop("補槓")]
     assert not kv, f"unknown context keys {sorted(kv)}"
     return WinContext(**args)
 
@@ -91,6 +97,15 @@ def scoring_profile(tally, profile):
 @given(parsers.re(r'計台規則為 "(?P<profile>[^"]+)"，參數 "(?P<name>[^"]+)" 設為 (?P<value>\S+)'))
 def scoring_profile_override(tally, profile, name, value):
     tally["profile"] = profile
+    try:
+        tally["overrides"][name] = json.loads(value)
+    except json.JSONDecodeError:
+        tally["overrides"][name] = value
+
+
+@given(parsers.re(r'另設參數 "(?P<name>[^"]+)" 為 (?P<value>\S+)$'))
+def scoring_more_overrides(tally, name, value):
+    """One more override on top of the profile (the value as JSON, or a bare string)."""
     try:
         tally["overrides"][name] = json.loads(value)
     except json.JSONDecodeError:
