@@ -445,7 +445,8 @@ def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: Ha
     settings = loaded.settings
     ruleset = Ruleset.load(settings.ruleset)
     check_typed(result, table_for(ruleset), Stakes(settings.base, settings.per_tai),
-                multiple_wins=bool(ruleset.get("play.multiple_wins", False)), deal=deal_of(state, prov, key))
+                multiple_wins=bool(ruleset.get("play.multiple_wins", False)), deal=deal_of(state, prov, key),
+                max_winners=2 if ruleset.get("play.multiple_wins_limit", "all") == "two" else 3)
     return []
 
 

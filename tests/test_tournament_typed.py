@@ -62,6 +62,12 @@ def test_several_wins_on_one_discard_only_where_the_ruleset_plays_them():
         check_typed(typed(pay, *wins), TABLE, STAKES, multiple_wins=COMPETITION["play.multiple_wins"], deal=(3, 0))
     assert info.value.field == "wins" and "play.multiple_wins" in info.value.message
     check_typed(typed(pay, *wins), TABLE, STAKES, multiple_wins=True, deal=(3, 0))
+    three = (*wins, Win(3, 1, deal_in=0))
+    pay3 = expected_payments(three, 1, 0, TABLE, STAKES)
+    check_typed(typed(pay3, *three), TABLE, STAKES, multiple_wins=True, deal=(1, 0))
+    with pytest.raises(ResultError) as info:  # play.multiple_wins_limit: two
+        check_typed(typed(pay3, *three), TABLE, STAKES, multiple_wins=True, deal=(1, 0), max_winners=2)
+    assert info.value.field == "wins" and "play.multiple_wins_limit" in info.value.message
 
 
 def test_seven_rob_one_on_the_replacement_typed_in():

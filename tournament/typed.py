@@ -100,12 +100,13 @@ def deal_of(state: EventState, provenance: Provenance,
 
 
 def check_typed(result: HandResult, table: ScoringTable, stakes: Stakes, *, multiple_wins: bool,
-                deal: tuple[int, int] | MatchState | None = None) -> None:
+                deal: tuple[int, int] | MatchState | None = None, max_winners: int = 3) -> None:
     """A typed hand the rules could pay (see the module docstring); a penalty ruling's
     payments are the penalty's and are not checked here.
 
     ``deal``: the dealer's seat and streak when known (a :class:`MatchState` from the 將's 定莊,
-    or a pair from the previous hand's entry).
+    or a pair from the previous hand's entry); ``max_winners``: with 一炮多響, how many may win
+    on one discard (``play.multiple_wins_limit``: ``two`` → 2).
 
     :raises ResultError: naming ``key`` (the 將 is over), ``wins`` (several wins where the
         ruleset plays none) or ``payments`` (they disagree with the 台 and the stakes).
@@ -122,6 +123,11 @@ def check_typed(result: HandResult, table: ScoringTable, stakes: Stakes, *, mult
                           "(play.multiple_wins): the nearest player in turn wins (prio.2)", field="wins",
                           reason_zh=f"一張捨牌記了 {len(result.wins)} 家胡牌，但此規則組不採一炮多響"
                                     "（play.multiple_wins）：由順位最近者胡（prio.2）")
+    if len(result.wins) > max_winners:
+        raise ResultError(f"{len(result.wins)} winners on one discard, but this ruleset lets at most {max_winners} "
+                          "win (play.multiple_wins_limit)", field="wins",
+                          reason_zh=f"一張捨牌記了 {len(result.wins)} 家胡牌，此規則組最多 {max_winners} 家"
+                                    "（play.multiple_wins_limit）")
     candidates = [deal] if deal is not None else [(d, n) for n in range(MAX_STREAK + 1) for d in range(4)]
     for dealer, streak in candidates:
         if expected_payments(result.wins, dealer, streak, table, stakes) == result.payments:
