@@ -40,7 +40,8 @@ from urllib.parse import quote
 
 from flask import Response, jsonify
 
-from api import auth
+from api import auth, idempotency
+from api.idempotency import Duplicate
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import ApiProblem, bad_request, not_found
 from api.tournament_results import sync_report
@@ -50,13 +51,13 @@ from api.tournament_schemas import (
     LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
     StandingsQuerySchema, SubstituteSchema, TypedResultSchema, WithdrawalSchema,
 )
-from api.tournament_state import Loaded, append, load, refused
+from api.tournament_state import Loaded, Written, load, refused, replayed, write
 from api.tournament_views import (
     audit_dict, hand_dict, plan_dict, quality, record_dict, summary, wind_of,
 )
 from referee.ruleset import Ruleset
 from referee.scoring import Stakes
-from store import get_db, get_writer
+from store import get_db
 from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
@@ -85,16 +86,14 @@ def _read() -> None:
     auth.check_read("tournaments")
 
 
-def _created(body: dict, location: str | None = None) -> Response:
-    response = jsonify(body)
-    response.status_code = 201
-    if location:
-        response.headers["Location"] = location
-    return response
-
-
 def _records(added) -> list[dict]:
     return [record_dict(r) for r in added]
+
+
+#: a write: ``Idempotency-Key`` read, checked and documented (:mod:`api.idempotency`)
+_idempotent = idempotency.documented(blp)
+#: a write whose request names its effect: a resend of it is answered as a duplicate (200)
+_idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
 
 
 # --- the event ------------------------------------------------------------------------------
@@ -105,6 +104,7 @@ def _records(added) -> list[dict]:
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="代號已用 the id is taken")
+@_idempotent_or_duplicate
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
     principal = _official()
@@ -112,18 +112,24 @@ def create_tournament(data: dict):
     settings = EventSettings(data["name"], data["rounds"], data["matches_per_round"], data["base"], data["per_tai"],
                              data["ruleset"], data["round_minutes"])
 
+    location = f"/api/v1/tournaments/{data['id']}"
+
     def work(tx):
         row = tstore.create_tournament(tx.db, data["id"], name=data["name"], config={}, created_by=principal.id)
         if row is None:
-            return None
+            existing = replayed(tx.db, data["id"])
+            if existing.records and existing.records[0].event == EventCreated(settings) \
+                    and existing.row["name"] == data["name"]:
+                raise Duplicate(summary(existing))  # created so already: a resend
+            raise ApiProblem(409, "tournament_exists", f"tournament {data['id']!r} already exists",
+                             f"賽事「{data['id']}」已存在", field="id")
         tstore.append_events(tx.db, data["id"], [EventCreated(settings)], actor=principal.id)
-        return row
+        return 201, summary(replayed(tx.db, data["id"])), {"Location": location}
 
-    row = get_writer().submit(work)
-    if row is None:
-        raise ApiProblem(409, "tournament_exists", f"tournament {data['id']!r} already exists",
-                         f"賽事「{data['id']}」已存在", field="id")
-    return _created(summary(load(data["id"])), f"/api/v1/tournaments/{data['id']}")
+    try:
+        return idempotency.respond(*idempotency.submit(data["id"], work))
+    except Duplicate as dup:
+        return idempotency.respond(200, dup.body, {"Location": location})
 
 
 @blp.get("")
@@ -151,6 +157,7 @@ def get_tournament(tid: str):
 @blp.arguments(PlayersSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def register_players(data: dict, tid: str):
     """報名 Register players and substitutes (替補), all or none."""
     principal = _official()
@@ -160,11 +167,20 @@ def register_players(data: dict, tid: str):
     if dup is not None:
         raise bad_request("duplicate_player", f"players[{dup}].id", f"{ids[dup]!r} is listed twice",
                           f"選手代號「{ids[dup]}」重複")
-    events = [PlayerRegistered(p["id"], p["name"], p["substitute"]) for p in data["players"]]
-    added = append(tid, events, actor=principal.id)
-    state = load(tid).state
-    return _created({"registered": [p["id"] for p in data["players"]], "records": _records(added),
-                     "players": [_player(p) for p in state.players]})
+    wanted = [PlayerRegistered(p["id"], p["name"], p["substitute"]) for p in data["players"]]
+
+    def answer(records, state) -> dict:
+        return {"registered": ids, "records": _records(records), "players": [_player(p) for p in state.players]}
+
+    def events(db):
+        loaded = replayed(db, tid)
+        if all(loaded.state.player(i) is not None for i in ids):  # all registered: exactly so, a resend
+            found = {r.event.player_id: r for r in loaded.records if isinstance(r.event, PlayerRegistered)}
+            if [found[i].event for i in ids] == wanted:
+                raise Duplicate(answer([found[i] for i in ids], loaded.state))
+        return wanted
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added, w.loaded.state))
 
 
 def _player(p) -> dict:
@@ -192,6 +208,7 @@ def _schedule_of(loaded: Loaded) -> Schedule:
 @blp.arguments(ScheduleRequestSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
     principal = _official()
@@ -205,11 +222,13 @@ def make_event_schedule(data: dict, tid: str):
         raise bad_request("invalid_round", f"rounds[{bad}]", f"round {wanted[bad]} is outside 1–{state.settings.rounds}",
                           f"輪次 {wanted[bad]} 不在 1–{state.settings.rounds}")
     plans = [p for p in schedule.rounds if p.round in set(wanted)]
-    added = append(tid, [RoundSeated(p) for p in plans], actor=principal.id)
-    after = load(tid)
-    return _created({"method": schedule.method, "seed": schedule.seed, "records": _records(added),
-                     "rounds": [plan_dict(after, p) for p in after.state.rounds],
-                     "quality": quality(_schedule_of(after))})
+
+    def answer(w: Written) -> dict:
+        after = w.loaded
+        return {"method": schedule.method, "seed": schedule.seed, "records": _records(w.added),
+                "rounds": [plan_dict(after, p) for p in after.state.rounds], "quality": quality(_schedule_of(after))}
+
+    return write(tid, [RoundSeated(p) for p in plans], actor=principal.id, answer=answer)
 
 
 @blp.get("/<tid>/schedule")
@@ -227,15 +246,25 @@ def get_schedule(tid: str):
 @blp.arguments(RoundSeatsSchema)
 @blp.response(200, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def seat_round(data: dict, tid: str, round_no: int):
     """手動排座 Seat a round by hand (until it has results)."""
     principal = _official()
     load(tid)
     plan = RoundPlan(round_no, tuple(TablePlan(t["table"], tuple(t["seats"])) for t in data["tables"]))
-    added = append(tid, [RoundSeated(plan)], actor=principal.id)
-    after = load(tid)
-    return jsonify({"round": plan_dict(after, after.state.round(round_no)), "records": _records(added),
-                    "quality": quality(_schedule_of(after))})
+
+    def answer(records, after: Loaded) -> dict:
+        return {"round": plan_dict(after, after.state.round(round_no)), "records": _records(records),
+                "quality": quality(_schedule_of(after))}
+
+    def events(db):
+        now = replayed(db, tid)
+        if now.state.round(round_no) == plan:  # a PUT of what is seated: nothing to write
+            seated = [r for r in now.records if r.event == RoundSeated(plan)]
+            raise Duplicate(answer(seated[-1:], now))
+        return [RoundSeated(plan)]
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added, w.loaded), status=200)
 
 
 @blp.get(f"/<tid>/rounds/<{INT}:round_no>")
@@ -255,20 +284,22 @@ def get_round(tid: str, round_no: int):
 @blp.arguments(SubstituteSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def seat_substitute(data: dict, tid: str, round_no: int):
     """替補入座 A registered substitute takes a round's 替補 seat."""
     principal = _official()
     load(tid)
-    added = append(tid, [SubstituteSeated(round_no, data["table"], wind_of(data["wind"]), data["player_id"])],
-                   actor=principal.id)
-    after = load(tid)
-    return _created({"round": plan_dict(after, after.state.round(round_no)), "records": _records(added)})
+    events = [SubstituteSeated(round_no, data["table"], wind_of(data["wind"]), data["player_id"])]
+    return write(tid, events, actor=principal.id,
+                 answer=lambda w: {"round": plan_dict(w.loaded, w.loaded.state.round(round_no)),
+                                   "records": _records(w.added)})
 
 
 @blp.post("/<tid>/withdrawals")
 @blp.arguments(WithdrawalSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def withdraw(data: dict, tid: str):
     """退賽 A player withdraws before a round: later rounds re-seated (``reseat``), earlier ones kept."""
     principal = _official()
@@ -283,11 +314,10 @@ def withdraw(data: dict, tid: str):
         schedule = reseat(_schedule_of(loaded), withdrawn=[data["player_id"]], from_round=data["before_round"],
                           seed=data["seed"])
         reseated = tuple(p for p in schedule.rounds if p.round >= data["before_round"])
-    added = append(tid, [PlayerWithdrew(data["player_id"], data["before_round"], reseated, data["reason"])],
-                   actor=principal.id)
-    after = load(tid)
-    return _created({"records": _records(added), "rounds": [plan_dict(after, p) for p in reseated],
-                     "quality": quality(_schedule_of(after))})
+    events = [PlayerWithdrew(data["player_id"], data["before_round"], reseated, data["reason"])]
+    return write(tid, events, actor=principal.id,
+                 answer=lambda w: {"records": _records(w.added), "rounds": [plan_dict(w.loaded, p) for p in reseated],
+                                   "quality": quality(_schedule_of(w.loaded))})
 
 
 # --- 搬風 and 定莊 ---------------------------------------------------------------------------------
@@ -324,6 +354,7 @@ def _previous_match(loaded: Loaded, round_no: int, table: int, match: int) -> tu
 @blp.arguments(MatchDrawSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     """搬風與定莊 The seats of a 將 (``seat.banfeng``) and its first dealer (``seat.dealer``):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
@@ -370,14 +401,13 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
                               "記錄實際搬風時須一併記錄定莊骰子")
     dealer = draw_dealer(result.seating, dice=tuple(data["dealer_dice"])) if data["dealer_dice"] else \
         draw_dealer(result.seating, rng=rng)
-    added = append(tid, [MatchSeated(round_no, table, match, result.seating),
-                         MatchDrawn(round_no, table, match, result.attempts, dealer, generated)], actor=principal.id)
-    return _created({"round": round_no, "table": table, "match": match, "seats": list(result.seating.players),
-                     "east": result.seating.east, "winds": result.seating.describe(), "dealer": dealer.dealer,
-                     "redraws": result.redraws, "generated": generated,
-                     "draws": [encode_draw(d) for d in result.attempts],
-                     "dealer_draw": {"thrower": dealer.thrower, "dice": list(dealer.dice)},
-                     "records": _records(added)})
+    events = [MatchSeated(round_no, table, match, result.seating),
+              MatchDrawn(round_no, table, match, result.attempts, dealer, generated)]
+    return write(tid, events, actor=principal.id, answer=lambda w: {
+        "round": round_no, "table": table, "match": match, "seats": list(result.seating.players),
+        "east": result.seating.east, "winds": result.seating.describe(), "dealer": dealer.dealer,
+        "redraws": result.redraws, "generated": generated, "draws": [encode_draw(d) for d in result.attempts],
+        "dealer_draw": {"thrower": dealer.thrower, "dice": list(dealer.dice)}, "records": _records(w.added)})
 
 
 def encode_draw(d: SeatDraw) -> dict:
@@ -387,10 +417,16 @@ def encode_draw(d: SeatDraw) -> dict:
 # --- results ---------------------------------------------------------------------------------------
 
 
-def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provenance], list]) -> Callable:
-    """The events for a hand at ``data``'s key — ``make(key, state, provenance)`` — the hand
-    number defaulting to the 將's next, decided inside the write transaction from the log as
-    it is then."""
+def _key_events(tid: str, data: dict, events_at: Callable[[tuple], list],
+                check: Callable[[tuple, EventState, Provenance], None], answer: Callable[[list], dict]) -> Callable:
+    """The events for a hand at ``data``'s key — ``events_at(key)``, once ``check(key, state,
+    provenance)`` passes — the hand number defaulting to the 將's next, decided inside the
+    write transaction from the log as it is then.
+
+    A request naming its hand (``hand`` given) whose events are already the record of that
+    hand in effect — the same result (and entry, and referee hand) — is a resend:
+    :class:`api.idempotency.Duplicate`, answered by ``answer(those records)``; another body
+    there is still refused (409 ``key``)."""
 
     def events(db):
         records = tstore.load_records(db, tid)
@@ -400,9 +436,27 @@ def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provena
             hand = 1 + sum(1 for h in state.hands if h.key[:3] == (data["round"], data["table"], data["match"]))
         key = (data["round"], data["table"], data["match"], hand)
         prov = fold(records)
-        return make(key, state, prov) + _referee_hand(prov, key, data["referee_hand"])
+        if data["hand"] is not None and state.hand(key) is not None:
+            table_id = prov.linked.get(key[:3])
+            expected = events_at(key) + ([RefereeHandSynced(table_id, data["referee_hand"], key)]
+                                         if data["referee_hand"] is not None and table_id is not None else [])
+            group = _recorded_as(records, key, expected)
+            if group is not None:
+                raise Duplicate(answer(group))
+        check(key, state, prov)
+        return events_at(key) + _referee_hand(prov, key, data["referee_hand"])
 
     return events
+
+
+def _recorded_as(records: list, key: tuple, expected: list) -> list | None:
+    """The records of the write that recorded hand *key* (in effect), if they are *expected*."""
+    for entry in audit(records, key):
+        if entry.kind == "HandRecorded" and entry.in_effect:
+            group = records[entry.seq - 1:entry.seq - 1 + len(expected)]
+            if [r.event for r in group] == expected and len({(r.by, r.at) for r in group}) == 1:
+                return group
+    return None
 
 
 def _referee_hand(prov: Provenance, key: tuple, referee_hand: int | None) -> list:
@@ -430,14 +484,19 @@ def _typed(data: dict) -> HandResult:
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
+@_idempotent_or_duplicate
 def record_hand(data: dict, tid: str):
     """記錄一盤 A hand's payments and wins typed in (HandRecorded)."""
     principal = _official()
     load(tid)
     result = _typed(data)
-    added = append(tid, _key_events(tid, data, lambda key, state, prov: [HandRecorded(key, result)]), actor=principal.id)
-    return _created({"key": list(added[0].event.key), "result": hand_dict(added[0].event.result),
-                     "records": _records(added)})
+
+    def answer(records: list) -> dict:
+        return {"key": list(records[0].event.key), "result": hand_dict(records[0].event.result),
+                "records": _records(records)}
+
+    events = _key_events(tid, data, lambda key: [HandRecorded(key, result)], lambda key, state, prov: None, answer)
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 def _entry(data: dict) -> ScorerEntry:
@@ -468,6 +527,7 @@ def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合 the log refuses it")
+@_idempotent_or_duplicate
 def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
@@ -476,13 +536,13 @@ def enter_hand(data: dict, tid: str):
     entry = _entry(data)
     settled = _settle(loaded, entry)  # 400 naming the item before anything is written
 
-    def make(key, state, prov):
-        _check_deal(state, prov, key, entry)
-        return [HandRecorded(key, settled.result), ScorerEntered(key, entry)]
+    def answer(records: list) -> dict:
+        return {"key": list(records[0].event.key), "result": hand_dict(settled.result),
+                "settlement": settled.to_dict(), "records": _records(records)}
 
-    added = append(tid, _key_events(tid, data, make), actor=principal.id)
-    return _created({"key": list(added[0].event.key), "result": hand_dict(settled.result),
-                     "settlement": settled.to_dict(), "records": _records(added)})
+    events = _key_events(tid, data, lambda key: [HandRecorded(key, settled.result), ScorerEntered(key, entry)],
+                         lambda key, state, prov: _check_deal(state, prov, key, entry), answer)
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 @blp.get("/<tid>/hands")
@@ -508,6 +568,7 @@ HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 @blp.arguments(CorrectionSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
     principal = _official()
@@ -525,8 +586,8 @@ def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     else:
         raise bad_request("invalid_body", "payments", "a correction gives payments (and wins) or an entry",
                           "更正須填寫金額（與胡牌）或台數項目")
-    added = append(tid, events, actor=principal.id)
-    return _created({"key": list(key), "result": hand_dict(result), "records": _records(added)})
+    return write(tid, events, actor=principal.id,
+                 answer=lambda w: {"key": list(key), "result": hand_dict(result), "records": _records(w.added)})
 
 
 @blp.get(HAND + "/audit")
@@ -546,12 +607,13 @@ def hand_audit(tid: str, r: int, t: int, m: int, h: int):
 @blp.arguments(RevertSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def revert(data: dict, tid: str):
     """撤銷 Revert a hand record, a correction or a revert (Reverted, with the reason)."""
     principal = _official()
     load(tid)
-    added = append(tid, [Reverted(data["seq"], data["reason"])], actor=principal.id)
-    return _created({"records": _records(added)})
+    return write(tid, [Reverted(data["seq"], data["reason"])], actor=principal.id,
+                 answer=lambda w: {"records": _records(w.added)})
 
 
 # --- referee tables ----------------------------------------------------------------------------------
@@ -561,6 +623,7 @@ def revert(data: dict, tid: str):
 @blp.arguments(LinkSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def link_table(data: dict, tid: str):
     """連結裁判桌 Link a referee table (created with this tournament's id) to a (round, table, 將):
     its closed hands become the 將's hands (:func:`api.tournament_results.sync_table_results`)."""
@@ -577,6 +640,9 @@ def link_table(data: dict, tid: str):
                              f"桌「{data['table_id']}」不屬於賽事「{tid}」（開桌時須指定 tournament）", field="table_id")
         records = tstore.load_records(db, tid)
         state, prov = replay(records), fold(records)
+        if prov.links.get(data["table_id"]) == key:  # linked so already: a resend
+            linked = [r for r in records if r.event == TableLinked(data["table_id"], *key)]
+            raise Duplicate(answer(linked[-1:]))
         if data["table_id"] in prov.links:
             raise refused(EventLogError(f"table {data['table_id']!r} is already linked", field="table_id",
                                         reason_zh=f"桌「{data['table_id']}」已連結"))
@@ -589,9 +655,11 @@ def link_table(data: dict, tid: str):
                                         field="match", reason_zh=f"將 {data['match']} 不在 1–{state.settings.matches_per_round}"))
         return [TableLinked(data["table_id"], *key)]
 
-    added = append(tid, events, actor=principal.id)
-    return _created({"table_id": data["table_id"], "round": key[0], "table": key[1], "match": key[2],
-                     "records": _records(added)})
+    def answer(records: list) -> dict:
+        return {"table_id": data["table_id"], "round": key[0], "table": key[1], "match": key[2],
+                "records": _records(records)}
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 @blp.get("/<tid>/links")
@@ -608,12 +676,17 @@ def list_links(tid: str):
 @blp.post("/<tid>/sync")
 @blp.response(200, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def sync(tid: str):
     """同步裁判成績 Record the linked tables' closed hands not yet in the log (idempotent)."""
     principal = _official()
     load(tid)
-    report = get_writer().submit(lambda tx: sync_report(tx.db, tid, actor=principal.id))
-    return jsonify({"recorded": _records(report.recorded), "problems": [p.to_dict() for p in report.problems]})
+
+    def work(tx):
+        report = sync_report(tx.db, tid, actor=principal.id)
+        return 200, {"recorded": _records(report.recorded), "problems": [p.to_dict() for p in report.problems]}, {}
+
+    return idempotency.respond(*idempotency.submit(tid, work))
 
 
 # --- standings, log, balance -----------------------------------------------------------------------------
