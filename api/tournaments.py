@@ -30,6 +30,12 @@
 
 Errors are problem+json naming the field: a malformed body 400; an event the log refuses
 (does not fold) **409** ``event_refused``, nothing written (:mod:`api.tournament_state`).
+
+Resending is safe (issue #12 item 7, :mod:`api.idempotency`): every write takes an
+``Idempotency-Key`` — its answer is made and stored in the transaction of its events, and
+a resend gets it again (``Idempotent-Replayed: true``) — and a write that names its effect
+(a hand by its key, a tournament by its id, players by theirs, a round's PUT, a link)
+resent without one is answered **200** ``"duplicate": true`` with the records that made it.
 """
 from __future__ import annotations
 
