@@ -18,8 +18,9 @@ Keys are scoped per token (the principal): two officials' keys never meet, and o
 official's key names one write across every tournament. They are kept (append-only).
 
 Without a key, a request that names its own effect — a hand by its key (round, table,
-將, hand), a tournament by its id, players by their ids, a link by its table — and finds
-that effect already recorded exactly so is answered **200** with ``"duplicate": true``
+將, hand), a tournament by its id, players by their ids, a round's seats, a seeded schedule or
+draw, a substitute's seat, a correction, a revert, a link by its table — and finds that
+effect already recorded exactly so is answered **200** with ``"duplicate": true``
 and the records that made it (:class:`Duplicate`), not a 409; a different body at the same
 place is still the 409 it was. The live table events behave the same way by
 ``(hand, seq)`` (``docs/api.md``, "Idempotent by (hand, seq)").

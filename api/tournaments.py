@@ -34,8 +34,8 @@ Errors are problem+json naming the field: a malformed body 400; an event the log
 Resending is safe (issue #12 item 7, :mod:`api.idempotency`): every write takes an
 ``Idempotency-Key`` — its answer is made and stored in the transaction of its events, and
 a resend gets it again (``Idempotent-Replayed: true``) — and a write that names its effect
-(a hand by its key, a tournament by its id, players by theirs, a round's PUT, a link)
-resent without one is answered **200** ``"duplicate": true`` with the records that made it.
+(a hand by its key, a tournament by its id, players by theirs, a round's seats, a seeded
+schedule or draw, a substitute, a correction, a revert, a link) resent without one is answered **200** ``"duplicate": true`` with the records that made it.
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settl
 from tournament.errors import EventLogError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
-    Reverted, RoundSeated, SubstituteSeated, audit, replay,
+    Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
 )
 from tournament.provenance import MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold
 from tournament.results import HandResult, Win, check_balances
@@ -94,6 +94,24 @@ def _read() -> None:
 
 def _records(added) -> list[dict]:
     return [record_dict(r) for r in added]
+
+
+def _group(records, seq: int, events: list) -> list | None:
+    """The records from *seq* on if they are *events*, written together (one request)."""
+    group = list(records[seq - 1:seq - 1 + len(events)])
+    if [r.event for r in group] == list(events) and len({(r.by, r.at) for r in group}) == 1:
+        return group
+    return None
+
+
+def _last_group(records, events: list) -> list | None:
+    """The last records written together that are exactly *events* (a request's, resent)."""
+    for record in reversed(records):
+        if record.event == events[0]:
+            group = _group(records, record.seq, events)
+            if group is not None:
+                return group
+    return None
 
 
 #: a write: ``Idempotency-Key`` read, checked and documented (:mod:`api.idempotency`)
@@ -214,7 +232,7 @@ def _schedule_of(loaded: Loaded) -> Schedule:
 @blp.arguments(ScheduleRequestSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
-@_idempotent
+@_idempotent_or_duplicate
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
     principal = _official()
@@ -234,7 +252,14 @@ def make_event_schedule(data: dict, tid: str):
         return {"method": schedule.method, "seed": schedule.seed, "records": _records(w.added),
                 "rounds": [plan_dict(after, p) for p in after.state.rounds], "quality": quality(_schedule_of(after))}
 
-    return write(tid, [RoundSeated(p) for p in plans], actor=principal.id, answer=answer)
+    def events(db):
+        now = replayed(db, tid)
+        if plans and all(now.state.round(p.round) == p for p in plans):  # seated so already: a resend
+            found = [_last_group(now.records, [RoundSeated(p)]) for p in plans]
+            raise Duplicate(answer(Written(db, tid, [g[0] for g in found if g])))
+        return [RoundSeated(p) for p in plans]
+
+    return write(tid, events, actor=principal.id, answer=answer)
 
 
 @blp.get("/<tid>/schedule")
@@ -290,15 +315,26 @@ def get_round(tid: str, round_no: int):
 @blp.arguments(SubstituteSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
-@_idempotent
+@_idempotent_or_duplicate
 def seat_substitute(data: dict, tid: str, round_no: int):
     """替補入座 A registered substitute takes a round's 替補 seat."""
     principal = _official()
     load(tid)
-    events = [SubstituteSeated(round_no, data["table"], wind_of(data["wind"]), data["player_id"])]
-    return write(tid, events, actor=principal.id,
-                 answer=lambda w: {"round": plan_dict(w.loaded, w.loaded.state.round(round_no)),
-                                   "records": _records(w.added)})
+    seated = [SubstituteSeated(round_no, data["table"], wind_of(data["wind"]), data["player_id"])]
+
+    def answer(w: Written) -> dict:
+        return {"round": plan_dict(w.loaded, w.loaded.state.round(round_no)), "records": _records(w.added)}
+
+    def events(db):
+        now = replayed(db, tid)
+        plan = now.state.round(round_no)
+        table = next((t for t in plan.tables if t.table == data["table"]), None) if plan else None
+        found = _last_group(now.records, seated)
+        if table is not None and table.seats[seated[0].wind] == data["player_id"] and found:  # sits there already
+            raise Duplicate(answer(Written(db, tid, found)))
+        return seated
+
+    return write(tid, events, actor=principal.id, answer=answer)
 
 
 @blp.post("/<tid>/withdrawals")
@@ -360,7 +396,7 @@ def _previous_match(loaded: Loaded, round_no: int, table: int, match: int) -> tu
 @blp.arguments(MatchDrawSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
-@_idempotent
+@_idempotent_or_duplicate
 def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     """搬風與定莊 The seats of a 將 (``seat.banfeng``) and its first dealer (``seat.dealer``):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
@@ -407,13 +443,26 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
                               "記錄實際搬風時須一併記錄定莊骰子")
     dealer = draw_dealer(result.seating, dice=tuple(data["dealer_dice"])) if data["dealer_dice"] else \
         draw_dealer(result.seating, rng=rng)
-    events = [MatchSeated(round_no, table, match, result.seating),
-              MatchDrawn(round_no, table, match, result.attempts, dealer, generated)]
-    return write(tid, events, actor=principal.id, answer=lambda w: {
-        "round": round_no, "table": table, "match": match, "seats": list(result.seating.players),
-        "east": result.seating.east, "winds": result.seating.describe(), "dealer": dealer.dealer,
-        "redraws": result.redraws, "generated": generated, "draws": [encode_draw(d) for d in result.attempts],
-        "dealer_draw": {"thrower": dealer.thrower, "dice": list(dealer.dice)}, "records": _records(w.added)})
+    drawn = [MatchSeated(round_no, table, match, result.seating),
+             MatchDrawn(round_no, table, match, result.attempts, dealer, generated)]
+
+    def answer(records: list) -> dict:
+        return {"round": round_no, "table": table, "match": match, "seats": list(result.seating.players),
+                "east": result.seating.east, "winds": result.seating.describe(), "dealer": dealer.dealer,
+                "redraws": result.redraws, "generated": generated, "draws": [encode_draw(d) for d in result.attempts],
+                "dealer_draw": {"thrower": dealer.thrower, "dice": list(dealer.dice)}, "records": _records(records)}
+
+    def events(db):
+        # the same draw again (recorded, or generated from the same seed) while it stands: a resend
+        now = replayed(db, tid)
+        if dict(now.state.match_seatings).get((round_no, table, match)) == result.seating \
+                and now.provenance.draws.get((round_no, table, match)) == drawn[1]:
+            found = _last_group(now.records, drawn)
+            if found is not None:
+                raise Duplicate(answer(found))
+        return drawn
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 def encode_draw(d: SeatDraw) -> dict:
@@ -574,7 +623,7 @@ HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 @blp.arguments(CorrectionSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
-@_idempotent
+@_idempotent_or_duplicate
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
     principal = _official()
@@ -592,8 +641,19 @@ def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     else:
         raise bad_request("invalid_body", "payments", "a correction gives payments (and wins) or an entry",
                           "更正須填寫金額（與胡牌）或台數項目")
-    return write(tid, events, actor=principal.id,
-                 answer=lambda w: {"key": list(key), "result": hand_dict(result), "records": _records(w.added)})
+    def answer(records: list) -> dict:
+        return {"key": list(key), "result": hand_dict(result), "records": _records(records)}
+
+    def corrected(db):
+        # the correction in effect is this one already: a resend (correcting to the same again changes nothing)
+        records = tstore.load_records(db, tid)
+        entry = replay(records).hand(key)
+        found = _group(records, entry.seq, events) if entry is not None and entry.corrected else None
+        if found is not None:
+            raise Duplicate(answer(found))
+        return events
+
+    return write(tid, corrected, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 @blp.get(HAND + "/audit")
@@ -613,13 +673,23 @@ def hand_audit(tid: str, r: int, t: int, m: int, h: int):
 @blp.arguments(RevertSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
-@_idempotent
+@_idempotent_or_duplicate
 def revert(data: dict, tid: str):
     """撤銷 Revert a hand record, a correction or a revert (Reverted, with the reason)."""
     principal = _official()
     load(tid)
-    return write(tid, [Reverted(data["seq"], data["reason"])], actor=principal.id,
-                 answer=lambda w: {"records": _records(w.added)})
+    wanted = [Reverted(data["seq"], data["reason"])]
+
+    def events(db):
+        # the record is reverted, by a revert like this one still in effect: a resend
+        records = tstore.load_records(db, tid)
+        undone = reverted(records)
+        found = _last_group(records, wanted) if data["seq"] in undone else None
+        if found is not None and found[0].seq not in undone:
+            raise Duplicate({"records": _records(found)})
+        return wanted
+
+    return write(tid, events, actor=principal.id, answer=lambda w: {"records": _records(w.added)})
 
 
 # --- referee tables ----------------------------------------------------------------------------------

@@ -196,7 +196,13 @@ def test_a_substitute_takes_a_free_seat(client, official):
                                                                     "player_id": "S1"}, headers=official)
     assert response.status_code == 201, response.get_json()
     assert "S1" in table_seats(client, 1, table["table"])
-    problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": wind,
+    # the same again is a resend (issue #12 item 7): answered as a duplicate, nothing written
+    again = client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": wind,
+                                                                 "player_id": "S1"}, headers=official)
+    assert again.status_code == 200 and again.get_json() == {**response.get_json(), "duplicate": True}
+    # the seat is taken: another seat for S1 is refused
+    other = ["東", "南", "西", "北"][(table["seats"].index(None) + 1) % 4]
+    problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": other,
                                                                 "player_id": "S1"}, headers=official), 409, "wind")
     problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": 1, "wind": "中", "player_id": "S1"},
                         headers=official), 400, "wind")

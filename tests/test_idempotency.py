@@ -246,6 +246,47 @@ def test_a_link_made_again_is_a_duplicate(app, client, official, event):
     problem(client.post(f"{BASE}/T1/links", json={**link, "match": 2}, headers=official), 409, "table_id")
 
 
+def test_a_schedule_made_again_from_its_seed_is_a_duplicate(app, client, official, event):
+    length = log_length(app, "T1")
+    again = client.post(f"{BASE}/T1/schedule", json={"seed": 5}, headers=official)
+    assert again.status_code == 200 and again.get_json()["duplicate"] is True
+    assert [r["event"]["type"] for r in again.get_json()["records"]] == ["RoundSeated"] * 3
+    assert log_length(app, "T1") == length
+    # another seed is another schedule: written (its rounds have no results yet)
+    assert client.post(f"{BASE}/T1/schedule", json={"seed": 6}, headers=official).status_code == 201
+
+
+def test_a_draw_again_from_its_seed_is_a_duplicate_another_is_a_redraw(app, client, official, event):
+    path = f"{BASE}/T1/rounds/1/tables/1/matches/1/draw"
+    first = client.post(path, json={"seed": 2}, headers=official)
+    assert first.status_code == 201
+    length = log_length(app, "T1")
+    again = client.post(path, json={"seed": 2}, headers=official)
+    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
+    assert log_length(app, "T1") == length
+    assert client.post(path, json={"seed": 9}, headers=official).status_code == 201  # a new draw, as before
+
+
+def test_a_correction_or_revert_resent_is_a_duplicate(app, client, official, event):
+    client.post(f"{BASE}/T1/hands", json=HAND, headers=official)
+    fix = {"reason": "台數算錯", "payments": [-300, 300, 0, 0], "wins": [{"seat": 1, "tai": 10, "deal_in": 0}]}
+    first = client.post(f"{BASE}/T1/hands/1/1/1/1/corrections", json=fix, headers=official)
+    assert first.status_code == 201
+    length = log_length(app, "T1")
+    again = client.post(f"{BASE}/T1/hands/1/1/1/1/corrections", json=fix, headers=official)
+    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
+    assert log_length(app, "T1") == length
+    undo = {"seq": first.get_json()["records"][0]["seq"], "reason": "更正有誤"}
+    reverted = client.post(f"{BASE}/T1/reverts", json=undo, headers=official)
+    assert reverted.status_code == 201
+    again = client.post(f"{BASE}/T1/reverts", json=undo, headers=official)
+    assert again.status_code == 200 and again.get_json() == {**reverted.get_json(), "duplicate": True}
+    assert log_length(app, "T1") == length + 1
+    # the correction again now that it is reverted: the same body is a new correction, in effect again
+    assert client.post(f"{BASE}/T1/hands/1/1/1/1/corrections", json=fix, headers=official).status_code == 201
+    assert client.get(f"{BASE}/T1/hands").get_json()["hands"][0]["payments"] == [-300, 300, 0, 0]
+
+
 # --- the store and the spec ----------------------------------------------------------------------------
 
 
