@@ -501,6 +501,11 @@ def test_an_unscored_referee_hand_is_entered_by_items_and_the_sync_goes_on(app, 
     problem(client.post(f"{BASE}/T1/hands/entry", json={**entry, "table": 2}, headers=official), 409, "referee_hand")
     assert client.post(f"{BASE}/T1/hands/entry", json=entry, headers=official).status_code == 201
     problem(client.post(f"{BASE}/T1/hands/entry", json=entry, headers=official), 409, "referee_hand")
+    # naming its hand, the same entry is a resend: a duplicate with the records it made (issue #12 item 7)
+    dup = client.post(f"{BASE}/T1/hands/entry", json={**entry, "hand": 1}, headers=official)
+    assert dup.status_code == 200 and dup.get_json()["duplicate"] is True
+    assert [r["event"]["type"] for r in dup.get_json()["records"]] == ["HandRecorded", "ScorerEntered",
+                                                                       "RefereeHandSynced"]
     synced = client.post(f"{BASE}/T1/sync", headers=official).get_json()
     assert synced["problems"] == []
     assert [r["event"]["key"] for r in synced["recorded"] if r["event"]["type"] == "HandRecorded"] == [[1, 1, 1, 2]]
