@@ -28,12 +28,12 @@ from flask import current_app, jsonify
 from marshmallow import Schema, fields, validate
 
 import clocks
-from api import auth
+from api import auth, idempotency
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import ApiProblem, bad_request, not_found
 from clocks.record import dealer_of, record_clock
 from clocks.scheduler import late_tolerance
-from store import get_db, get_writer
+from store import get_db
 from store import tournaments as tstore
 from tournament.clock import (
     AT_TIME_POLICIES, PUBLISH_POLICIES, ClockConfigured, ClockError, ClockSettings, ClockState, RoundClock,
@@ -123,14 +123,26 @@ def _refused(exc: EventLogError | ClockError) -> ApiProblem:
     return ApiProblem(409, "event_refused", exc.message, exc.reason_zh, field=exc.field)
 
 
-def _write(tournament_id: str, events: list, actor: int) -> None:
+def _write(tournament_id: str, events: list, actor: int):
+    """Record an official's clock events and answer the clock's status, made in the same
+    transaction (so that an ``Idempotency-Key`` stores it with the events: :mod:`api.idempotency`)."""
     now, tolerance = _now(), _tolerance()  # read config here: the writer may run the job in its own thread
+    scheduler = _scheduler_view()
+
+    def work(tx):
+        record_clock(tx.db, tournament_id, events, now=now, tolerance=tolerance, actor=actor)
+        records = tstore.load_records(tx.db, tournament_id)
+        body = status(tournament_id, records, replay(records), clock_state(records), now)
+        body["scheduler"] = scheduler
+        return 200, body, {}
+
     try:
-        get_writer().submit(lambda tx: record_clock(tx.db, tournament_id, events, now=now, tolerance=tolerance,
-                                                    actor=actor))
+        result = idempotency.submit(tournament_id, work)
     except (ClockError, EventLogError) as exc:
         raise _refused(exc) from None
-    clocks.notify(tournament_id)
+    if not result[3]:
+        clocks.notify(tournament_id)
+    return idempotency.respond(*result)
 
 
 def _no_round(detail: str, detail_zh: str) -> ApiProblem:
@@ -209,10 +221,15 @@ def status(tournament_id: str, records: list, event_state: EventState, state: Cl
 # --- views --------------------------------------------------------------------------------
 
 
+#: a write: ``Idempotency-Key`` read, checked and documented (:mod:`api.idempotency`)
+_idempotent = idempotency.documented(blp)
+
+
 @blp.put("/<tournament_id>/clock")
 @blp.arguments(ClockSettingsSchema)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def configure_clock(data: dict, tournament_id: str):
     """設定賽事時鐘 Set the clock (official): start times, round length, at-time policy, reminders,
     auto-close, publication. Setting it again applies from then on."""
@@ -225,8 +242,7 @@ def configure_clock(data: dict, tournament_id: str):
                               "須設定每輪時間 round_seconds（賽事未設定每輪分鐘數）")
         data = {**data, "round_seconds": minutes * 60}
     settings = ClockSettings(**{**data, "starts": tuple(data["starts"]), "reminders": tuple(data["reminders"])})
-    _write(tournament_id, [ClockConfigured(settings, format_time(_now()))], principal.id)
-    return _status_response(tournament_id)
+    return _write(tournament_id, [ClockConfigured(settings, format_time(_now()))], principal.id)
 
 
 @blp.get("/<tournament_id>/clock")
@@ -242,10 +258,15 @@ def get_clock(tournament_id: str):
 def _status_response(tournament_id: str):
     records, event_state, state = _load(tournament_id)
     body = status(tournament_id, records, event_state, state, _now())
+    body["scheduler"] = _scheduler_view()
+    return jsonify(body)
+
+
+def _scheduler_view() -> dict:
+    """The process that answered: its scheduler's role and pid."""
     service = clocks.scheduler()
     role = "off" if service is None else "leader" if service.leading else "standby"
-    body["scheduler"] = {"role": role, "pid": os.getpid()}  # the process that answered
-    return jsonify(body)
+    return {"role": role, "pid": os.getpid()}
 
 
 def _official_action(tournament_id: str, make) -> object:
@@ -254,14 +275,14 @@ def _official_action(tournament_id: str, make) -> object:
     if state.settings is None:
         raise ApiProblem(409, "clock_not_configured", "the tournament's clock is not configured",
                          "此賽事尚未設定時鐘", field="clock")
-    _write(tournament_id, [make(state, format_time(_now()))], principal.id)
-    return _status_response(tournament_id)
+    return _write(tournament_id, [make(state, format_time(_now()))], principal.id)
 
 
 @blp.post("/<tournament_id>/clock/start")
 @blp.arguments(RoundArgSchema)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def start_round(data: dict, tournament_id: str):
     """開始一輪 Start a round now (official; default: the next round)."""
     return _official_action(tournament_id, lambda s, at: RoundStarted(_next_round(s, data["round"]), at))
@@ -271,6 +292,7 @@ def start_round(data: dict, tournament_id: str):
 @blp.arguments(RoundArgSchema)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def call_time(data: dict, tournament_id: str):
     """宣布時間到 Call time now (official; the clock's at-time policy applies)."""
     return _official_action(tournament_id, lambda s, at: TimeCalled(_current_round(s, data["round"]), at,
@@ -281,6 +303,7 @@ def call_time(data: dict, tournament_id: str):
 @blp.arguments(ReportSchema)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def report_table(data: dict, tournament_id: str):
     """回報完賽 A table has finished the round (official / the table's scorer through an official token)."""
     return _official_action(tournament_id, lambda s, at: TableReported(_current_round(s, data["round"]),
@@ -291,6 +314,7 @@ def report_table(data: dict, tournament_id: str):
 @blp.arguments(RoundArgSchema)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def close_round(data: dict, tournament_id: str):
     """結束一輪 Close a round now (official)."""
     return _official_action(tournament_id, lambda s, at: RoundClosed(_current_round(s, data["round"]), at))
@@ -300,6 +324,7 @@ def close_round(data: dict, tournament_id: str):
 @blp.arguments(RoundArgSchema)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def publish_seating(data: dict, tournament_id: str):
     """公布座位 Publish a round's seating now (official; default: the next round)."""
     return _official_action(tournament_id, lambda s, at: SeatingPublished(_next_round(s, data["round"]), at))

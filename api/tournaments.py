@@ -30,6 +30,12 @@
 
 Errors are problem+json naming the field: a malformed body 400; an event the log refuses
 (does not fold) **409** ``event_refused``, nothing written (:mod:`api.tournament_state`).
+
+Resending is safe (issue #12 item 7, :mod:`api.idempotency`): every write takes an
+``Idempotency-Key`` — its answer is made and stored in the transaction of its events, and
+a resend gets it again (``Idempotent-Replayed: true``) — and a write that names its effect
+(a hand by its key, a tournament by its id, players by theirs, a round's seats, a seeded
+schedule or draw, a substitute, a correction, a revert, a link) resent without one is answered **200** ``"duplicate": true`` with the records that made it.
 """
 from __future__ import annotations
 
@@ -40,7 +46,8 @@ from urllib.parse import quote
 
 from flask import Response, jsonify
 
-from api import auth
+from api import auth, idempotency
+from api.idempotency import Duplicate
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import ApiProblem, bad_request, not_found
 from api.tournament_results import sync_report
@@ -50,14 +57,14 @@ from api.tournament_schemas import (
     LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
     StandingsQuerySchema, SubstituteSchema, TypedResultSchema, WithdrawalSchema,
 )
-from api.tournament_state import Loaded, append, load, refused
+from api.tournament_state import Loaded, Written, load, refused, replayed, write
 from api.tournament_views import (
     audit_dict, hand_dict, plan_dict, quality, record_dict, summary, wind_of,
 )
 from referee.ruleset import Ruleset
 from referee.scoring import Stakes
 from referee.scoring.table import table_for
-from store import get_db, get_writer
+from store import get_db
 from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
@@ -65,7 +72,7 @@ from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settl
 from tournament.errors import EventLogError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
-    Reverted, RoundSeated, SubstituteSeated, audit, replay,
+    Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
 )
 from tournament.match import MatchState
 from tournament.provenance import (
@@ -90,16 +97,32 @@ def _read() -> None:
     auth.check_read("tournaments")
 
 
-def _created(body: dict, location: str | None = None) -> Response:
-    response = jsonify(body)
-    response.status_code = 201
-    if location:
-        response.headers["Location"] = location
-    return response
-
-
 def _records(added) -> list[dict]:
     return [record_dict(r) for r in added]
+
+
+def _group(records, seq: int, events: list) -> list | None:
+    """The records from *seq* on if they are *events*, written together (one request)."""
+    group = list(records[seq - 1:seq - 1 + len(events)])
+    if [r.event for r in group] == list(events) and len({(r.by, r.at) for r in group}) == 1:
+        return group
+    return None
+
+
+def _last_group(records, events: list) -> list | None:
+    """The last records written together that are exactly *events* (a request's, resent)."""
+    for record in reversed(records):
+        if record.event == events[0]:
+            group = _group(records, record.seq, events)
+            if group is not None:
+                return group
+    return None
+
+
+#: a write: ``Idempotency-Key`` read, checked and documented (:mod:`api.idempotency`)
+_idempotent = idempotency.documented(blp)
+#: a write whose request names its effect: a resend of it is answered as a duplicate (200)
+_idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
 
 
 # --- the event ------------------------------------------------------------------------------
@@ -110,6 +133,7 @@ def _records(added) -> list[dict]:
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="代號已用 the id is taken")
+@_idempotent_or_duplicate
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
     principal = _official()
@@ -117,18 +141,24 @@ def create_tournament(data: dict):
     settings = EventSettings(data["name"], data["rounds"], data["matches_per_round"], data["base"], data["per_tai"],
                              data["ruleset"], data["round_minutes"])
 
+    location = f"/api/v1/tournaments/{data['id']}"
+
     def work(tx):
         row = tstore.create_tournament(tx.db, data["id"], name=data["name"], config={}, created_by=principal.id)
         if row is None:
-            return None
+            existing = replayed(tx.db, data["id"])
+            if existing.records and existing.records[0].event == EventCreated(settings) \
+                    and existing.row["name"] == data["name"]:
+                raise Duplicate(summary(existing))  # created so already: a resend
+            raise ApiProblem(409, "tournament_exists", f"tournament {data['id']!r} already exists",
+                             f"賽事「{data['id']}」已存在", field="id")
         tstore.append_events(tx.db, data["id"], [EventCreated(settings)], actor=principal.id)
-        return row
+        return 201, summary(replayed(tx.db, data["id"])), {"Location": location}
 
-    row = get_writer().submit(work)
-    if row is None:
-        raise ApiProblem(409, "tournament_exists", f"tournament {data['id']!r} already exists",
-                         f"賽事「{data['id']}」已存在", field="id")
-    return _created(summary(load(data["id"])), f"/api/v1/tournaments/{data['id']}")
+    try:
+        return idempotency.respond(*idempotency.submit(data["id"], work))
+    except Duplicate as dup:
+        return idempotency.respond(200, dup.body, {"Location": location})
 
 
 @blp.get("")
@@ -156,6 +186,7 @@ def get_tournament(tid: str):
 @blp.arguments(PlayersSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def register_players(data: dict, tid: str):
     """報名 Register players and substitutes (替補), all or none."""
     principal = _official()
@@ -165,11 +196,20 @@ def register_players(data: dict, tid: str):
     if dup is not None:
         raise bad_request("duplicate_player", f"players[{dup}].id", f"{ids[dup]!r} is listed twice",
                           f"選手代號「{ids[dup]}」重複")
-    events = [PlayerRegistered(p["id"], p["name"], p["substitute"]) for p in data["players"]]
-    added = append(tid, events, actor=principal.id)
-    state = load(tid).state
-    return _created({"registered": [p["id"] for p in data["players"]], "records": _records(added),
-                     "players": [_player(p) for p in state.players]})
+    wanted = [PlayerRegistered(p["id"], p["name"], p["substitute"]) for p in data["players"]]
+
+    def answer(records, state) -> dict:
+        return {"registered": ids, "records": _records(records), "players": [_player(p) for p in state.players]}
+
+    def events(db):
+        loaded = replayed(db, tid)
+        if all(loaded.state.player(i) is not None for i in ids):  # all registered: exactly so, a resend
+            found = {r.event.player_id: r for r in loaded.records if isinstance(r.event, PlayerRegistered)}
+            if [found[i].event for i in ids] == wanted:
+                raise Duplicate(answer([found[i] for i in ids], loaded.state))
+        return wanted
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added, w.loaded.state))
 
 
 def _player(p) -> dict:
@@ -197,6 +237,7 @@ def _schedule_of(loaded: Loaded) -> Schedule:
 @blp.arguments(ScheduleRequestSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
     principal = _official()
@@ -210,11 +251,20 @@ def make_event_schedule(data: dict, tid: str):
         raise bad_request("invalid_round", f"rounds[{bad}]", f"round {wanted[bad]} is outside 1–{state.settings.rounds}",
                           f"輪次 {wanted[bad]} 不在 1–{state.settings.rounds}")
     plans = [p for p in schedule.rounds if p.round in set(wanted)]
-    added = append(tid, [RoundSeated(p) for p in plans], actor=principal.id)
-    after = load(tid)
-    return _created({"method": schedule.method, "seed": schedule.seed, "records": _records(added),
-                     "rounds": [plan_dict(after, p) for p in after.state.rounds],
-                     "quality": quality(_schedule_of(after))})
+
+    def answer(w: Written) -> dict:
+        after = w.loaded
+        return {"method": schedule.method, "seed": schedule.seed, "records": _records(w.added),
+                "rounds": [plan_dict(after, p) for p in after.state.rounds], "quality": quality(_schedule_of(after))}
+
+    def events(db):
+        now = replayed(db, tid)
+        if plans and all(now.state.round(p.round) == p for p in plans):  # seated so already: a resend
+            found = [_last_group(now.records, [RoundSeated(p)]) for p in plans]
+            raise Duplicate(answer(Written(db, tid, [g[0] for g in found if g])))
+        return [RoundSeated(p) for p in plans]
+
+    return write(tid, events, actor=principal.id, answer=answer)
 
 
 @blp.get("/<tid>/schedule")
@@ -232,15 +282,25 @@ def get_schedule(tid: str):
 @blp.arguments(RoundSeatsSchema)
 @blp.response(200, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def seat_round(data: dict, tid: str, round_no: int):
     """手動排座 Seat a round by hand (until it has results)."""
     principal = _official()
     load(tid)
     plan = RoundPlan(round_no, tuple(TablePlan(t["table"], tuple(t["seats"])) for t in data["tables"]))
-    added = append(tid, [RoundSeated(plan)], actor=principal.id)
-    after = load(tid)
-    return jsonify({"round": plan_dict(after, after.state.round(round_no)), "records": _records(added),
-                    "quality": quality(_schedule_of(after))})
+
+    def answer(records, after: Loaded) -> dict:
+        return {"round": plan_dict(after, after.state.round(round_no)), "records": _records(records),
+                "quality": quality(_schedule_of(after))}
+
+    def events(db):
+        now = replayed(db, tid)
+        if now.state.round(round_no) == plan:  # a PUT of what is seated: nothing to write
+            seated = [r for r in now.records if r.event == RoundSeated(plan)]
+            raise Duplicate(answer(seated[-1:], now))
+        return [RoundSeated(plan)]
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added, w.loaded), status=200)
 
 
 @blp.get(f"/<tid>/rounds/<{INT}:round_no>")
@@ -260,20 +320,33 @@ def get_round(tid: str, round_no: int):
 @blp.arguments(SubstituteSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def seat_substitute(data: dict, tid: str, round_no: int):
     """替補入座 A registered substitute takes a round's 替補 seat."""
     principal = _official()
     load(tid)
-    added = append(tid, [SubstituteSeated(round_no, data["table"], wind_of(data["wind"]), data["player_id"])],
-                   actor=principal.id)
-    after = load(tid)
-    return _created({"round": plan_dict(after, after.state.round(round_no)), "records": _records(added)})
+    seated = [SubstituteSeated(round_no, data["table"], wind_of(data["wind"]), data["player_id"])]
+
+    def answer(w: Written) -> dict:
+        return {"round": plan_dict(w.loaded, w.loaded.state.round(round_no)), "records": _records(w.added)}
+
+    def events(db):
+        now = replayed(db, tid)
+        plan = now.state.round(round_no)
+        table = next((t for t in plan.tables if t.table == data["table"]), None) if plan else None
+        found = _last_group(now.records, seated)
+        if table is not None and table.seats[seated[0].wind] == data["player_id"] and found:  # sits there already
+            raise Duplicate(answer(Written(db, tid, found)))
+        return seated
+
+    return write(tid, events, actor=principal.id, answer=answer)
 
 
 @blp.post("/<tid>/withdrawals")
 @blp.arguments(WithdrawalSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def withdraw(data: dict, tid: str):
     """退賽 A player withdraws before a round: later rounds re-seated (``reseat``), earlier ones kept."""
     principal = _official()
@@ -288,11 +361,10 @@ def withdraw(data: dict, tid: str):
         schedule = reseat(_schedule_of(loaded), withdrawn=[data["player_id"]], from_round=data["before_round"],
                           seed=data["seed"])
         reseated = tuple(p for p in schedule.rounds if p.round >= data["before_round"])
-    added = append(tid, [PlayerWithdrew(data["player_id"], data["before_round"], reseated, data["reason"])],
-                   actor=principal.id)
-    after = load(tid)
-    return _created({"records": _records(added), "rounds": [plan_dict(after, p) for p in reseated],
-                     "quality": quality(_schedule_of(after))})
+    events = [PlayerWithdrew(data["player_id"], data["before_round"], reseated, data["reason"])]
+    return write(tid, events, actor=principal.id,
+                 answer=lambda w: {"records": _records(w.added), "rounds": [plan_dict(w.loaded, p) for p in reseated],
+                                   "quality": quality(_schedule_of(w.loaded))})
 
 
 # --- 搬風 and 定莊 ---------------------------------------------------------------------------------
@@ -329,6 +401,7 @@ def _previous_match(loaded: Loaded, round_no: int, table: int, match: int) -> tu
 @blp.arguments(MatchDrawSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     """搬風與定莊 The seats of a 將 (``seat.banfeng``) and its first dealer (``seat.dealer``):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
@@ -375,14 +448,26 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
                               "記錄實際搬風時須一併記錄定莊骰子")
     dealer = draw_dealer(result.seating, dice=tuple(data["dealer_dice"])) if data["dealer_dice"] else \
         draw_dealer(result.seating, rng=rng)
-    added = append(tid, [MatchSeated(round_no, table, match, result.seating),
-                         MatchDrawn(round_no, table, match, result.attempts, dealer, generated)], actor=principal.id)
-    return _created({"round": round_no, "table": table, "match": match, "seats": list(result.seating.players),
-                     "east": result.seating.east, "winds": result.seating.describe(), "dealer": dealer.dealer,
-                     "redraws": result.redraws, "generated": generated,
-                     "draws": [encode_draw(d) for d in result.attempts],
-                     "dealer_draw": {"thrower": dealer.thrower, "dice": list(dealer.dice)},
-                     "records": _records(added)})
+    drawn = [MatchSeated(round_no, table, match, result.seating),
+             MatchDrawn(round_no, table, match, result.attempts, dealer, generated)]
+
+    def answer(records: list) -> dict:
+        return {"round": round_no, "table": table, "match": match, "seats": list(result.seating.players),
+                "east": result.seating.east, "winds": result.seating.describe(), "dealer": dealer.dealer,
+                "redraws": result.redraws, "generated": generated, "draws": [encode_draw(d) for d in result.attempts],
+                "dealer_draw": {"thrower": dealer.thrower, "dice": list(dealer.dice)}, "records": _records(records)}
+
+    def events(db):
+        # the same draw again (recorded, or generated from the same seed) while it stands: a resend
+        now = replayed(db, tid)
+        if dict(now.state.match_seatings).get((round_no, table, match)) == result.seating \
+                and now.provenance.draws.get((round_no, table, match)) == drawn[1]:
+            found = _last_group(now.records, drawn)
+            if found is not None:
+                raise Duplicate(answer(found))
+        return drawn
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 def encode_draw(d: SeatDraw) -> dict:
@@ -392,10 +477,16 @@ def encode_draw(d: SeatDraw) -> dict:
 # --- results ---------------------------------------------------------------------------------------
 
 
-def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provenance], list]) -> Callable:
-    """The events for a hand at ``data``'s key — ``make(key, state, provenance)`` — the hand
-    number defaulting to the 將's next, decided inside the write transaction from the log as
-    it is then."""
+def _key_events(tid: str, data: dict, events_at: Callable[[tuple], list],
+                check: Callable[[tuple, EventState, Provenance], None], answer: Callable[[list], dict]) -> Callable:
+    """The events for a hand at ``data``'s key — ``events_at(key)``, once ``check(key, state,
+    provenance)`` passes — the hand number defaulting to the 將's next, decided inside the
+    write transaction from the log as it is then.
+
+    A request naming its hand (``hand`` given) whose events are already the record of that
+    hand in effect — the same result (and entry, and referee hand) — is a resend:
+    :class:`api.idempotency.Duplicate`, answered by ``answer(those records)``; another body
+    there is still refused (409 ``key``)."""
 
     def events(db):
         records = tstore.load_records(db, tid)
@@ -405,15 +496,33 @@ def _key_events(tid: str, data: dict, make: Callable[[tuple, EventState, Provena
             hand = 1 + sum(1 for h in state.hands if h.key[:3] == (data["round"], data["table"], data["match"]))
         key = (data["round"], data["table"], data["match"], hand)
         prov = fold(records)
+        if data["hand"] is not None and state.hand(key) is not None:
+            table_id = prov.linked.get(key[:3])
+            expected = events_at(key) + ([RefereeHandSynced(table_id, data["referee_hand"], key)]
+                                         if data["referee_hand"] is not None and table_id is not None else [])
+            group = _recorded_as(records, key, expected)
+            if group is not None:
+                raise Duplicate(answer(group))
         drawn = [m for (r, t, m) in prov.draws if (r, t) == key[:2] and m > key[2]]
         if drawn:  # the next 將's 定莊 is recorded: this one is over (app.rounds)
             raise refused(EventLogError(
                 f"match {key[2]} of round {key[0]} table {key[1]} is over: match {max(drawn)} is drawn",
                 field="match", reason_zh=f"第 {key[0]} 輪第 {key[1]} 桌第 {key[2]} 將已結束：第 {max(drawn)} 將已擲骰定莊"))
         synced = _referee_hand(prov, key, data["referee_hand"])  # a hand recorded already: refused before its checks
-        return make(key, state, prov) + synced
+        check(key, state, prov)
+        return events_at(key) + synced
 
     return events
+
+
+def _recorded_as(records: list, key: tuple, expected: list) -> list | None:
+    """The records of the write that recorded hand *key* (in effect), if they are *expected*."""
+    for entry in audit(records, key):
+        if entry.kind == "HandRecorded" and entry.in_effect:
+            group = records[entry.seq - 1:entry.seq - 1 + len(expected)]
+            if [r.event for r in group] == expected and len({(r.by, r.at) for r in group}) == 1:
+                return group
+    return None
 
 
 def _referee_hand(prov: Provenance, key: tuple, referee_hand: int | None) -> list:
@@ -436,18 +545,14 @@ def _typed(data: dict) -> HandResult:
                       data["penalty"])
 
 
-def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: HandResult,
-                 arrangement: str | None) -> list:
-    """A typed hand must agree with its 台, the stakes and the 將 (tournament.typed), unless
-    entered as a house arrangement with its reason (then recorded beside it, for the audit)."""
-    if arrangement is not None:
-        return [HouseArrangement(key, arrangement)]
+def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: HandResult) -> None:
+    """A typed hand must agree with its 台, the stakes and the 將 (tournament.typed); a house
+    arrangement (``house_arrangement``, recorded beside the hand for the audit) is not checked."""
     settings = loaded.settings
     ruleset = Ruleset.load(settings.ruleset)
     check_typed(result, table_for(ruleset), Stakes(settings.base, settings.per_tai),
                 multiple_wins=bool(ruleset.get("play.multiple_wins", False)), deal=deal_of(state, prov, key),
                 max_winners=2 if ruleset.get("play.multiple_wins_limit", "all") == "two" else 3)
-    return []
 
 
 @blp.post("/<tid>/hands")
@@ -455,6 +560,7 @@ def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: Ha
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
+@_idempotent_or_duplicate
 def record_hand(data: dict, tid: str):
     """記錄一盤 A hand's payments and wins typed in (HandRecorded): they must agree with the wins'
     台 and the stakes (tournament.typed), or be entered as a house arrangement with its reason."""
@@ -462,12 +568,21 @@ def record_hand(data: dict, tid: str):
     loaded = load(tid)
     result = _typed(data)
 
-    def make(key, state, prov):
-        return [HandRecorded(key, result), *_check_typed(loaded, state, prov, key, result, data["house_arrangement"])]
+    arrangement = data["house_arrangement"]
 
-    added = append(tid, _key_events(tid, data, make), actor=principal.id)
-    return _created({"key": list(added[0].event.key), "result": hand_dict(added[0].event.result),
-                     "records": _records(added)})
+    def answer(records: list) -> dict:
+        return {"key": list(records[0].event.key), "result": hand_dict(records[0].event.result),
+                "records": _records(records)}
+
+    def events_at(key: tuple) -> list:
+        return [HandRecorded(key, result)] + ([HouseArrangement(key, arrangement)] if arrangement is not None else [])
+
+    def check(key: tuple, state, prov: Provenance) -> None:
+        if arrangement is None:
+            _check_typed(loaded, state, prov, key, result)
+
+    return write(tid, _key_events(tid, data, events_at, check, answer), actor=principal.id,
+                 answer=lambda w: answer(w.added))
 
 
 def _entry(data: dict) -> ScorerEntry:
@@ -498,6 +613,7 @@ def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合 the log refuses it")
+@_idempotent_or_duplicate
 def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
@@ -506,13 +622,13 @@ def enter_hand(data: dict, tid: str):
     entry = _entry(data)
     settled = _settle(loaded, entry)  # 400 naming the item before anything is written
 
-    def make(key, state, prov):
-        _check_deal(state, prov, key, entry)
-        return [HandRecorded(key, settled.result), ScorerEntered(key, entry)]
+    def answer(records: list) -> dict:
+        return {"key": list(records[0].event.key), "result": hand_dict(settled.result),
+                "settlement": settled.to_dict(), "records": _records(records)}
 
-    added = append(tid, _key_events(tid, data, make), actor=principal.id)
-    return _created({"key": list(added[0].event.key), "result": hand_dict(settled.result),
-                     "settlement": settled.to_dict(), "records": _records(added)})
+    events = _key_events(tid, data, lambda key: [HandRecorded(key, settled.result), ScorerEntered(key, entry)],
+                         lambda key, state, prov: _check_deal(state, prov, key, entry), answer)
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 @blp.get("/<tid>/hands")
@@ -538,6 +654,7 @@ HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 @blp.arguments(CorrectionSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
     principal = _official()
@@ -551,13 +668,27 @@ def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
         events = [HandCorrected(key, result, data["reason"]), ScorerEntered(key, entry)]
     elif data["payments"] is not None:
         result = _typed(data)
-        events = [HandCorrected(key, result, data["reason"]),
-                  *_check_typed(loaded, loaded.state, loaded.provenance, key, result, data["house_arrangement"])]
+        arrangement = data["house_arrangement"]
+        if arrangement is None:
+            _check_typed(loaded, loaded.state, loaded.provenance, key, result)
+        events = [HandCorrected(key, result, data["reason"])] + \
+            ([HouseArrangement(key, arrangement)] if arrangement is not None else [])
     else:
         raise bad_request("invalid_body", "payments", "a correction gives payments (and wins) or an entry",
                           "更正須填寫金額（與胡牌）或台數項目")
-    added = append(tid, events, actor=principal.id)
-    return _created({"key": list(key), "result": hand_dict(result), "records": _records(added)})
+    def answer(records: list) -> dict:
+        return {"key": list(key), "result": hand_dict(result), "records": _records(records)}
+
+    def corrected(db):
+        # the correction in effect is this one already: a resend (correcting to the same again changes nothing)
+        records = tstore.load_records(db, tid)
+        entry = replay(records).hand(key)
+        found = _group(records, entry.seq, events) if entry is not None and entry.corrected else None
+        if found is not None:
+            raise Duplicate(answer(found))
+        return events
+
+    return write(tid, corrected, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 @blp.get(HAND + "/audit")
@@ -577,12 +708,23 @@ def hand_audit(tid: str, r: int, t: int, m: int, h: int):
 @blp.arguments(RevertSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def revert(data: dict, tid: str):
     """撤銷 Revert a hand record, a correction or a revert (Reverted, with the reason)."""
     principal = _official()
     load(tid)
-    added = append(tid, [Reverted(data["seq"], data["reason"])], actor=principal.id)
-    return _created({"records": _records(added)})
+    wanted = [Reverted(data["seq"], data["reason"])]
+
+    def events(db):
+        # the record is reverted, by a revert like this one still in effect: a resend
+        records = tstore.load_records(db, tid)
+        undone = reverted(records)
+        found = _last_group(records, wanted) if data["seq"] in undone else None
+        if found is not None and found[0].seq not in undone:
+            raise Duplicate({"records": _records(found)})
+        return wanted
+
+    return write(tid, events, actor=principal.id, answer=lambda w: {"records": _records(w.added)})
 
 
 # --- referee tables ----------------------------------------------------------------------------------
@@ -592,6 +734,7 @@ def revert(data: dict, tid: str):
 @blp.arguments(LinkSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent_or_duplicate
 def link_table(data: dict, tid: str):
     """連結裁判桌 Link a referee table (created with this tournament's id) to a (round, table, 將):
     its closed hands become the 將's hands (:func:`api.tournament_results.sync_table_results`)."""
@@ -608,6 +751,9 @@ def link_table(data: dict, tid: str):
                              f"桌「{data['table_id']}」不屬於賽事「{tid}」（開桌時須指定 tournament）", field="table_id")
         records = tstore.load_records(db, tid)
         state, prov = replay(records), fold(records)
+        if prov.links.get(data["table_id"]) == key:  # linked so already: a resend
+            linked = [r for r in records if r.event == TableLinked(data["table_id"], *key)]
+            raise Duplicate(answer(linked[-1:]))
         if data["table_id"] in prov.links:
             raise refused(EventLogError(f"table {data['table_id']!r} is already linked", field="table_id",
                                         reason_zh=f"桌「{data['table_id']}」已連結"))
@@ -620,9 +766,11 @@ def link_table(data: dict, tid: str):
                                         field="match", reason_zh=f"將 {data['match']} 不在 1–{state.settings.matches_per_round}"))
         return [TableLinked(data["table_id"], *key)]
 
-    added = append(tid, events, actor=principal.id)
-    return _created({"table_id": data["table_id"], "round": key[0], "table": key[1], "match": key[2],
-                     "records": _records(added)})
+    def answer(records: list) -> dict:
+        return {"table_id": data["table_id"], "round": key[0], "table": key[1], "match": key[2],
+                "records": _records(records)}
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 @blp.get("/<tid>/links")
@@ -639,12 +787,17 @@ def list_links(tid: str):
 @blp.post("/<tid>/sync")
 @blp.response(200, AnySchema)
 @blp.doc(security=BEARER)
+@_idempotent
 def sync(tid: str):
     """同步裁判成績 Record the linked tables' closed hands not yet in the log (idempotent)."""
     principal = _official()
     load(tid)
-    report = get_writer().submit(lambda tx: sync_report(tx.db, tid, actor=principal.id))
-    return jsonify({"recorded": _records(report.recorded), "problems": [p.to_dict() for p in report.problems]})
+
+    def work(tx):
+        report = sync_report(tx.db, tid, actor=principal.id)
+        return 200, {"recorded": _records(report.recorded), "problems": [p.to_dict() for p in report.problems]}, {}
+
+    return idempotency.respond(*idempotency.submit(tid, work))
 
 
 # --- standings, log, balance -----------------------------------------------------------------------------

@@ -13,6 +13,10 @@ The event log is the source of truth:
   (hand, seq). ``answer`` is the verdict acknowledged to the sender (the idempotent
   reply to a resend).
 * ``tournament_events`` — the same for a tournament's life (issue #7).
+* ``idempotency_keys`` — the ``Idempotency-Key`` of a tournament write and the answer it got
+  (status, body, headers), written in the transaction that appended the write's events
+  (``first_seq``–``last_seq``): a resend is answered from here (issue #12 item 7).
+  Append-only like the logs.
 
 Everything else is either configuration written once (``tables``, ``tournaments``,
 ``tokens``) or a projection of the log that :func:`store.projections.rebuild` can drop and
@@ -26,7 +30,7 @@ from collections.abc import Callable
 import sqlite_utils
 
 #: bump when the stored layout changes, and add the step to :data:`MIGRATIONS`
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class SchemaTooNewError(RuntimeError):
@@ -156,8 +160,32 @@ def _v2(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v3(db: sqlite_utils.Database) -> None:
+    """Idempotency keys of tournament writes (issue #12 item 7), scoped per token: one
+    row per ``(principal, key)``, with what the first request was (``fingerprint``: the
+    method, path and canonical body hashed) and the answer it got."""
+    db.execute(
+        """CREATE TABLE idempotency_keys (
+            principal INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            method TEXT NOT NULL,
+            path TEXT NOT NULL,
+            tournament_id TEXT,
+            first_seq INTEGER,
+            last_seq INTEGER,
+            status INTEGER NOT NULL,
+            answer TEXT NOT NULL,
+            headers TEXT NOT NULL DEFAULT '{}',
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (principal, key)
+        )"""
+    )
+    _append_only(db, "idempotency_keys")
+
+
 #: ``version -> step``: the step brings a file at ``version - 1`` to ``version``
-MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2}
+MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3}
 assert sorted(MIGRATIONS) == list(range(1, SCHEMA_VERSION + 1))
 
 

@@ -85,12 +85,12 @@ def free_port() -> int:
 
 
 def start_server(database: Path, port: int, *, threads: int | None = None, processes: int = 2,
-                 log: Path | None = None) -> subprocess.Popen:
+                 log: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
     """The service as ``make run`` starts it (``python -m api.serve``: the uWSGI master and
     *processes* worker processes sharing the file; *threads* per worker, default as ``make
-    run``) on 127.0.0.1:*port*, ready to answer. Killing the returned process (the master)
-    kills its workers too."""
-    env = {**os.environ, "MJREF_DATABASE": str(database)}
+    run``) on 127.0.0.1:*port*, ready to answer; *env* adds configuration (``MJREF_…``).
+    Killing the returned process (the master) kills its workers too."""
+    env = {**os.environ, "MJREF_DATABASE": str(database), **(env or {})}
     out = open(log, "ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),

@@ -199,7 +199,13 @@ def test_a_substitute_takes_a_free_seat(client, official):
                                                                     "player_id": "S1"}, headers=official)
     assert response.status_code == 201, response.get_json()
     assert "S1" in table_seats(client, 1, table["table"])
-    problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": wind,
+    # the same again is a resend (issue #12 item 7): answered as a duplicate, nothing written
+    again = client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": wind,
+                                                                 "player_id": "S1"}, headers=official)
+    assert again.status_code == 200 and again.get_json() == {**response.get_json(), "duplicate": True}
+    # the seat is taken: another seat for S1 is refused
+    other = ["東", "南", "西", "北"][(table["seats"].index(None) + 1) % 4]
+    problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": table["table"], "wind": other,
                                                                 "player_id": "S1"}, headers=official), 409, "wind")
     problem(client.post(f"{BASE}/T1/rounds/1/substitutes", json={"table": 1, "wind": "中", "player_id": "S1"},
                         headers=official), 400, "wind")
@@ -499,6 +505,11 @@ def test_an_unscored_referee_hand_is_entered_by_items_and_the_sync_goes_on(app, 
     problem(client.post(f"{BASE}/T1/hands/entry", json={**entry, "table": 2}, headers=official), 409, "referee_hand")
     assert client.post(f"{BASE}/T1/hands/entry", json=entry, headers=official).status_code == 201
     problem(client.post(f"{BASE}/T1/hands/entry", json=entry, headers=official), 409, "referee_hand")
+    # naming its hand, the same entry is a resend: a duplicate with the records it made (issue #12 item 7)
+    dup = client.post(f"{BASE}/T1/hands/entry", json={**entry, "hand": 1}, headers=official)
+    assert dup.status_code == 200 and dup.get_json()["duplicate"] is True
+    assert [r["event"]["type"] for r in dup.get_json()["records"]] == ["HandRecorded", "ScorerEntered",
+                                                                       "RefereeHandSynced"]
     synced = client.post(f"{BASE}/T1/sync", headers=official).get_json()
     assert synced["problems"] == []
     assert [r["event"]["key"] for r in synced["recorded"] if r["event"]["type"] == "HandRecorded"] == [[1, 1, 1, 2]]

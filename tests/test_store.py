@@ -59,6 +59,37 @@ def test_a_version_1_file_is_migrated_keeping_its_data(tmp_path):
     db.close()
 
 
+def test_a_version_2_file_gets_the_idempotency_keys_keeping_its_tournaments(tmp_path):
+    """Schema 3 (issue #12 item 7): ``idempotency_keys`` added to a file of issue #7's layout."""
+    from store import idempotency as istore
+    from store import tournaments as tstore
+
+    path = tmp_path / "v2.sqlite3"
+    db = connect(path)
+    db.enable_wal()
+    migrate(db, target=2)
+    with db.atomic():
+        tstore.create_tournament(db, "T1", name="台北盃")
+        tstore.append_tournament_event(db, "T1", "EventCreated", {"settings": {}})
+    db.close()
+
+    assert init_db(path) == [3]
+
+    db = connect(path)
+    assert tstore.get_tournament(db, "T1")["name"] == "台北盃" and tstore.last_seq(db, "T1") == 1
+    with db.atomic():
+        istore.save(db, principal=1, key="k", fingerprint="f", method="POST", path="/p", tournament_id="T1",
+                    first_seq=1, last_seq=1, status=201, body={"ok": True}, headers={"Location": "/x"})
+    stored = istore.find(db, 1, "k")
+    assert (stored.status, stored.body, stored.headers, stored.last_seq) == (201, {"ok": True}, {"Location": "/x"}, 1)
+    assert istore.find(db, 2, "k") is None  # another token's key space
+    with pytest.raises(sqlite3.IntegrityError):
+        with db.atomic():
+            istore.save(db, principal=1, key="k", fingerprint="g", method="POST", path="/p", tournament_id="T1",
+                        first_seq=None, last_seq=None, status=201, body={})
+    db.close()
+
+
 def test_a_newer_file_is_refused(path):
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))

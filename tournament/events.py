@@ -427,6 +427,11 @@ def _in_effect(records: Sequence[Record]) -> tuple[list[Record], set[int]]:
     return [r for r in records if r.seq not in cancelled and not isinstance(r.event, Reverted)], cancelled
 
 
+def reverted(records: Sequence[Record]) -> set[int]:
+    """The sequence numbers of the records a :class:`Reverted` in effect undoes."""
+    return _in_effect(list(records))[1]
+
+
 def replay(records: Iterable[Record]) -> EventState:
     """Fold a log into its state (pure: the same records, the same state).
 
