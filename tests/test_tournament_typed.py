@@ -224,3 +224,13 @@ def test_the_api_shows_a_matchs_round_wind_dealer_and_streak(client, official, s
     assert client.post(f"{BASE}/T1/hands/entry", json=other, headers=official).status_code == 201
     state = client.get(f"{BASE}/T1/rounds/1/tables/2/matches/1").get_json()
     assert (state["known"], state["dealer"], state["streak"], state["round_wind"]) == (True, 3, 0, None)
+
+
+def test_a_house_arrangement_resent_is_a_duplicate(app, client, official, scheduled):
+    body = {"round": 1, "table": 1, "hand": 1, "payments": [-999, 999, 0, 0],
+            "wins": [{"seat": 1, "tai": 1, "deal_in": 0}], "house_arrangement": "本桌約定"}
+    assert client.post(f"{BASE}/T1/hands", json=body, headers=official).status_code == 201
+    before = log_length(app, "T1")
+    again = client.post(f"{BASE}/T1/hands", json=body, headers=official)
+    assert again.status_code == 200 and log_length(app, "T1") == before, again.get_json()
+    assert [r["event"]["type"] for r in again.get_json()["records"]] == ["HandRecorded", "HouseArrangement"]
