@@ -191,6 +191,20 @@ class AdvancementQuerySchema(Schema):
     tie_breaks = fields.String(load_default=None)
 
 
+class CutDecisionSchema(Schema):
+    """晉級同分裁定 An official's decision of a tie at the cut."""
+
+    round = fields.Integer(required=True, validate=validate.Range(1, 100))
+    table = fields.Integer(required=True, validate=validate.Range(1, 10000))
+    take = fields.Integer(load_default=1, validate=validate.OneOf([1, 2]), metadata={"description": "1：四取一，2：四取二"})
+    advancing = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
+                            validate=validate.Length(min=1, max=2),
+                            metadata={"description": "同分者中晉級的選手 the tied players who go on"})
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                           metadata={"description": "裁定理由（例如抽籤）the reason, e.g. drawn by lot"})
+    tie_breaks = fields.String(load_default=None, metadata={"description": "比較順序（同 GET …/advancement）"})
+
+
 class HandsQuerySchema(Schema):
     round = fields.Integer(load_default=None, validate=validate.Range(1, 100), metadata={"description": "只看這一輪"})
     table = fields.Integer(load_default=None, validate=validate.Range(1, 10000), metadata={"description": "只看這一桌"})

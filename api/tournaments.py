@@ -52,7 +52,8 @@ from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import ApiProblem, bad_request, not_found
 from api.tournament_results import sync_report
 from api.tournament_schemas import (
-    AdvancementQuerySchema, AnySchema, CorrectionSchema, CreateTournamentSchema, EntryResultSchema, HandsQuerySchema,
+    AdvancementQuerySchema, AnySchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema, EntryResultSchema,
+    HandsQuerySchema,
     LinkSchema,
     LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
     StandingsQuerySchema, SubstituteSchema, TypedResultSchema, WithdrawalSchema,
@@ -69,14 +70,14 @@ from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
 from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
-from tournament.errors import EventLogError
+from tournament.errors import EventLogError, StandingsError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
 )
 from tournament.match import MatchState
 from tournament.provenance import (
-    HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold,
+    CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold,
 )
 from tournament.results import HandResult, Win, check_balances
 from tournament.typed import check_typed, deal_of
@@ -855,10 +856,51 @@ def get_advancement(query: dict, tid: str):
     """晉級 四取一 (``take=1``) / 四取二 (``take=2``) per table of a round, by that round's totals."""
     _read()
     loaded = load(tid)
-    out = st.advancement(loaded.state, query["round"], query["take"], _chain(query["tie_breaks"]))
+    out = st.advancement(loaded.state, query["round"], query["take"], _chain(query["tie_breaks"]),
+                         _cut_decisions(loaded, query["round"], query["take"]))
     return jsonify({"round": query["round"], "take": query["take"], "tables": [
         {"table": a.table, "advancing": list(a.advancing), "tie_at_cut": list(a.tie_at_cut),
+         "decided": list(a.decided), "decision_reason": a.decision_reason or None,
          "ranking": [_standing(s) for s in a.ranking]} for a in out]})
+
+
+def _cut_decisions(loaded: Loaded, round_no: int, take: int) -> dict[int, tuple[tuple[str, ...], str]]:
+    return {t: (d.advancing, d.reason) for (r, t, k), d in loaded.provenance.cuts.items() if (r, k) == (round_no, take)}
+
+
+@blp.post("/<tid>/advancement/decisions")
+@blp.arguments(CutDecisionSchema)
+@blp.response(201, AnySchema)
+@blp.doc(security=BEARER)
+@blp.alt_response(409, description="此桌晉級線上沒有同分，或所選不合 no tie there, or the pick does not fill the cut")
+def decide_cut(data: dict, tid: str):
+    """晉級同分裁定 An official decides a tie at the 四取一 / 四取二 cut that the tie-break chain
+    could not break (R-tour-10): who of the tied players goes on, with the reason (CutDecided)."""
+    principal = _official()
+    round_no, table, take = data["round"], data["table"], data["take"]
+    event = CutDecided(round_no, table, take, tuple(data["advancing"]), data["reason"])
+
+    def events(db):
+        now = replayed(db, tid)
+        try:
+            tables = st.advancement(now.state, round_no, take, _chain(data["tie_breaks"]))
+        except StandingsError as exc:
+            raise refused(EventLogError(exc.message, field=exc.field, reason_zh=exc.reason_zh)) from None
+        advance = next((a for a in tables if a.table == table), None)
+        if advance is None:
+            raise refused(EventLogError(f"round {round_no} has no table {table}", field="table",
+                                        reason_zh=f"第 {round_no} 輪沒有第 {table} 桌"))
+        try:
+            st.check_cut_decision(advance, take, event.advancing)
+        except StandingsError as exc:
+            raise refused(EventLogError(exc.message, field=exc.field, reason_zh=exc.reason_zh)) from None
+        return [event]
+
+    def answer(records: list) -> dict:
+        return {"round": round_no, "table": table, "take": take, "advancing": list(event.advancing),
+                "reason": event.reason, "records": _records(records)}
+
+    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
 
 
 @blp.get("/<tid>/log")

@@ -234,3 +234,33 @@ def test_a_house_arrangement_resent_is_a_duplicate(app, client, official, schedu
     again = client.post(f"{BASE}/T1/hands", json=body, headers=official)
     assert again.status_code == 200 and log_length(app, "T1") == before, again.get_json()
     assert [r["event"]["type"] for r in again.get_json()["records"]] == ["HandRecorded", "HouseArrangement"]
+
+
+def test_an_official_decides_a_tie_at_the_cut(app, client, official, scheduled):
+    """R-tour-10: a tie at the 四取一 cut the chain cannot break is the official's decision, recorded."""
+    # table 1: two even hands — seats 1 and 2 each beat seat 0 once for 1 台, the same in every tie-break
+    for winner in (1, 2):
+        hand = {"round": 1, "table": 1, "payments": [-120 if s == 0 else 120 if s == winner else 0 for s in range(4)],
+                "wins": [{"seat": winner, "tai": 1, "deal_in": 0}]}
+        assert client.post(f"{BASE}/T1/hands", json=hand, headers=official).status_code == 201, hand
+    adv = client.get(f"{BASE}/T1/advancement?round=1&take=1").get_json()["tables"][0]
+    tied = adv["tie_at_cut"]
+    assert len(tied) == 2 and adv["advancing"] == [] and adv["decided"] == []
+    path = f"{BASE}/T1/advancement/decisions"
+    decision = {"round": 1, "table": adv["table"], "take": 1, "advancing": [tied[1]], "reason": "抽籤"}
+    before = log_length(app, "T1")
+    problem(client.post(path, json={**decision, "advancing": tied}, headers=official), 409, "advancing")
+    problem(client.post(path, json={**decision, "advancing": ["P9"]}, headers=official), 409, "advancing")
+    problem(client.post(path, json={**decision, "table": 99}, headers=official), 409, "table")
+    problem(client.post(path, json={k: v for k, v in decision.items() if k != "reason"}, headers=official), 400,
+            "reason")
+    assert client.post(path, json=decision).status_code == 401
+    assert log_length(app, "T1") == before
+    assert client.post(path, json=decision, headers=official).status_code == 201
+    adv = client.get(f"{BASE}/T1/advancement?round=1&take=1").get_json()["tables"][0]
+    assert adv["advancing"] == [tied[1]] and adv["tie_at_cut"] == [] and adv["decision_reason"] == "抽籤"
+    # a correction breaks the tie: the decision no longer applies, the standings decide
+    fix = {"reason": "誤記", "payments": [-140, 0, 140, 0], "wins": [{"seat": 2, "tai": 2, "deal_in": 0}]}
+    assert client.post(f"{BASE}/T1/hands/1/1/1/2/corrections", json=fix, headers=official).status_code == 201
+    adv = client.get(f"{BASE}/T1/advancement?round=1&take=1").get_json()["tables"][0]
+    assert adv["decided"] == [] and adv["tie_at_cut"] == [] and len(adv["advancing"]) == 1

@@ -72,6 +72,20 @@ class HouseArrangement(SideEvent):
     reason: str
 
 
+@codec.register
+@dataclass(frozen=True, slots=True)
+class CutDecided(SideEvent):
+    """An official's decision of a tie at the 四取一 / 四取二 cut that the tie-break chain could
+    not break (R-tour-10): who of the tied players goes on, and why. A later decision for the
+    same table and cut replaces it."""
+
+    round: int
+    table: int
+    take: int
+    advancing: tuple[str, ...]
+    reason: str
+
+
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """The side events folded: links both ways, the synced referee hands, the draws."""
@@ -84,6 +98,8 @@ class Provenance:
     entries: dict[int, ScorerEntered] = field(default_factory=dict)
     #: record seq → the house arrangement a typed hand was entered with
     arrangements: dict[int, HouseArrangement] = field(default_factory=dict)
+    #: (round, table, take) → the official's decision of a tie at that cut
+    cuts: dict[tuple[int, int, int], CutDecided] = field(default_factory=dict)
 
     def dealer_of(self, round_no: int, table: int, match: int) -> int | None:
         """The 將's first dealer by its 定莊 throw, if recorded."""
@@ -107,7 +123,9 @@ def fold(records: Iterable[Record]) -> Provenance:
             out.entries[record.seq] = e
         elif isinstance(e, HouseArrangement):
             out.arrangements[record.seq] = e
+        elif isinstance(e, CutDecided):
+            out.cuts[(e.round, e.table, e.take)] = e
     return out
 
 
-__all__ = ["HouseArrangement", "MatchDrawn", "Provenance", "RefereeHandSynced", "ScorerEntered", "TableLinked", "fold"]
+__all__ = ["CutDecided", "HouseArrangement", "MatchDrawn", "Provenance", "RefereeHandSynced", "ScorerEntered", "TableLinked", "fold"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -151,12 +151,36 @@ class TableAdvance:
     advancing: tuple[str, ...]
     ranking: tuple[Standing, ...]
     tie_at_cut: tuple[str, ...] = ()
+    #: the tied players an official's decision sent on (then ``tie_at_cut`` is empty), and why
+    decided: tuple[str, ...] = ()
+    decision_reason: str = ""
+
+
+def check_cut_decision(advance: TableAdvance, take: int, chosen: Sequence[str]) -> None:
+    """An official's decision of a tie at the cut must pick, from the players tied there, as
+    many as the cut has room for (R-tour-10).
+
+    :raises StandingsError: no tie at this table's cut, or a pick that does not fill it.
+    """
+    room = take - len(advance.advancing)
+    if not advance.tie_at_cut:
+        raise StandingsError(f"table {advance.table} has no tie at the cut to decide", field="table",
+                             reason_zh=f"第 {advance.table} 桌晉級線上沒有同分待決")
+    chosen = list(chosen)
+    outside = [p for p in chosen if p not in advance.tie_at_cut]
+    if outside or len(set(chosen)) != len(chosen) or len(chosen) != room:
+        raise StandingsError(f"pick {room} of the players tied at the cut {list(advance.tie_at_cut)}, got {chosen}",
+                             field="advancing",
+                             reason_zh=f"請自同分的 {list(advance.tie_at_cut)} 中選出 {room} 位晉級，收到 {chosen}")
 
 
 def advancement(state: EventState, round_no: int, take: int = 1,
-                chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS) -> tuple[TableAdvance, ...]:
+                chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS,
+                decisions: Mapping[int, tuple[Sequence[str], str]] | None = None) -> tuple[TableAdvance, ...]:
     """四取一 (``take=1``) or 四取二 (``take=2``): the top of every table of ``round_no`` by
-    that round's totals.
+    that round's totals. ``decisions``: table → (the tied players an official sent on, the
+    reason); one that no longer fits the tie (a result corrected since) is not applied, and the
+    tie is reported again.
 
     :raises StandingsError: ``take`` not 1 or 2, or the round not seated.
     """
@@ -176,7 +200,18 @@ def advancement(state: EventState, round_no: int, take: int = 1,
             last = cut[-1].rank
             tie = tuple(s.totals.player_id for s in cut if s.rank == last)
             cut = [s for s in cut if s.rank < last]
-        out.append(TableAdvance(table.table, tuple(s.totals.player_id for s in cut), tuple(ranking), tie))
+        advance = TableAdvance(table.table, tuple(s.totals.player_id for s in cut), tuple(ranking), tie)
+        decision = (decisions or {}).get(table.table)
+        if tie and decision is not None:
+            chosen, reason = decision
+            try:
+                check_cut_decision(advance, take, chosen)
+            except StandingsError:
+                pass  # stale: the tie is reported again for a new decision
+            else:
+                advance = TableAdvance(table.table, advance.advancing + tuple(chosen), advance.ranking, (),
+                                       tuple(chosen), reason)
+        out.append(advance)
     return tuple(out)
 
 
@@ -216,6 +251,6 @@ def to_csv_file(rows: Iterable[Standing]) -> str:
 
 
 __all__ = [
-    "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
+    "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "check_cut_decision", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
     "standings", "tie_breaks", "to_csv", "to_csv_file", "totals",
 ]
