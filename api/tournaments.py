@@ -873,6 +873,7 @@ def _cut_decisions(loaded: Loaded, round_no: int, take: int) -> dict[int, tuple[
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="此桌晉級線上沒有同分，或所選不合 no tie there, or the pick does not fill the cut")
+@_idempotent_or_duplicate
 def decide_cut(data: dict, tid: str):
     """晉級同分裁定 An official decides a tie at the 四取一 / 四取二 cut that the tie-break chain
     could not break (R-tour-10): who of the tied players goes on, with the reason (CutDecided)."""

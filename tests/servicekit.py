@@ -97,7 +97,7 @@ def start_server(database: Path, port: int, *, threads: int | None = None, proce
          *(["--threads", str(threads)] if threads else [])],
         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # a loaded machine (CI beside other work) starts uWSGI slowly
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited with {proc.returncode}")
@@ -108,7 +108,7 @@ def start_server(database: Path, port: int, *, threads: int | None = None, proce
         except OSError:
             pause(0.05)
     proc.kill()
-    raise RuntimeError("the server did not start within 20 s")
+    raise RuntimeError("the server did not start within 60 s")
 
 
 def request(port: int, method: str, path: str, body: object | None = None, headers: dict | None = None,
