@@ -110,9 +110,9 @@ def _key() -> str | None:
 
 def _reused(stored: istore.StoredAnswer) -> ApiProblem:
     return ApiProblem(422, "idempotency_key_reused",
-                      f"this {HEADER} was used for another request ({stored.method} {stored.path}, another body); "
+                      f"this {HEADER} was used for another request (first: {stored.method} {stored.path}); "
                       "use a new key for a new request",
-                      f"此 {HEADER} 已用於另一個請求（{stored.method} {stored.path}，內容不同）；新的請求請用新的鍵",
+                      f"此 {HEADER} 已用於另一個請求（先前為 {stored.method} {stored.path}）；新的請求請用新的鍵",
                       field=HEADER)
 
 
@@ -145,9 +145,9 @@ def idempotent(view: Callable) -> Callable:
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any):
         g.idempotency = None
-        key = _key() if HEADER in request.headers else None
-        if key is not None:
-            principal = auth.require("official", "admin")
+        if HEADER in request.headers:
+            principal = auth.require("official", "admin")  # who asks first: a key is the token's
+            key = _key()
             path = request.full_path.rstrip("?") if request.query_string else request.path
             claim = Claim(principal.id, key, fingerprint(request.method, path, _body()),
                           request.method, path)

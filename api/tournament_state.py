@@ -81,9 +81,9 @@ class Written:
 
     __slots__ = ("db", "tournament_id", "added", "_loaded")
 
-    def __init__(self, db, tournament_id: str, added: list[Record]):
+    def __init__(self, db, tournament_id: str, added: list[Record], loaded: Loaded | None = None):
         self.db, self.tournament_id, self.added = db, tournament_id, added
-        self._loaded: Loaded | None = None
+        self._loaded = loaded
 
     @property
     def loaded(self) -> Loaded:

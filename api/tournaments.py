@@ -35,7 +35,8 @@ Resending is safe (issue #12 item 7, :mod:`api.idempotency`): every write takes 
 ``Idempotency-Key`` — its answer is made and stored in the transaction of its events, and
 a resend gets it again (``Idempotent-Replayed: true``) — and a write that names its effect
 (a hand by its key, a tournament by its id, players by theirs, a round's seats, a seeded
-schedule or draw, a substitute, a correction, a revert, a link) resent without one is answered **200** ``"duplicate": true`` with the records that made it.
+schedule or draw, a substitute, a correction, a revert, a link) resent without one is
+answered **200** ``"duplicate": true`` with the records that made it.
 """
 from __future__ import annotations
 
@@ -262,7 +263,7 @@ def make_event_schedule(data: dict, tid: str):
         now = replayed(db, tid)
         if plans and all(now.state.round(p.round) == p for p in plans):  # seated so already: a resend
             found = [_last_group(now.records, [RoundSeated(p)]) for p in plans]
-            raise Duplicate(answer(Written(db, tid, [g[0] for g in found if g])))
+            raise Duplicate(answer(Written(db, tid, [g[0] for g in found if g], now)))
         return [RoundSeated(p) for p in plans]
 
     return write(tid, events, actor=principal.id, answer=answer)
@@ -297,8 +298,7 @@ def seat_round(data: dict, tid: str, round_no: int):
     def events(db):
         now = replayed(db, tid)
         if now.state.round(round_no) == plan:  # a PUT of what is seated: nothing to write
-            seated = [r for r in now.records if r.event == RoundSeated(plan)]
-            raise Duplicate(answer(seated[-1:], now))
+            raise Duplicate(answer(_last_group(now.records, [RoundSeated(plan)]) or [], now))
         return [RoundSeated(plan)]
 
     return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added, w.loaded), status=200)
@@ -337,7 +337,7 @@ def seat_substitute(data: dict, tid: str, round_no: int):
         table = next((t for t in plan.tables if t.table == data["table"]), None) if plan else None
         found = _last_group(now.records, seated)
         if table is not None and table.seats[seated[0].wind] == data["player_id"] and found:  # sits there already
-            raise Duplicate(answer(Written(db, tid, found)))
+            raise Duplicate(answer(Written(db, tid, found, now)))
         return seated
 
     return write(tid, events, actor=principal.id, answer=answer)
@@ -520,9 +520,7 @@ def _recorded_as(records: list, key: tuple, expected: list) -> list | None:
     """The records of the write that recorded hand *key* (in effect), if they are *expected*."""
     for entry in audit(records, key):
         if entry.kind == "HandRecorded" and entry.in_effect:
-            group = records[entry.seq - 1:entry.seq - 1 + len(expected)]
-            if [r.event for r in group] == expected and len({(r.by, r.at) for r in group}) == 1:
-                return group
+            return _group(records, entry.seq, expected)
     return None
 
 
@@ -677,6 +675,7 @@ def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     else:
         raise bad_request("invalid_body", "payments", "a correction gives payments (and wins) or an entry",
                           "更正須填寫金額（與胡牌）或台數項目")
+
     def answer(records: list) -> dict:
         return {"key": list(key), "result": hand_dict(result), "records": _records(records)}
 
@@ -753,8 +752,7 @@ def link_table(data: dict, tid: str):
         records = tstore.load_records(db, tid)
         state, prov = replay(records), fold(records)
         if prov.links.get(data["table_id"]) == key:  # linked so already: a resend
-            linked = [r for r in records if r.event == TableLinked(data["table_id"], *key)]
-            raise Duplicate(answer(linked[-1:]))
+            raise Duplicate(answer(_last_group(records, [TableLinked(data["table_id"], *key)]) or []))
         if data["table_id"] in prov.links:
             raise refused(EventLogError(f"table {data['table_id']!r} is already linked", field="table_id",
                                         reason_zh=f"桌「{data['table_id']}」已連結"))

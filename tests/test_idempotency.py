@@ -88,6 +88,7 @@ def test_a_malformed_key_is_a_400_naming_the_header(app, client, official, event
 
 def test_a_key_needs_a_token_first(app, client, official, event):
     problem(client.post(f"{BASE}/T1/hands", json=HAND, headers={HEADER: "k"}), 401, "Authorization")
+    problem(client.post(f"{BASE}/T1/hands", json=HAND, headers={HEADER: ""}), 401, "Authorization")  # before the key
     assert stored_keys(app) == []
 
 
