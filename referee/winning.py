@@ -100,8 +100,8 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     """
     # 四槓流局 (play.abortive_four_kongs): the hand ended at the discard after the fourth
     # kong, but a win on that very discard still stands
-    last_chance = st.abortive == "four_kongs" and st.window is not None and st.window.seq == st.end_seq \
-        and not st.window.closed and st.window.seat != ev.seat
+    last_chance = st.abortive is not None and st.abortive == "four_kongs" and st.window is not None \
+        and st.window.seq == st.end_seq and not st.window.closed and st.window.seat != ev.seat
     if dry and st.phase is not _PLAY and not last_chance:
         return False
     s = ev.seat

@@ -106,3 +106,35 @@ def test_each_profile_scores_a_dealers_heavenly_win(profile):
                    _ctx(winner=0, dealer=0, source=WinSource.WALL, winning_tile="4s", first_turn=FirstTurn.HEAVENLY_WIN), r)
     want = ENGINE_TABLES[profile]["tian_hu"] if profile in ENGINE_TABLES else 16
     assert result.tai == want and result.dealer_tai == 1
+
+
+@pytest.mark.parametrize("profile", NAMED)
+def test_random_wins_score_or_fail_cleanly_and_settle_to_zero(profile):
+    """Every named profile scores random winning hands (or refuses with a clear error naming
+    a field), and every settlement sums to zero (settle.formula)."""
+    import random
+
+    from bench.handgen import winning_hand
+    from referee.errors import MjrefError
+    from referee.scoring import Stakes, settle
+
+    rng = random.Random(18)
+    r = Ruleset.load(profile)
+    scored = 0
+    for _ in range(300):
+        counts, melds = winning_hand(rng)
+        hand = Hand(tuple(counts), melds, tuple(sorted(rng.sample(range(34, 42), rng.randrange(4)))))
+        tile = rng.choice([t for t in range(34) if counts[t]])
+        source = rng.choice((WinSource.WALL, WinSource.DISCARD, WinSource.LAST_TILE, WinSource.LAST_DISCARD))
+        winner = rng.randrange(4)
+        discarder = (winner + rng.randrange(1, 4)) % 4 if source in (WinSource.DISCARD, WinSource.LAST_DISCARD) else None
+        ctx = WinContext(winner=winner, dealer=rng.randrange(4), round_wind=Wind(rng.randrange(4)), source=source,
+                         winning_tile=tile, discarder=discarder, streak=rng.randrange(3))
+        try:
+            result = score(hand, ctx, r)
+        except MjrefError as exc:
+            assert exc.field and exc.reason_zh
+            continue
+        scored += 1
+        assert sum(settle(result, Stakes(100, 20)).payments) == 0
+    assert scored > 250

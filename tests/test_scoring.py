@@ -103,7 +103,10 @@ def _direct(table: ScoringTable, families, f: Facts) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("profile", ["competition", "app"])
 def test_family_gates_and_memo_give_what_every_pattern_says(profile):
     rng = random.Random(7)
-    rules = Ruleset.load(profile, {"tai.see_flower_see_tai": 1})
+    # the optional patterns of issue #18 on too, so their families are held to the memo as well
+    rules = Ruleset.load(profile, {"tai.see_flower_see_tai": 1, "tai.see_wind_see_tai": 1, "tai.no_flowers": 1,
+                                   "tai.no_honours_no_flowers": 2, "tai.melded_kong": 1, "tai.concealed_kong": 2,
+                                   "tai.four_kongs": 8, "tai.five_kongs": 16})
     table = table_for(rules)
     for _ in range(1500):
         counts, melds = winning_hand(rng)
