@@ -21,7 +21,8 @@ from werkzeug.exceptions import HTTPException
 
 from marshmallow import ValidationError
 
-from api import adjudications, analysis, auth, cli, clocks, health, openapi, overrides, rulesets, rulings, scoring, tables
+from api import adjudications, analysis, auth, cli, clocks, health, intake, openapi, overrides, rulesets, rulings, scoring
+from api import tables
 from api import tournaments
 from api.problems import ApiProblem
 from referee.errors import MjrefError
@@ -132,9 +133,11 @@ def handle_error(exc: MjrefError | HTTPException | ValidationError | StoreUnavai
 
 
 def init_app(app: Flask) -> None:
+    intake.init_app(app)  # MAX_CONTENT_LENGTH, and the one JSON decoder of request bodies
     spec = openapi.configure(app)  # flask-smorest: /openapi.json, /docs (its error handler is replaced below)
     auth.init_app(app)
-    tables.init_app(app, spec)
+    tables.init_app(app, spec)  # the live-ingest fast path in front of Flask
+    app.wsgi_app = intake.BodyLimit(app, app.wsgi_app)  # in front of both: 413 before a body is read
     app.register_blueprint(health.bp)
     spec.register_blueprint(analysis.bp)
     spec.register_blueprint(rulesets.bp)

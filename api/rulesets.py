@@ -16,6 +16,7 @@ from api.openapi import MAYBE_BEARER, Blueprint
 from referee.ruleset import Ruleset, available_profiles, profile_info
 
 bp = Blueprint("rulesets", __name__, url_prefix="/api/v1/rulesets", description="規則組 Rulesets (issue #2)")
+auth.guard(bp)  # a token given must be valid, checked first (issue #12 item 5)
 
 
 class ProfileSchema(Schema):
