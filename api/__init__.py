@@ -10,6 +10,11 @@ werkzeug's HTTP errors (404, 405, a malformed JSON body...) keep their status; a
 query that fails a flask-smorest schema is a 400 naming the field, like a
 :class:`marshmallow.ValidationError`; a database that cannot commit is a 503.
 
+Before any of that a request passes :mod:`api.intake` (its body within
+``MAX_CONTENT_LENGTH`` or a 413 unread; JSON bodies decoded by one decoder refusing depth
+past 32, lone surrogates, ``NaN``) and its blueprint's :func:`api.auth.guard` (the token
+checked before the body is read or validated: 401, 403).
+
 The OpenAPI spec is served at ``/openapi.json`` and Swagger UI at ``/docs`` (:mod:`api.openapi`).
 flask-smorest's ``Api`` registers its own HTTPException handler: ours is registered
 after it, so ours wins.

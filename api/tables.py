@@ -444,9 +444,12 @@ class IngestFastPath:
 
     Anything unusual goes to Flask unchanged, so every answer but the plain 200 comes from
     the one place it always did: no or a bad ``Authorization``, another content type, a
-    body too large or not JSON or neither an event nor a batch, an unknown table. An error
-    raised by the ingest itself (409, a 400 naming the event's field, 503) is answered by
-    :func:`api.handle_error`, the app's one problem+json handler.
+    body not JSON (:func:`api.intake.loads`: too deep, a lone surrogate ...) or neither an
+    event nor a batch, an unknown table. The token is checked before the body is read
+    (auth first, issue #12 item 5): a refused request goes to Flask with its body unread.
+    A body over ``MAX_CONTENT_LENGTH`` never gets here (:class:`api.intake.BodyLimit`, in
+    front). An error raised by the ingest itself (409, a 400 naming the event's field, 503)
+    is answered by :func:`api.handle_error`, the app's one problem+json handler.
     """
 
     def __init__(self, app: Flask, wsgi_app):

@@ -358,8 +358,10 @@ def test_the_fast_path_checks_the_token_before_it_reads_the_body(app, client, of
     other = create_table(client, official, "T2")["id"]
     other_token = bearer(make_token(app.config["DATABASE"], "table", table=other))
     for headers, code in [(bearer("mjref_unknown"), 401), ({}, 401), (other_token, 403)]:
-        status, _h, problem = call(app, "/api/v1/tables/T1/events", headers=headers, body=Untouchable(), length=200)
+        status, answer_headers, problem = call(app, "/api/v1/tables/T1/events", headers=headers, body=Untouchable(),
+                                               length=200)
         assert status == code, (headers, problem)
+        assert answer_headers["Connection"] == "close"  # the body was left unread: a new connection next
 
 
 # ==========================================================================================
