@@ -59,7 +59,7 @@ def _invalid(code: str, field: str, detail: str, detail_zh: str) -> ApiProblem:
 # --- JSON ---------------------------------------------------------------------------------
 
 
-def loads(data: str | bytes | bytearray) -> Any:
+def loads(data: str | bytes | bytearray, *, root: str = "body") -> Any:
     """Decode a JSON request body, after :func:`check_json_text`.
 
     :raises ApiProblem: 400 for a body that is not UTF-8, nested too deep, with a lone
@@ -70,15 +70,18 @@ def loads(data: str | bytes | bytearray) -> Any:
         try:
             text = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise _invalid("invalid_encoding", "body", f"the body is not UTF-8 (byte {exc.start})",
-                           f"請求內容不是 UTF-8 編碼（第 {exc.start} 個位元組）") from None
+            raise _invalid("invalid_encoding", root, f"{root} is not UTF-8 (byte {exc.start})",
+                           f"{root} 不是 UTF-8 編碼（第 {exc.start} 個位元組）") from None
     else:
         text = data
-    check_json_text(text)
+    check_json_text(text, root=root)
     try:
         return _DECODER.decode(text)
     except RecursionError:  # unbalanced brackets, deeper than the parser can go
-        raise _too_deep("body") from None
+        raise _too_deep(root) from None
+    except ApiProblem as problem:  # NaN, Infinity
+        problem.field = root
+        raise
 
 
 def _no_constant(name: str) -> Any:
@@ -88,19 +91,20 @@ def _no_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
-def check_json_text(text: str, *, lines: bool = False) -> None:
+def check_json_text(text: str, *, lines: bool = False, root: str = "body") -> None:
     """Refuse JSON text (one value, or JSON Lines when *lines*) nested deeper than
     :data:`MAX_JSON_DEPTH` or holding a lone surrogate escape.
 
     :raises ApiProblem: 400 ``json_too_deep`` / ``lone_surrogate`` naming the field
-        (``events[0].tiles``; ``line 3.table`` in JSON Lines; ``body`` at the top).
+        (``events[0].tiles``; ``line 3.table`` in JSON Lines; *root* at the top, and before
+        the rest when it is not ``body``: ``params.x[0]`` for a query parameter ``params.x``).
     """
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _deeper_than(text, MAX_JSON_DEPTH):
-        raise _too_deep(_field_at(text, lines=lines, deeper_than=MAX_JSON_DEPTH))
+        raise _too_deep(_field_at(text, lines=lines, root=root, deeper_than=MAX_JSON_DEPTH))
     if _SURROGATE_HINT.search(text):
         at = _lone_surrogate(text)
         if at is not None:
-            field = _field_at(text, lines=lines, offset=at)
+            field = _field_at(text, lines=lines, root=root, offset=at)
             raise _invalid("lone_surrogate", field,
                            f"{field}: a lone surrogate {text[at:at + 6]} is not a character (its pair is missing)",
                            f"{field}：單獨的代理碼 {text[at:at + 6]} 不是字元（缺少成對的另一半）")
@@ -160,7 +164,8 @@ def _lone_surrogate(text: str) -> int | None:
     return None if high is None else high.start()
 
 
-def _field_at(text: str, *, lines: bool, offset: int | None = None, deeper_than: int | None = None) -> str:
+def _field_at(text: str, *, lines: bool, root: str = "body", offset: int | None = None,
+              deeper_than: int | None = None) -> str:
     """The field (``events[0].tiles``) holding *offset*, or where nesting first goes deeper
     than *deeper_than* (named by the last object member on the way: ``tiles``, not
     ``tiles[0][0]…``). Only called once a check has failed."""
@@ -175,7 +180,7 @@ def _field_at(text: str, *, lines: bool, offset: int | None = None, deeper_than:
         name = "".join(f"[{key}]" if kind == "[" else f".{key}" for kind, key in parts if key is not None)
         if lines:
             return f"line {text.count(chr(10), 0, top_start) + 1}{name}"
-        return name.lstrip(".") or "body"
+        return name.lstrip(".") or root if root == "body" else root + name
 
     for match in _TOKEN.finditer(text):
         token = match.group()

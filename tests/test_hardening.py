@@ -184,6 +184,14 @@ def test_json_nested_too_deep_is_a_400_naming_the_field(client, official, app, p
     assert stored(app, "SELECT COUNT(*) FROM events")[0][0] == 0 and len(stored(app, "SELECT id FROM tables")) == 1
 
 
+def test_a_query_parameter_read_as_json_is_checked_the_same(client):
+    deep = client.get("/api/v1/rulesets/competition?hands.ligu=" + "[" * 5000 + "]" * 5000)
+    assert deep.status_code == 400 and deep.get_json()["field"] == "params.hands.ligu"
+    lone = client.get('/api/v1/rulesets/competition?hands.ligu=["\\ud800"]')
+    assert lone.status_code == 400 and lone.get_json()["field"] == "params.hands.ligu[0]"
+    assert client.get("/api/v1/rulesets/competition?hands.ligu=true").status_code == 200
+
+
 def test_nesting_up_to_the_limit_is_json_like_any_other(client, official):
     deepest = "[" * (MAX_JSON_DEPTH - 2) + "1" + "]" * (MAX_JSON_DEPTH - 2)  # in the body and params: 32 deep
     response = client.post("/api/v1/tables", data='{"id": "T3", "params": {"a": %s}}' % deepest,
