@@ -315,6 +315,8 @@ def guard(blueprint, roles: tuple[str, ...] = OFFICIALS, *, area: str | None = N
 
     @blueprint.before_request
     def auth_first() -> None:
+        if request.method == "OPTIONS":  # Flask's own answer (Allow), no body to protect
+            return
         view = current_app.view_functions.get(request.endpoint)
         security = declared_security(view)
         if security is None:
