@@ -192,6 +192,12 @@ def test_a_query_parameter_read_as_json_is_checked_the_same(client):
     assert client.get("/api/v1/rulesets/competition?hands.ligu=true").status_code == 200
 
 
+def test_a_cli_label_that_is_not_text_is_refused_naming_it(app):
+    result = app.test_cli_runner().invoke(args=["tokens", "create", "--role", "admin", "--label", "x\udcff"])
+    assert result.exit_code == 2 and json.loads(result.stderr)["field"] == "label"
+    assert stored(app, "SELECT COUNT(*) FROM tokens")[0][0] == 0
+
+
 def test_nesting_up_to_the_limit_is_json_like_any_other(client, official):
     deepest = "[" * (MAX_JSON_DEPTH - 2) + "1" + "]" * (MAX_JSON_DEPTH - 2)  # in the body and params: 32 deep
     response = client.post("/api/v1/tables", data='{"id": "T3", "params": {"a": %s}}' % deepest,
