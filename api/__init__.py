@@ -10,6 +10,11 @@ werkzeug's HTTP errors (404, 405, a malformed JSON body...) keep their status; a
 query that fails a flask-smorest schema is a 400 naming the field, like a
 :class:`marshmallow.ValidationError`; a database that cannot commit is a 503.
 
+Before any of that a request passes :mod:`api.intake` (its body within
+``MAX_CONTENT_LENGTH`` or a 413 unread; JSON bodies decoded by one decoder refusing depth
+past 32, lone surrogates, ``NaN``) and its blueprint's :func:`api.auth.guard` (the token
+checked before the body is read or validated: 401, 403).
+
 The OpenAPI spec is served at ``/openapi.json`` and Swagger UI at ``/docs`` (:mod:`api.openapi`).
 flask-smorest's ``Api`` registers its own HTTPException handler: ours is registered
 after it, so ours wins.
@@ -21,7 +26,8 @@ from werkzeug.exceptions import HTTPException
 
 from marshmallow import ValidationError
 
-from api import adjudications, analysis, auth, cli, clocks, health, openapi, overrides, rulesets, rulings, scoring, tables
+from api import adjudications, analysis, auth, cli, clocks, health, intake, openapi, overrides, rulesets, rulings, scoring
+from api import tables
 from api import tournament_matches, tournaments
 from api.problems import ApiProblem
 from api.validation import first_error, reason_zh
@@ -125,9 +131,11 @@ def handle_error(exc: MjrefError | HTTPException | ValidationError | StoreUnavai
 
 
 def init_app(app: Flask) -> None:
+    intake.init_app(app)  # MAX_CONTENT_LENGTH, and the one JSON decoder of request bodies
     spec = openapi.configure(app)  # flask-smorest: /openapi.json, /docs (its error handler is replaced below)
     auth.init_app(app)
-    tables.init_app(app, spec)
+    tables.init_app(app, spec)  # the live-ingest fast path in front of Flask
+    app.wsgi_app = intake.BodyLimit(app, app.wsgi_app)  # in front of both: 413 before a body is read
     app.register_blueprint(health.bp)
     spec.register_blueprint(analysis.bp)
     spec.register_blueprint(rulesets.bp)

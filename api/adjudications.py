@@ -30,6 +30,7 @@ from referee.replay import adjudicate_text
 from referee.ruleset import Ruleset
 
 bp = Blueprint("adjudications", __name__, url_prefix="/api/v1", description="裁判 Adjudication of event streams (issue #4)")
+auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)
 
 _MODES = {m.value: m for m in Mode}
 

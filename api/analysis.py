@@ -15,6 +15,7 @@ from referee.analysis import analyze
 from referee.hand import Hand
 
 bp = Blueprint("analysis", __name__, url_prefix="/api/v1", description="手牌分析 Hand analysis (issue #2)")
+auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)
 
 
 class AnalyzeSchema(RulesetSelectionSchema):

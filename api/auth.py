@@ -102,6 +102,11 @@ def create_token(db, *, role: str, table: str | None = None, label: str = "") ->
     :raises TokenRequestError: unknown role, a table token without an existing table, or
         a table given for another role.
     """
+    try:  # the API's bodies are checked by api.intake; the CLI's arguments may hold undecodable bytes
+        label.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TokenRequestError(f"the label is not text (a lone surrogate or bytes not in UTF-8): {label!r}",
+                                field="label", reason_zh="備註不是有效的文字（單獨的代理碼，或非 UTF-8 的位元組）") from None
     if role not in ROLES:
         raise TokenRequestError(f"role must be one of {list(ROLES)}, not {role!r}", field="role",
                                 reason_zh=f"角色須為 {'、'.join(ROLES)} 之一，收到「{role}」")
@@ -283,6 +288,53 @@ def _other_table(principal: Principal, table: str) -> ApiProblem:
                      f"此權杖屬於桌「{principal.table}」，不能用於桌「{table}」", "forbidden_table", field="table")
 
 
+#: methods that write (auth first applies to them: :func:`guard`)
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: who may write by default: the officials
+OFFICIALS = ("official", "admin")
+
+
+def declared_security(view: Callable | None) -> list[dict] | None:
+    """The OpenAPI security an operation declares (``@blp.doc(security=...)``), ``None`` if none."""
+    return (getattr(view, "_apidoc", None) or {}).get("manual_doc", {}).get("security")
+
+
+def guard(blueprint, roles: tuple[str, ...] = OFFICIALS, *, area: str | None = None,
+          endpoints: dict[str, tuple[str, ...]] | None = None) -> None:
+    """Auth first (issue #12 item 5): a blueprint's requests are refused for their token
+    (401, 403) before anything reads or validates their body — flask-smorest's
+    ``@blp.arguments`` parses and validates before the view runs, and so before any check
+    in the view.
+
+    What is checked follows the operation's declared security (:func:`declared_security`):
+
+    * a token only (``BEARER``): a valid token, with one of *roles* (or ``endpoints[name]``
+      for the endpoint ``name``): 401 without one, 403 for another role;
+    * a token or none (``MAYBE_BEARER``): a token that is given must be valid (401), and a
+      write to the read area *area* (the ``tools`` calculators) is a :func:`check_read`.
+
+    The views keep their own checks (a table token's own table, a read's area): they run
+    on the principal found here, cached in ``g``.
+    """
+    endpoints = endpoints or {}
+
+    @blueprint.before_request
+    def auth_first() -> None:
+        if request.method == "OPTIONS":  # Flask's own answer (Allow), no body to protect
+            return
+        view = current_app.view_functions.get(request.endpoint)
+        security = declared_security(view)
+        if security is None:
+            return
+        if {} in security:
+            if area is not None and request.method in WRITE_METHODS:
+                check_read(area)
+            else:
+                current_principal()  # a token given must be valid
+            return
+        require(*endpoints.get(request.endpoint.rpartition(".")[2], roles))
+
+
 def read_access(area: str, table_arg: str | None = None) -> Callable:
     """View decorator: :func:`check_read` for *area*; *table_arg* names the view argument
     holding the table id."""
@@ -315,6 +367,7 @@ def requires(*roles: str) -> Callable:
 # --- the tokens API (admin) -----------------------------------------------------------------
 
 blp = Blueprint("tokens", __name__, url_prefix="/api/v1", description="權杖 API tokens (admin)")
+guard(blp, ("admin",), endpoints={"whoami": ROLES})  # auth first (issue #12 item 5)
 
 
 class TokenRequestSchema(Schema):

@@ -36,7 +36,8 @@ from clocks.scheduler import late_tolerance
 from store import get_db
 from store import tournaments as tstore
 from tournament.clock import (
-    AT_TIME_POLICIES, PUBLISH_POLICIES, ClockConfigured, ClockError, ClockSettings, ClockState, RoundClock,
+    AT_TIME_POLICIES, MAX_INTERVAL_SECONDS, MAX_ROUND_SECONDS, PUBLISH_POLICIES, ClockConfigured, ClockError,
+    ClockSettings, ClockState, RoundClock,
     RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled, clock_state, format_time, pending,
 )
 from tournament.errors import EventLogError
@@ -45,29 +46,38 @@ from referee.tiles import Wind
 
 blp = Blueprint("clocks", __name__, url_prefix="/api/v1/tournaments",
                 description="賽事時鐘 Round clocks: start times, reminders, time, closing, published seating")
+auth.guard(blp)  # auth first: officials, checked before the body is read (issue #12 item 5)
 
 
 # --- schemas ------------------------------------------------------------------------------
 
+# the bounds of tournament.clock.ClockSettings, with their reasons (every time worked out from them is a datetime)
+_ROUND = validate.Range(1, MAX_ROUND_SECONDS, error="須為 {min}–{max} 秒：一輪一次打完，至多 24 小時 "
+                                                     "must be {min}–{max} s: a round is played in one sitting, at most 24 h")
+_INTERVAL = validate.Range(1, MAX_INTERVAL_SECONDS, error="須為 {min}–{max} 秒：輪與輪至多相隔一年 "
+                                                           "must be {min}–{max} s: rounds at most a year apart")
+_AHEAD = validate.Range(0, MAX_INTERVAL_SECONDS, error="須為 {min}–{max} 秒：至多提前一年 must be {min}–{max} s: "
+                                                        "at most a year ahead")
+
 
 class ClockSettingsSchema(Schema):
-    round_seconds = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1),
+    round_seconds = fields.Integer(load_default=None, allow_none=True, validate=_ROUND,
                                    metadata={"description": "每輪時間（秒，省略：賽事的 round_minutes）round length in "
                                                             "seconds, e.g. 5400 (default: the event's round_minutes)"})
     starts = fields.List(fields.String(), load_default=list,
                          metadata={"description": "各輪開始時間 ISO 8601 含時區 each round's start, with offset"})
     first_start = fields.String(load_default=None, allow_none=True,
                                 metadata={"description": "第一輪開始時間 first round's start (with interval_seconds)"})
-    interval_seconds = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1),
+    interval_seconds = fields.Integer(load_default=None, allow_none=True, validate=_INTERVAL,
                                       metadata={"description": "輪與輪開始的間隔（秒）seconds between starts"})
     at_time = fields.String(load_default="finish_hand", validate=validate.OneOf(AT_TIME_POLICIES),
                             metadata={"description": "時間到：finish_hand 打完本盤 / finish_circle 打完本圈"})
-    reminders = fields.List(fields.Integer(validate=validate.Range(min=1)), load_default=lambda: [900, 300],
+    reminders = fields.List(fields.Integer(validate=_ROUND), load_default=lambda: [900, 300],
                             metadata={"description": "時間到前幾秒提醒 reminders, seconds before time"})
     auto_close = fields.Boolean(load_default=True, metadata={"description": "各桌回報完賽即結束本輪 auto-close"})
     publish = fields.String(load_default="on_close", validate=validate.OneOf(PUBLISH_POLICIES),
                             metadata={"description": "公布下一輪座位：on_close 本輪結束時 / before_start 開始前"})
-    publish_before_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0),
+    publish_before_seconds = fields.Integer(load_default=0, validate=_AHEAD,
                                             metadata={"description": "before_start：開始前幾秒公布 seconds before"})
 
 

@@ -28,6 +28,7 @@ from store import get_db
 from store import tables as ts
 
 blp = Blueprint("overrides", __name__, url_prefix="/api/v1", description="裁定與覆判 Rulings and overrides")
+auth.guard(blp)  # auth first: officials, checked before the body is read (issue #12 item 5)
 
 
 class OverrideRequestSchema(Schema):

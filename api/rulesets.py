@@ -11,11 +11,12 @@ import json
 from flask import jsonify, request
 from marshmallow import INCLUDE, Schema, fields
 
-from api import auth
+from api import auth, intake
 from api.openapi import MAYBE_BEARER, Blueprint
 from referee.ruleset import Ruleset, available_profiles, profile_info
 
 bp = Blueprint("rulesets", __name__, url_prefix="/api/v1/rulesets", description="規則組 Rulesets (issue #2)")
+auth.guard(bp)  # a token given must be valid, checked first (issue #12 item 5)
 
 
 class ProfileSchema(Schema):
@@ -39,9 +40,11 @@ class ProfileValuesSchema(ProfileSchema):
     values = fields.Dict(metadata={"description": "每個參數的值 every parameter's value"})
 
 
-def _json_or_word(raw: str) -> object:
+def _json_or_word(name: str, raw: str) -> object:
+    """A query parameter's value: JSON (through the API's one decoder, :func:`api.intake.loads`:
+    too deep or a lone surrogate is a 400 naming ``params.NAME``), else the bare word."""
     try:
-        return json.loads(raw)
+        return intake.loads(raw, root=f"params.{name}")
     except json.JSONDecodeError:
         return raw
 
@@ -65,7 +68,7 @@ def list_profiles():
 @auth.read_access("rulesets")
 def show_profile(profile: str):
     """一個規則組及其參數值 One profile with every parameter's value, overrides applied."""
-    overrides = {name: _json_or_word(raw) for name, raw in request.args.items()}
+    overrides = {name: _json_or_word(name, raw) for name, raw in request.args.items()}
     ruleset = Ruleset.load(profile, overrides or None)
     return jsonify({**_info(profile), "overrides": dict(ruleset.overrides), "values": ruleset.to_dict()})
 

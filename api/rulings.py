@@ -28,6 +28,7 @@ from referee.events import PROTOCOL_VERSION
 from referee.ruleset import Ruleset
 
 bp = Blueprint("rulings", __name__, url_prefix="/api/v1", description="罰則裁定 Penalty rulings (issue #5)")
+auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)
 
 
 def hand_rulings(record, rulings) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from flask import request
 from marshmallow import Schema, ValidationError, fields
 
+from api.intake import check_json_text, loads
 from referee.ruleset import DEFAULT_PROFILE, Ruleset
 
 
@@ -53,9 +54,11 @@ def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
     :raises referee.errors.RulesetError: an unknown profile or parameter, naming it.
     """
     stripped = text.strip()
-    if stripped.startswith("{") and "\n{" not in stripped:
+    one_object = stripped.startswith("{") and "\n{" not in stripped
+    check_json_text(text, lines=not (one_object or stripped.startswith("[")))  # too deep, a lone surrogate: 400
+    if one_object:
         try:
-            data = json.loads(stripped)
+            data = loads(stripped)
         except json.JSONDecodeError:
             data = None  # not one object: let the stream parser name the bad line
         if isinstance(data, dict) and "events" in data:

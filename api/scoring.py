@@ -32,6 +32,7 @@ from referee.scoring import FirstTurn, FlowerWin, NotWinningError, Readiness, St
 from referee.tiles import Wind, check_flowers, parse_tiles, tile_name
 
 bp = Blueprint("scoring", __name__, url_prefix="/api/v1", description="計台與結算 Scoring and settlement (issue #3)")
+auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)
 
 _WINDS = {
     "e": Wind.EAST, "east": Wind.EAST, "東": Wind.EAST, "1z": Wind.EAST,

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import io
-import json
 import re
 
 import click
@@ -30,7 +29,7 @@ from flask.cli import AppGroup
 from marshmallow import INCLUDE, Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
-from api import auth
+from api import auth, intake
 from api.clikit import emit
 from api.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, table_totals
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
@@ -43,6 +42,8 @@ from store.db import reader
 from store import tables as ts
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables", description="桌與即時事件 Tables and live events")
+# auth first, before the body is read (issue #12 item 5): officials create tables; a table posts its events
+auth.guard(blp, endpoints={"post_events": auth.ROLES})
 
 TABLE_ID = validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
                            error="桌號：1–64 個英數字、. _ -，英數字開頭 a table id: 1–64 of A-Z a-z 0-9 . _ -")
@@ -443,9 +444,12 @@ class IngestFastPath:
 
     Anything unusual goes to Flask unchanged, so every answer but the plain 200 comes from
     the one place it always did: no or a bad ``Authorization``, another content type, a
-    body too large or not JSON or neither an event nor a batch, an unknown table. An error
-    raised by the ingest itself (409, a 400 naming the event's field, 503) is answered by
-    :func:`api.handle_error`, the app's one problem+json handler.
+    body not JSON (:func:`api.intake.loads`: too deep, a lone surrogate ...) or neither an
+    event nor a batch, an unknown table. The token is checked before the body is read
+    (auth first, issue #12 item 5): a refused request goes to Flask with its body unread.
+    A body over ``MAX_CONTENT_LENGTH`` never gets here (:class:`api.intake.BodyLimit`, in
+    front). An error raised by the ingest itself (409, a 400 naming the event's field, 503)
+    is answered by :func:`api.handle_error`, the app's one problem+json handler.
     """
 
     def __init__(self, app: Flask, wsgi_app):
@@ -468,22 +472,25 @@ class IngestFastPath:
             length = int(environ.get("CONTENT_LENGTH") or "")
         except ValueError:
             length = -1
-        limit = app.config.get("MAX_CONTENT_LENGTH")
-        if (header is None or not 0 < length <= (limit or length) or environ.get("HTTP_TRANSFER_ENCODING")
+        if (header is None or not 0 < length <= app.config["MAX_CONTENT_LENGTH"]
+                or environ.get("HTTP_TRANSFER_ENCODING")
                 or ctype.partition(";")[0].strip().lower() != "application/json"):
             return self.wsgi_app(environ, start_response)
-        data = environ["wsgi.input"].read(length)
-        environ["wsgi.input"] = io.BytesIO(data)  # Flask reads the same body if the request falls back
         live: LiveService = app.extensions["mjref.live"]
         open_db = functools.partial(reader, app)
-        try:
+        try:  # the token first: a request refused (401, 403) is refused before its body is read
             principal = auth.principal_of(header, app, open_db)
-            if principal.role not in ("table", "official", "admin") or (
-                    principal.role == "table" and principal.table != table_id):
-                return self.wsgi_app(environ, start_response)  # 403 from Flask
+        except ApiProblem:
+            return self.wsgi_app(environ, start_response)  # 401 from Flask
+        if principal.role not in ("table", "official", "admin") or (
+                principal.role == "table" and principal.table != table_id):
+            return self.wsgi_app(environ, start_response)  # 403 from Flask
+        data = environ["wsgi.input"].read(length)
+        environ["wsgi.input"] = io.BytesIO(data)  # Flask reads the same body if the request falls back
+        try:
             table = live.table_row(table_id, open_db)
-            raws, batch = split_body(json.loads(data))
-        except (ValueError, ApiProblem):  # not JSON, a bad token, no such table, a bad body
+            raws, batch = split_body(intake.loads(data))  # too deep, a lone surrogate: Flask's 400 names it
+        except (ValueError, ApiProblem):  # not JSON, no such table, a bad body
             return self.wsgi_app(environ, start_response)
         try:
             answer = live.ingest(table_id, table, raws, batch=batch, actor=principal.id, open_db=open_db)
@@ -501,7 +508,6 @@ class IngestFastPath:
 
 
 def init_app(app: Flask, api) -> None:
-    app.config.setdefault("MAX_CONTENT_LENGTH", 4 * 1024 * 1024)  # a bigger body is a 413 problem
     app.wsgi_app = IngestFastPath(app, app.wsgi_app)
     app.extensions["mjref.live"] = LiveService(get_writer(app))
     api.spec.components.schema("Event", schema=EventSchema)

@@ -87,6 +87,7 @@ from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
                 description="賽事 Tournaments: seating, results, standings (issue #7)")
+auth.guard(blp)  # auth first: officials, checked before the body is read (issue #12 item 5)
 
 INT = "int(max=2147483647)"
 

@@ -46,6 +46,18 @@ PUBLISH_POLICIES = (PUBLISH_ON_CLOSE, PUBLISH_BEFORE_START)
 CLOSED_ALL_REPORTED = "all_reported"
 CLOSED_BY_OFFICIAL = "official"
 
+# Bounds of the settings, so that every time the clock works out (a start plus rounds of
+# intervals, a start plus the round, a reminder or a publication before one) is a time a
+# datetime holds: an unbounded ``round_seconds`` was stored and every round start then
+# failed (OverflowError; issue #12 item 4).
+#: longest round: a round is played in one sitting (the event's ``round_minutes`` is at most 24 h too)
+MAX_ROUND_SECONDS = 24 * 3600
+#: longest time between two rounds' starts, and longest publication ahead of a start: a year
+MAX_INTERVAL_SECONDS = 366 * 24 * 3600
+#: the years a clock's time may fall in: far beyond any event, and 100 rounds a year apart
+#: from the last one still a datetime (year 9999 at most)
+MIN_YEAR, MAX_YEAR = 1970, 9000
+
 
 class ClockError(TournamentError):
     """A clock setting or a clock event that cannot be: a start time without a time zone,
@@ -74,6 +86,9 @@ def parse_time(value: str, field_name: str = "at") -> datetime:
     if when.tzinfo is None:
         raise _fail(f"{field_name} needs a time zone offset (e.g. +08:00): {value!r}",
                     f"{field_name} 須含時區（例如 +08:00）：{value!r}", field_name)
+    if not MIN_YEAR <= when.year <= MAX_YEAR:
+        raise _fail(f"{field_name} must fall in the years {MIN_YEAR}–{MAX_YEAR}: {value!r}",
+                    f"{field_name} 須在 {MIN_YEAR}–{MAX_YEAR} 年之間：{value!r}", field_name)
     return when
 
 
@@ -107,18 +122,22 @@ class ClockSettings:
     publish_before_seconds: int = 0
 
     def __post_init__(self) -> None:
-        if type(self.round_seconds) is not int or self.round_seconds < 1:
-            raise _fail(f"round_seconds must be at least 1, got {self.round_seconds!r}",
-                        f"每輪時間（秒）至少為 1，收到 {self.round_seconds!r}", "round_seconds")
+        if type(self.round_seconds) is not int or not 1 <= self.round_seconds <= MAX_ROUND_SECONDS:
+            raise _fail(f"round_seconds must be 1–{MAX_ROUND_SECONDS} (a round is played in one sitting, at most "
+                        f"24 h), got {self.round_seconds!r}",
+                        f"每輪時間（秒）須為 1–{MAX_ROUND_SECONDS}（一輪一次打完，至多 24 小時），收到 {self.round_seconds!r}",
+                        "round_seconds")
         object.__setattr__(self, "starts", tuple(self.starts))
         for k, start in enumerate(self.starts):
             parse_time(start, f"starts[{k}]")
         if self.first_start is not None:
             parse_time(self.first_start, "first_start")
         if self.interval_seconds is not None:
-            if type(self.interval_seconds) is not int or self.interval_seconds < 1:
-                raise _fail(f"interval_seconds must be at least 1, got {self.interval_seconds!r}",
-                            f"輪與輪的間隔（秒）至少為 1，收到 {self.interval_seconds!r}", "interval_seconds")
+            if type(self.interval_seconds) is not int or not 1 <= self.interval_seconds <= MAX_INTERVAL_SECONDS:
+                raise _fail(f"interval_seconds must be 1–{MAX_INTERVAL_SECONDS} (rounds at most a year apart), "
+                            f"got {self.interval_seconds!r}",
+                            f"輪與輪的間隔（秒）須為 1–{MAX_INTERVAL_SECONDS}（至多相隔一年），收到 {self.interval_seconds!r}",
+                            "interval_seconds")
             if self.first_start is None:
                 raise _fail("interval_seconds needs first_start", "設定間隔須同時設定第一輪開始時間 first_start",
                             "first_start")
@@ -130,9 +149,10 @@ class ClockSettings:
                         f"時間到的處理須為 finish_hand（打完本盤）或 finish_circle（打完本圈），收到 {self.at_time!r}",
                         "at_time")
         reminders = tuple(self.reminders)
-        if any(type(r) is not int or r < 1 for r in reminders) or len(set(reminders)) != len(reminders):
-            raise _fail(f"reminders must be distinct seconds ≥ 1 before time, got {list(reminders)!r}",
-                        f"提醒須為時間到之前的秒數（≥ 1，不重複），收到 {list(reminders)!r}", "reminders")
+        if any(type(r) is not int or not 1 <= r <= MAX_ROUND_SECONDS for r in reminders) \
+                or len(set(reminders)) != len(reminders):
+            raise _fail(f"reminders must be distinct seconds 1–{MAX_ROUND_SECONDS} before time, got {list(reminders)!r}",
+                        f"提醒須為時間到之前的秒數（1–{MAX_ROUND_SECONDS}，不重複），收到 {list(reminders)!r}", "reminders")
         object.__setattr__(self, "reminders", tuple(sorted(reminders, reverse=True)))
         if type(self.auto_close) is not bool:
             raise _fail(f"auto_close must be true or false, got {self.auto_close!r}",
@@ -141,9 +161,10 @@ class ClockSettings:
             raise _fail(f"publish must be one of {list(PUBLISH_POLICIES)}, got {self.publish!r}",
                         f"公布座位須為 on_close（本輪結束時）或 before_start（下一輪開始前）之一，收到 {self.publish!r}",
                         "publish")
-        if type(self.publish_before_seconds) is not int or self.publish_before_seconds < 0:
-            raise _fail(f"publish_before_seconds must be ≥ 0, got {self.publish_before_seconds!r}",
-                        f"publish_before_seconds 須為 0 以上，收到 {self.publish_before_seconds!r}",
+        if type(self.publish_before_seconds) is not int or not 0 <= self.publish_before_seconds <= MAX_INTERVAL_SECONDS:
+            raise _fail(f"publish_before_seconds must be 0–{MAX_INTERVAL_SECONDS} (at most a year ahead), "
+                        f"got {self.publish_before_seconds!r}",
+                        f"publish_before_seconds 須為 0–{MAX_INTERVAL_SECONDS}（至多提前一年），收到 {self.publish_before_seconds!r}",
                         "publish_before_seconds")
 
     def start_of(self, round_no: int) -> datetime | None:
