@@ -12,7 +12,7 @@ import click
 from flask import Flask
 from marshmallow import ValidationError
 
-from api import adjudications, auth, rulings, tables
+from api import auth, batch, tables
 from api.clikit import emit, reports_errors, ruleset_options
 from referee.analysis import analyze
 from referee.hand import Hand
@@ -56,6 +56,6 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(score_command)
     app.cli.add_command(auth.tokens_cli)  # flask tokens create|list|revoke
     app.cli.add_command(tables.tables_cli)  # flask tables rebuild
-    app.cli.add_command(rulings.rule_command)  # flask rule FILE|- (issue #5, penalties)
-    app.cli.add_command(adjudications.replay_command)  # flask replay FILE|- (issue #4, referee)
+    app.cli.add_command(batch.rule_command)  # flask rule FILES... (issue #5 penalties, #17 batch)
+    app.cli.add_command(batch.replay_command)  # flask replay FILES... (issue #4 referee, #17 batch)
     # ---------------------------------------------------------------------------

@@ -451,14 +451,7 @@ def parse_stream(source: str | bytes | Iterable[Any]) -> list[Event]:
                 raise _err("events", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
                            f"不是有效的 JSON（第 {exc.lineno} 行第 {exc.colno} 欄）") from None
         else:
-            items = []
-            for number, line in enumerate(text.splitlines(), 1):
-                if line.strip():
-                    try:
-                        items.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise _err(f"line {number}", f"not a JSON object ({exc.msg})", f"第 {number} 行不是 JSON 物件",
-                                   line[:80]) from None
+            items = [read_line(line, number) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     else:
         items = source
     events = [parse_event(raw, index=i) for i, raw in enumerate(items)]
@@ -466,10 +459,26 @@ def parse_stream(source: str | bytes | Iterable[Any]) -> list[Event]:
     return events
 
 
-def check_order(events: Sequence[Event]) -> None:
-    """:raises EventError: when ``seq`` does not strictly increase within a hand."""
+def read_line(line: str | bytes, number: int) -> Any:
+    """One line of JSON Lines, decoded (not yet an event: :func:`parse_event` reads it).
+
+    :raises EventError: for a line that is not JSON (or not UTF-8), naming the line.
+    """
+    try:
+        return json.loads(line)
+    except ValueError as exc:  # JSONDecodeError, or UnicodeDecodeError for bytes
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", "replace")
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+        raise _err(f"line {number}", f"not a JSON object ({why})", f"第 {number} 行不是 JSON 物件",
+                   line.rstrip("\r\n")[:80]) from None
+
+
+def check_order(events: Sequence[Event], start: int = 0) -> None:
+    """:raises EventError: when ``seq`` does not strictly increase within a hand (*start*:
+    the index of ``events[0]`` in its stream, for the error's field)."""
     last: dict[tuple[str, int], int] = {}
-    for i, event in enumerate(events):
+    for i, event in enumerate(events, start):
         key = (event.table, event.hand)
         previous = last.get(key)
         if previous is not None and event.seq <= previous:
