@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import request
 from marshmallow import Schema, ValidationError, fields
 
 from referee.ruleset import DEFAULT_PROFILE, Ruleset
@@ -36,6 +35,8 @@ def load_json(schema: Schema) -> dict:
     :raises ValidationError: for a missing or non-object body too, so every bad body
         gets the same problem+json answer.
     """
+    from flask import request  # here: the CLI's calculators read these schemas without Flask
+
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise ValidationError({"body": ["請求內容須為 JSON 物件 The body must be a JSON object."]})
