@@ -182,8 +182,22 @@ class Hand:
             counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
         if max(counts) > 4:
             counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
-        return cls(tuple(counts), () if melds == "" else parse_melds(melds, field="melds"),
-                   () if flowers == "" else parse_flowers(flowers))
+        exposed = () if melds == "" else parse_melds(melds, field="melds")
+        laid = () if flowers == "" else parse_flowers(flowers)  # checked and sorted, as the constructor wants
+        concealed = tuple(counts)
+        size = sum(concealed) + 3 * len(exposed)
+        if size != WAITING_SIZE and size != WINNING_SIZE:
+            return cls(concealed, exposed, laid)  # its error, in its order
+        # what __post_init__ checks, done: 34 counts of 0–4 (made here), the flowers (parse_flowers)
+        held = _check_copies(concealed, exposed)
+        hand = _new(cls)
+        _SET_CONCEALED(hand, concealed)
+        _SET_MELDS(hand, exposed)
+        _SET_FLOWERS(hand, laid)
+        _SET_KEYS(hand, _counted_keys(concealed))
+        _SET_SIZE(hand, size)
+        _SET_HELD(hand, held)
+        return hand
 
     @property
     def size(self) -> int:
