@@ -152,9 +152,9 @@ def _source_hands(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progress
                 yield from _array_hands(path, number, line + stream.read())
                 return
         if not blank and _is_hand_start(line) and lines and count:
-            yield HandText(path, first, index - count, tuple(lines))
             if progress is not None:
                 progress.read_to(raw)
+            yield HandText(path, first, index - count, tuple(lines))
             lines = []
         if not lines:
             first = number
@@ -164,9 +164,9 @@ def _source_hands(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progress
             index += 1
             count += 1
     if count:
+        if progress is not None:
+            progress.read_to(raw)
         yield HandText(path, first, index - count, tuple(lines))
-    if progress is not None:
-        progress.read_to(raw)
 
 
 def _array_hands(path: str, number: int, text: bytes) -> Iterator[HandText]:
@@ -437,6 +437,7 @@ class Progress:
     started: float = field(default_factory=time.monotonic)
     _bytes: int = 0
     _done_bytes: int = 0
+    _read: int = 0
     _bar: Any = None
 
     def __post_init__(self) -> None:
@@ -447,7 +448,8 @@ class Progress:
                              desc="盤 hands")
 
     def read_to(self, raw: Any) -> None:
-        """The reader has reached *raw*'s position (bytes of the source read so far)."""
+        """The reader has read one more hand, up to *raw*'s position (bytes of the source)."""
+        self._read += 1
         if self._bar is not None:
             try:
                 self._bytes = self._done_bytes + raw.tell()
@@ -467,8 +469,8 @@ class Progress:
         bar = self._bar
         if bar is not None:
             bar.update(1)
-            if self.total_bytes and self._bytes and self.hands % 16 == 0:  # ETA: hands so far per byte read
-                bar.total = max(self.hands, round(self.hands * self.total_bytes / self._bytes))
+            if self.total_bytes and self._bytes and self.hands % 16 == 0:  # ETA: hands read per byte read
+                bar.total = max(self.hands, round(self._read * self.total_bytes / self._bytes))
 
     def close(self) -> None:
         if self._bar is not None:
