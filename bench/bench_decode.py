@@ -14,6 +14,8 @@ decoding, whatever the start-up), for this tree or another (``PYTHONPATH=/other/
         .venv/bin/python -m bench.bench_decode --loop $r 2>&1 | grep Collected; done
 
 ``--loop`` uses ``read_line`` when the tree has it, else ``json.loads`` (an older tree).
+``--cpu``: the same loop timed (CPU, best of 5 rounds, µs per event), to run in this tree and
+in an older checkout back to back (copy this file there).
 """
 from __future__ import annotations
 
@@ -61,7 +63,28 @@ def loop(rounds: int) -> None:
             parse(read(line, n) if read else json.loads(line), index=n)
 
 
+def cpu() -> None:
+    lines = lines_of(100)
+    read = getattr(ev, "read_line", None)
+    parse = ev.parse_event
+
+    def once() -> None:
+        for n, line in enumerate(lines):
+            parse(read(line, n) if read else json.loads(line), index=n)
+
+    once()
+    best = 1e9
+    for _ in range(ROUNDS):
+        t0 = time.process_time()
+        once()
+        best = min(best, time.process_time() - t0)
+    print(f"{'read_line' if read else 'json.loads'} + parse_event: {best / len(lines) * 1e6:.2f} µs/event")
+
+
 def main() -> None:
+    if "--cpu" in sys.argv:
+        cpu()
+        return
     if "--loop" in sys.argv:
         loop(int(sys.argv[sys.argv.index("--loop") + 1]))
         return
