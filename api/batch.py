@@ -199,7 +199,11 @@ def judge(events: list, ruleset: Any = None, mode: Any = None) -> tuple[Any, Any
 
     The referee replays the hand once (:func:`penalties.record.build`, the record holds its
     :class:`referee.outcome.Adjudication`) and penalties rule on that record. This is the one
-    call the hand adjudicator (issue #13) stands in for.
+    call the hand adjudicator (issue #13) stands in for: with it, ``judge`` returns that
+    adjudicator's result for the hand, and :func:`replay_answer` / :func:`rule_answer` become
+    its ``to_dict()`` and :func:`api.rulings.hand_rulings` of it — the same answers
+    :func:`api.adjudications.adjudication_document` and :func:`api.rulings.rulings_document`
+    give per hand, which ``tests/test_batch.py`` compares with.
 
     :raises referee.errors.MjrefError: a hand the referee or penalties cannot read.
     """
