@@ -21,18 +21,17 @@ after it, so ours wins.
 """
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify
-from werkzeug.exceptions import HTTPException
+from typing import TYPE_CHECKING
 
-from marshmallow import ValidationError
-
-from api import adjudications, analysis, auth, cli, clocks, health, intake, openapi, overrides, rulesets, rulings, scoring
-from api import tables
-from api import tournament_matches, tournaments
-from api.problems import ApiProblem
 from api.validation import first_error, reason_zh
 from referee.errors import MjrefError
-from store import StoreUnavailableError
+
+if TYPE_CHECKING:  # imported where used: ``python -m api`` (the calculators) needs neither Flask nor OpenAPI
+    from flask import Flask, Response
+    from marshmallow import ValidationError
+    from werkzeug.exceptions import HTTPException
+
+    from store import StoreUnavailableError
 
 #: zh-TW titles of the HTTP errors we expect; others fall back to werkzeug's English name
 _HTTP_TITLES_ZH = {
@@ -48,6 +47,9 @@ _HTTP_TITLES_ZH = {
 
 def problem(exc: MjrefError | HTTPException) -> tuple[dict, int]:
     """The problem+json body and status for an error."""
+    from api.problems import ApiProblem
+    from store import StoreUnavailableError
+
     if isinstance(exc, ApiProblem):
         return exc.body(), exc.code
     if isinstance(exc, StoreUnavailableError):
@@ -87,6 +89,8 @@ def problem(exc: MjrefError | HTTPException) -> tuple[dict, int]:
 def _webargs_problem(messages: dict, status: int) -> tuple[dict, int]:
     """webargs nests messages under the location (``{"json": {"tiles": [...]}}``); the field
     is named without it, a body that is not an object is ``body``."""
+    from marshmallow import ValidationError
+
     inner = messages
     if isinstance(messages, dict) and len(messages) == 1:
         location, inner = next(iter(messages.items()))
@@ -117,6 +121,12 @@ def validation_problem(exc: ValidationError) -> tuple[dict, int]:
 
 
 def handle_error(exc: MjrefError | HTTPException | ValidationError | StoreUnavailableError) -> Response:
+    from flask import jsonify
+    from marshmallow import ValidationError
+    from werkzeug.exceptions import HTTPException
+
+    from store import StoreUnavailableError
+
     body, status = validation_problem(exc) if isinstance(exc, ValidationError) else problem(exc)
     response = jsonify(body)
     response.status_code = status
@@ -131,6 +141,13 @@ def handle_error(exc: MjrefError | HTTPException | ValidationError | StoreUnavai
 
 
 def init_app(app: Flask) -> None:
+    from marshmallow import ValidationError
+    from werkzeug.exceptions import HTTPException
+
+    from api import adjudications, analysis, auth, cli, clocks, health, intake, openapi, overrides, rulesets, rulings
+    from api import scoring, tables, tournament_matches, tournaments
+    from store import StoreUnavailableError
+
     intake.init_app(app)  # MAX_CONTENT_LENGTH, and the one JSON decoder of request bodies
     spec = openapi.configure(app)  # flask-smorest: /openapi.json, /docs (its error handler is replaced below)
     auth.init_app(app)

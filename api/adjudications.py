@@ -1,5 +1,5 @@
-"""Adjudication of whole streams (issue #4): ``flask replay FILE|-`` and
-``POST /api/v1/adjudications``.
+"""Adjudication of whole streams (issue #4): ``POST /api/v1/adjudications``; ``flask replay``
+answers each hand of a log the same way, hand by hand (:mod:`api.batch`, issue #17).
 
 Both take a stream — JSON Lines, or a JSON array of events; over HTTP also
 ``{"events": [...], "ruleset": "...", "params": {...}, "mode": "digital|physical"}`` — and
@@ -11,18 +11,16 @@ answer the same document (``docs/protocol.md``)::
                 "irregularities": [...], "verdicts": [{"seq": 1, "verdict": "accepted"}, ...],
                 "final": {...}}]}
 
-:func:`adjudication_document` is the one function both call, so the CLI and the API give
-the same answer for the same stream.
+:func:`adjudication_document` answers a whole stream; :func:`api.batch.replay_answer` is
+the same answer for one hand, so the CLI and the API agree (``tests/test_batch.py``).
 """
 from __future__ import annotations
 
 from typing import Any
 
-import click
 from flask import jsonify, request
 
 from api import auth
-from api.clikit import emit, reports_errors, stream_ruleset_options
 from api.openapi import MAYBE_BEARER, Blueprint
 from api.schemas import read_stream_body
 from referee.events import Mode
@@ -70,14 +68,3 @@ def post_adjudications():
     """裁判一整段事件流 Adjudicate a whole stream: verdicts, irregularities, outcome."""
     source, ruleset, mode = read_stream_body(request.get_data(as_text=True))
     return jsonify(adjudication_document(source, ruleset, _mode(mode)))
-
-
-@click.command("replay")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--mode", type=click.Choice(sorted(_MODES)), default=None, help="牌桌模式 digital|physical (default: hand_start's)")
-@reports_errors
-@stream_ruleset_options
-def replay_command(file, ruleset: Ruleset | None, mode: str | None) -> None:
-    """裁判：讀事件流（檔案或 - 為標準輸入），逐一判定並輸出每盤結果。Replay a stream:
-    JSON Lines in, each hand's verdicts, irregularities (with clause ids) and outcome out."""
-    emit(adjudication_document(file.read(), ruleset, _mode(mode)))

@@ -1,4 +1,5 @@
-"""Rulings on whole streams (issue #5): ``flask rule FILE|-`` and ``POST /api/v1/rulings``.
+"""Rulings on whole streams (issue #5): ``POST /api/v1/rulings``; ``flask rule`` answers each
+hand of a log the same way, hand by hand (:mod:`api.batch`, issue #17).
 
 Both take a stream (JSON Lines, or a JSON array of events; over HTTP also
 ``{"events": [...], "ruleset": "...", "params": {...}}``) and answer the same document::
@@ -16,11 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
 from flask import jsonify, request
 
 from api import auth
-from api.clikit import emit, reports_errors, stream_ruleset_options
 from api.openapi import MAYBE_BEARER, Blueprint
 from api.schemas import read_stream_body
 from penalties import rule_stream
@@ -63,13 +62,3 @@ def post_rulings():
     """罰則裁定 Rule on a whole stream: rulings with clause ids, effects, payments."""
     source, ruleset, _mode = read_stream_body(request.get_data(as_text=True))
     return jsonify(rulings_document(source, ruleset))
-
-
-@click.command("rule")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
-@reports_errors
-@stream_ruleset_options
-def rule_command(file, ruleset: Ruleset | None) -> None:
-    """罰則裁定：讀事件流（檔案或 - 為標準輸入），輸出每盤的裁定、條文、處置與收付。Rule on a
-    stream: JSON Lines in, each hand's rulings (pen.*, prio.*), effects and payments out."""
-    emit(rulings_document(file.read(), ruleset))

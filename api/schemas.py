@@ -12,10 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import request
 from marshmallow import Schema, ValidationError, fields
 
-from api.intake import check_json_text, loads
 from referee.ruleset import DEFAULT_PROFILE, Ruleset
 
 
@@ -37,6 +35,8 @@ def load_json(schema: Schema) -> dict:
     :raises ValidationError: for a missing or non-object body too, so every bad body
         gets the same problem+json answer.
     """
+    from flask import request  # here: the CLI's calculators read these schemas without Flask
+
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise ValidationError({"body": ["請求內容須為 JSON 物件 The body must be a JSON object."]})
@@ -53,6 +53,8 @@ def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
 
     :raises referee.errors.RulesetError: an unknown profile or parameter, naming it.
     """
+    from api.intake import check_json_text, loads  # here: the calculators (python -m api) load no Flask
+
     stripped = text.strip()
     one_object = stripped.startswith("{") and "\n{" not in stripped
     check_json_text(text, lines=not (one_object or stripped.startswith("[")))  # too deep, a lone surrogate: 400

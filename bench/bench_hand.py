@@ -3,6 +3,11 @@
 Run: ``.venv/bin/python -m bench.bench_hand``. Each figure is the median over
 random hands of the per-hand time, each hand timed over a batch of repeats, with
 hands held in their working representation (four suit keys).
+
+``--public`` (issue #17 item 6): the same work through the public API on :class:`Hand`
+(``is_winning(hand)``, ``waits(hand)``, ``decompositions(hand)``) against the keys path on the
+same hands, measured in turn in one run, as ratios (target ≤ 1.5); and ``Hand.parse`` of a
+17-tile hand written in compact notation (target ≤ 5 µs).
 """
 from __future__ import annotations
 
@@ -13,7 +18,8 @@ import sys
 import time
 
 from bench.handgen import random_hand, waiting_hand, winning_hand
-from referee.hand import decompositions_keys, is_winning_keys, keys_of, waits_keys
+from referee.hand import Hand, decompositions, decompositions_keys, is_winning, is_winning_keys, keys_of, waits, waits_keys
+from referee.tiles import format_tiles
 
 
 HANDS = 2000
@@ -38,7 +44,32 @@ def start_cost() -> float:
     return statistics.median(runs)
 
 
+def public() -> None:
+    rng = random.Random(2026)
+    win = [Hand(tuple(c), m) for c, m in (winning_hand(rng) for _ in range(HANDS))]
+    mixed = win[: HANDS // 2] + [Hand(tuple(c), m) for c, m in (random_hand(rng, 17, melds=k)
+                                                               for k in (rng.randrange(3) for _ in range(HANDS // 2)))]
+    ready = [Hand(tuple(c), m) for c, m in (waiting_hand(rng) for _ in range(HANDS))]
+    for h in win + ready:  # fill the lazy per-key tables
+        waits_keys(h.keys), decompositions_keys(h.keys)
+    rows = [("win check", is_winning, is_winning_keys, mixed), ("all waits", waits, waits_keys, ready),
+            ("all decompositions", decompositions, decompositions_keys, win)]
+    for name, api, internal, hands in rows:
+        keys = [h.keys for h in hands]
+        pub, ref = [], []
+        for _ in range(3):  # in turn, so both see the same load
+            pub.append(per_hand(api, hands))
+            ref.append(per_hand(internal, keys))
+        print(f"{name:20s} Hand {min(pub):5.2f} µs, keys {min(ref):5.2f} µs, ratio {min(pub) / min(ref):4.2f}  target ≤ 1.5")
+    texts = [format_tiles(h.tiles()) for h in win if not h.melds][:500]
+    parse = [per_hand(Hand.parse, texts) for _ in range(3)]
+    print(f"Hand.parse (17 tiles, compact)  {min(parse):5.2f} µs/hand  target ≤ 5")
+
+
 def main() -> None:
+    if "--public" in sys.argv:
+        public()
+        return
     rng = random.Random(2026)
 
     mixed_win = [keys_of(winning_hand(rng)[0]) for _ in range(HANDS // 2)]

@@ -353,7 +353,31 @@ def _setup(raw: Mapping, where: str) -> Setup:
 def parse_event(raw: Any, *, index: int | None = None) -> Event:
     """Read one event from its JSON object.
 
+    The usual events (a draw, a discard, a deal's take, a claim, a pass, a call ...: every
+    type but ``hand_start``, ``hand_end``, ``report``, ``wall`` and the dice) are read by a fast path
+    (:func:`_fast_event`) that accepts only what :func:`parse_event_reference` accepts and
+    builds the same :class:`Event`; anything it does not take — every error among them — is
+    read by the reference, so the errors are the reference's (``tests/test_events.py``
+    holds the two equal on valid and invalid input).
+
     :param index: the event's position in its stream, used in error fields (``events[3]``).
+    :raises EventError: naming the field at fault and showing the bad value.
+    """
+    if raw.__class__ is dict:
+        kind = raw.get("type")
+        if kind.__class__ is str:
+            spec = _FAST.get(kind)
+            if spec is not None and raw.keys() <= spec[1]:
+                event = _fast_event(raw, spec)
+                if event is not None:
+                    return event
+    return parse_event_reference(raw, index=index)
+
+
+def parse_event_reference(raw: Any, *, index: int | None = None) -> Event:
+    """:func:`parse_event` field by field: the reference the fast path is held to, and the
+    source of every error it reports.
+
     :raises EventError: naming the field at fault and showing the bad value.
     """
     where = "event" if index is None else f"events[{index}]"
@@ -411,6 +435,134 @@ def parse_event(raw: Any, *, index: int | None = None) -> Event:
 
 _SINGLE = (EventType.DRAW, EventType.TAIL_DRAW, EventType.DISCARD)
 
+# --- the fast path -------------------------------------------------------------------------
+
+_new = object.__new__
+(_SET_TYPE, _SET_SEQ, _SET_TS, _SET_SEAT, _SET_TILES, _SET_COUNT, _SET_KIND, _SET_DICE, _SET_EXPOSED, _SET_BY_OTHER,
+ _SET_CODE, _SET_CLAUSE, _SET_NOTE, _SET_SETUP, _SET_TABLE, _SET_HAND) = (Event.__dict__[k].__set__ for k in Event.__slots__)
+assert Event.__slots__ == ("type", "seq", "ts", "seat", "tiles", "count", "kind", "dice", "exposed", "by_other", "code",
+                           "clause", "note", "setup", "table", "hand")
+_KINDS_OF = {EventType.KONG: _KONG_KINDS, EventType.CALL: {c.value: c for c in Call},
+             EventType.READY: {r.value: r for r in ReadyKind}}
+#: shape checks (:func:`_check_shape`) per type: 1 one tile at most, a discard's given; 2 tiles given;
+#: 3 tiles or a count; 4 a kong's (tiles unless concealed); 0 none
+_SHAPE = {EventType.DRAW: 1, EventType.TAIL_DRAW: 1, EventType.DISCARD: 1, EventType.FLOWER: 2, EventType.CHOW: 2,
+          EventType.PUNG: 2, EventType.REVEAL: 2, EventType.DEAL: 3, EventType.KONG: 4}
+#: wire name → (type, the keys it may carry, tiles?, count?, kind table, exposed?, by_other?, shape)
+_FAST: dict[str, tuple] = {
+    t.wire: (t, frozenset(_COMMON | FIELDS[t]), "tiles" in FIELDS[t], "count" in FIELDS[t], _KINDS_OF.get(t),
+             "exposed" in FIELDS[t], "by_other" in FIELDS[t], _SHAPE.get(t, 0))
+    for t in EventType
+    if t not in (EventType.HAND_START, EventType.HAND_END, EventType.REPORT, EventType.WALL, EventType.SEAT_DICE,
+                 EventType.DEALER_DICE, EventType.BREAK_DICE)
+}
+assert all(t in SEATED for t, *_ in _FAST.values())  # the fast path requires a seat
+
+
+def _fast_event(raw: dict, spec: tuple) -> Event | None:
+    """The event of *raw* when every field is as the usual events have it; None otherwise
+    (the reference then reads it, and raises its error). Mirrors :func:`parse_event_reference`
+    for these types: keep the two in step."""
+    etype, _keys, has_tiles, has_count, kinds, has_exposed, has_by_other, shape = spec
+    get = raw.get
+    if get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
+        return None
+    seq = get("seq")
+    if seq.__class__ is not int or seq < 0:
+        return None
+    ts = get("ts")
+    if ts is None:
+        ts = 0
+    elif ts.__class__ is not int or ts < 0:
+        return None
+    seat = get("seat")
+    if seat.__class__ is not int or not 0 <= seat <= 3:
+        return None
+    table = get("table")
+    if table is None:
+        table = ""
+    elif table.__class__ is not str:
+        return None
+    hand = get("hand", 0)
+    if hand.__class__ is not int:
+        return None
+    tiles = None
+    if has_tiles:
+        value = get("tile")
+        if value is not None:
+            if get("tiles") is not None:
+                return None
+            if value.__class__ is int:
+                if not 0 <= value < FLOWER_BASE + 8:
+                    return None
+                tiles = (value,)
+        else:
+            value = get("tiles")
+        if value is not None and tiles is None:
+            if value.__class__ is not str:
+                return None  # a list of tiles: the reference reads it
+            tiles = _TILE_TEXT.get(value)
+            if tiles is None:
+                try:
+                    tiles = tuple(parse_tiles(value))
+                except MjrefError:
+                    return None
+                if len(value) <= 24 and len(_TILE_TEXT) < 50_000:
+                    _TILE_TEXT[value] = tiles
+    count = None
+    if has_count:
+        count = get("count")
+        if count is not None and (count.__class__ is not int or not 0 <= count <= 144):
+            return None
+    kind = None
+    if kinds is not None:
+        kind = get("kind")
+        if kind.__class__ is not str:
+            return None
+        kind = kinds.get(kind)
+        if kind is None:
+            return None
+    exposed = by_other = False
+    if has_exposed:
+        exposed = get("exposed", False)
+        if exposed.__class__ is not bool:
+            return None
+    if has_by_other:
+        by_other = get("by_other", False)
+        if by_other.__class__ is not bool:
+            return None
+    if shape:
+        if shape == 1:
+            if (tiles is not None and len(tiles) != 1) or count not in (None, 1) or \
+                    (tiles is None and etype is EventType.DISCARD):
+                return None
+        elif shape == 2:
+            if not tiles:
+                return None
+        elif shape == 3:
+            if tiles is None and count is None:
+                return None
+        elif tiles is None and kind is not MeldKind.CONCEALED_KONG:
+            return None
+    event = _new(Event)
+    _SET_TYPE(event, etype)
+    _SET_SEQ(event, seq)
+    _SET_TS(event, ts)
+    _SET_SEAT(event, seat)
+    _SET_TILES(event, tiles)
+    _SET_COUNT(event, count)
+    _SET_KIND(event, kind)
+    _SET_DICE(event, None)
+    _SET_EXPOSED(event, exposed)
+    _SET_BY_OTHER(event, by_other)
+    _SET_CODE(event, None)
+    _SET_CLAUSE(event, None)
+    _SET_NOTE(event, None)
+    _SET_SETUP(event, None)
+    _SET_TABLE(event, table)
+    _SET_HAND(event, hand)
+    return event
+
 
 def _check_shape(etype: EventType, fields: dict, where: str) -> None:
     """Sizes the protocol fixes (a draw is one tile, a wall 144); not legality."""
@@ -451,14 +603,7 @@ def parse_stream(source: str | bytes | Iterable[Any]) -> list[Event]:
                 raise _err("events", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
                            f"不是有效的 JSON（第 {exc.lineno} 行第 {exc.colno} 欄）") from None
         else:
-            items = []
-            for number, line in enumerate(text.splitlines(), 1):
-                if line.strip():
-                    try:
-                        items.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise _err(f"line {number}", f"not a JSON object ({exc.msg})", f"第 {number} 行不是 JSON 物件",
-                                   line[:80]) from None
+            items = [read_line(line, number) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     else:
         items = source
     events = [parse_event(raw, index=i) for i, raw in enumerate(items)]
@@ -466,10 +611,38 @@ def parse_stream(source: str | bytes | Iterable[Any]) -> list[Event]:
     return events
 
 
-def check_order(events: Sequence[Event]) -> None:
-    """:raises EventError: when ``seq`` does not strictly increase within a hand."""
+_SCAN = json.JSONDecoder().scan_once
+
+
+def read_line(line: str | bytes, number: int) -> Any:
+    """One line of JSON Lines, decoded (not yet an event: :func:`parse_event` reads it),
+    exactly as :func:`json.loads` decodes it.
+
+    :raises EventError: for a line that is not JSON (or not UTF-8), naming the line.
+    """
+    try:  # the C scanner straight away (json.loads around it costs three times as much)
+        text = line.decode() if line.__class__ is bytes else line
+        text = text.strip(" \t\n\r")  # JSON's whitespace, as json.loads skips it
+        value, end = _SCAN(text, 0)
+        if end == len(text):
+            return value
+    except (ValueError, StopIteration, AttributeError):
+        pass
+    try:  # the reference: json.loads accepts or names the error
+        return json.loads(line)
+    except ValueError as exc:  # JSONDecodeError, or UnicodeDecodeError for bytes
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", "replace")
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+        raise _err(f"line {number}", f"not a JSON object ({why})", f"第 {number} 行不是 JSON 物件",
+                   line.rstrip("\r\n")[:80]) from None
+
+
+def check_order(events: Sequence[Event], start: int = 0) -> None:
+    """:raises EventError: when ``seq`` does not strictly increase within a hand (*start*:
+    the index of ``events[0]`` in its stream, for the error's field)."""
     last: dict[tuple[str, int], int] = {}
-    for i, event in enumerate(events):
+    for i, event in enumerate(events, start):
         key = (event.table, event.hand)
         previous = last.get(key)
         if previous is not None and event.seq <= previous:

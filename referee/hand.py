@@ -29,13 +29,25 @@ WINNING_SIZE = 17
 
 
 def keys_of(counts: Sequence[int]) -> tuple[int, int, int, int]:
-    """The four suit keys (萬 筒 條 字) of a 34-kind count vector."""
+    """The four suit keys (萬 筒 條 字) of a 34-kind count vector (the reference
+    :func:`_counted_keys` is held to)."""
     keys = [0, 0, 0, 0]
     for t in range(KINDS):
         c = counts[t]
         if c:
             keys[t // 9 if t < 27 else 3] += c << (3 * (t - 27 if t >= 27 else t % 9))
     return keys[0], keys[1], keys[2], keys[3]
+
+
+#: a count 0–7 as its octal digit: a suit key is its nine counts written in octal, highest rank first
+_OCTAL = bytes((48 + i) if i < 8 else 0 for i in range(256))
+
+
+def _counted_keys(concealed: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """:func:`keys_of` for a hand's own count vector (34 counts of 0–4), in a few C calls:
+    each suit's counts, highest rank first, read as one octal number."""
+    digits = bytes(concealed).translate(_OCTAL)
+    return int(digits[8::-1], 8), int(digits[17:8:-1], 8), int(digits[26:17:-1], 8), int(digits[33:26:-1], 8)
 
 
 _suit = SUIT_CODE.get
@@ -96,6 +108,11 @@ class Hand:
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...] = ()
     flowers: tuple[int, ...] = ()
+    #: the suit keys (:attr:`keys`) and the tile total (:attr:`size`), computed once
+    _keys: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+    _size: int = field(init=False, repr=False, compare=False)
+    #: copies held of each kind, melds included, when the hand holds all four of one (else None)
+    _held: tuple[int, ...] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         concealed = self.concealed
@@ -106,9 +123,9 @@ class Hand:
                 field="tiles",
                 reason_zh="暗牌須為 34 種牌的張數",
             )
-        _check_copies(concealed, self.melds)
+        held = _check_copies(concealed, self.melds)
         check_flowers(self.flowers)
-        size = self.size
+        size = sum(concealed) + 3 * len(self.melds)
         if size not in (WAITING_SIZE, WINNING_SIZE):
             short = size < WAITING_SIZE
             raise InvalidHandError(
@@ -118,6 +135,9 @@ class Hand:
                 reason_zh=f"暗牌 {sum(self.concealed)} 張加 {len(self.melds)} 副副露共 {size} 張，"
                 f"{'缺張' if short else '逾張'}：手牌應為 16 張（聽牌）或 17 張（胡牌）",
             )
+        _SET_KEYS(self, _counted_keys(concealed))
+        _SET_SIZE(self, size)
+        _SET_HELD(self, held)
 
     @classmethod
     def _of_win(cls, concealed: tuple[int, ...], melds: tuple[Meld, ...], flowers: Iterable[int]) -> Hand:
@@ -129,12 +149,15 @@ class Hand:
         these melds (``win.shape``). The copies (melds included) and the flowers are
         checked as the public constructor does, in the same order.
         """
-        _check_copies(concealed, melds)
+        held = _check_copies(concealed, melds)
         flowers = check_flowers(sorted(flowers))  # sorted first: the same first error as Hand(…)
         hand = _new(cls)
         _SET_CONCEALED(hand, concealed)
         _SET_MELDS(hand, melds)
         _SET_FLOWERS(hand, flowers)
+        _SET_KEYS(hand, _counted_keys(concealed))
+        _SET_SIZE(hand, WINNING_SIZE)
+        _SET_HELD(hand, held)
         return hand
 
     @classmethod
@@ -147,20 +170,44 @@ class Hand:
         """Build a hand from notation: ``Hand.parse("123m456p…", "pung:555s", "1f 2f")``.
 
         Flowers written among the concealed tiles are an error (``deal.flowers``: a
-        flower is laid out and replaced, never held).
+        flower is laid out and replaced, never held). The tiles are read by the fast
+        reader and counted in one pass; a flower or a fifth copy among them is read again
+        with positions (:func:`referee.tiles.counts_at`), whose errors show where.
         """
-        counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
-        return cls(tuple(counts), parse_melds(melds, field="melds"), parse_flowers(flowers))
+        counts = [0] * KINDS
+        try:
+            for t in parse_tiles(tiles, field="tiles"):
+                counts[t] += 1  # a flower (34–41) is out of range: the positions' reading says where
+        except IndexError:
+            counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
+        if max(counts) > 4:
+            counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
+        exposed = () if melds == "" else parse_melds(melds, field="melds")
+        laid = () if flowers == "" else parse_flowers(flowers)  # checked and sorted, as the constructor wants
+        concealed = tuple(counts)
+        size = sum(concealed) + 3 * len(exposed)
+        if size != WAITING_SIZE and size != WINNING_SIZE:
+            return cls(concealed, exposed, laid)  # its error, in its order
+        # what __post_init__ checks, done: 34 counts of 0–4 (made here), the flowers (parse_flowers)
+        held = _check_copies(concealed, exposed)
+        hand = _new(cls)
+        _SET_CONCEALED(hand, concealed)
+        _SET_MELDS(hand, exposed)
+        _SET_FLOWERS(hand, laid)
+        _SET_KEYS(hand, _counted_keys(concealed))
+        _SET_SIZE(hand, size)
+        _SET_HELD(hand, held)
+        return hand
 
     @property
     def size(self) -> int:
         """Tiles counted toward ``win.shape``: concealed + 3 per meld."""
-        return sum(self.concealed) + 3 * len(self.melds)
+        return self._size
 
     @property
     def keys(self) -> tuple[int, int, int, int]:
-        """The working representation (see :mod:`referee.tables`)."""
-        return keys_of(self.concealed)
+        """The working representation (see :mod:`referee.tables`), computed when the hand was made."""
+        return self._keys
 
     @property
     def is_concealed(self) -> bool:
@@ -189,18 +236,26 @@ _new = object.__new__
 _SET_CONCEALED = Hand.__dict__["concealed"].__set__
 _SET_MELDS = Hand.__dict__["melds"].__set__
 _SET_FLOWERS = Hand.__dict__["flowers"].__set__
+_SET_KEYS = Hand.__dict__["_keys"].__set__
+_SET_SIZE = Hand.__dict__["_size"].__set__
+_SET_HELD = Hand.__dict__["_held"].__set__
 
 
-def _check_copies(concealed: Sequence[int], melds: Sequence[Meld]) -> None:
-    """:raises TileCountError: a fifth copy of a tile, the melds' tiles counted too."""
+def _check_copies(concealed: Sequence[int], melds: Sequence[Meld]) -> tuple[int, ...] | None:
+    """The copies held of each kind, melds included, when one kind is held four times
+    (a tile that is then no wait); None when none is.
+
+    :raises TileCountError: a fifth copy of a tile, the melds' tiles counted too.
+    """
     if melds:
         total = list(concealed)
         for meld in melds:
             for t in meld.tiles:
                 total[t] += 1
         check_copies(total, field="tiles")
-    else:
-        check_copies(concealed, field="tiles")
+        return tuple(total) if 4 in total else None
+    check_copies(concealed, field="tiles")
+    return tuple(concealed) if 4 in concealed else None
 
 
 def parse_flowers(text: str) -> tuple[int, ...]:
@@ -236,6 +291,32 @@ class Decomposition:
         return sum(g.kind is GroupKind.PAIR for g in self.groups) == 7
 
 
+#: per suit: key * 2 + rest → the suit's waits (:func:`waits_keys`' entries) as Wait objects,
+#: filled on first sight like the tables they read (a Wait is frozen: shared); an empty
+#: answer, falsy, is found again through :func:`_suit_waits`' own look-up
+_W0, _W1, _W2, _W3 = _WAIT_OBJECTS = ({}, {}, {}, {})
+_SET_DEC_GROUPS = Decomposition.__dict__["groups"].__set__
+_SET_DEC_MELDS = Decomposition.__dict__["melds"].__set__
+
+
+def _suit_waits(suit: int, key: int, rest: int) -> tuple[Wait, ...]:
+    memo = _WAIT_OBJECTS[suit]
+    found = memo.get(key * 2 + rest)
+    if found is None:
+        table = WAITS[suit]
+        found = memo[key * 2 + rest] = tuple(Wait(t, shapes) for t, shapes in (table.get(key) or table.fill(key))[rest])
+    return found
+
+
+def _decomposition(groups: tuple[Group, ...], melds: tuple[Meld, ...]) -> Decomposition:
+    """``Decomposition(groups, melds)``, its slots filled directly (a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``)."""
+    dec = _new(Decomposition)
+    _SET_DEC_GROUPS(dec, groups)
+    _SET_DEC_MELDS(dec, melds)
+    return dec
+
+
 def _require_size(hand: Hand, size: int, what: str, what_zh: str) -> None:
     if hand.size != size:
         raise InvalidHandError(
@@ -247,10 +328,13 @@ def _require_size(hand: Hand, size: int, what: str, what_zh: str) -> None:
 
 def is_winning(hand: Hand, *, ligu: bool = False) -> bool:
     """True when a 17-tile hand forms 5 sets and a pair (``win.shape``), or, with
-    *ligu* (the ruleset's ``tai.36`` option), 7 pairs and a pung held concealed."""
-    if hand.size != WINNING_SIZE:
+    *ligu* (the ruleset's ``tai.36`` option), 7 pairs and a pung held concealed.
+
+    The hand's own suit keys, read as :func:`is_winning_keys` reads them."""
+    if hand._size != WINNING_SIZE:
         return False
-    return is_winning_keys(hand.keys) or (ligu and is_ligu(hand))
+    k0, k1, k2, k3 = hand._keys
+    return _suit(k0, NO) + _suit(k1, NO) + _suit(k2, NO) + _honour(k3, NO) == 1 or (ligu and is_ligu(hand))
 
 
 def is_ligu(hand: Hand) -> bool:
@@ -282,13 +366,29 @@ def waits(hand: Hand, *, ligu: bool = False) -> tuple[Wait, ...]:
 
     :raises InvalidHandError: for a hand that is not 16 tiles.
     """
-    _require_size(hand, WAITING_SIZE, "waits", "聽牌分析")
+    if hand._size != WAITING_SIZE:
+        _require_size(hand, WAITING_SIZE, "waits", "聽牌分析")
+    melds = hand.melds
+    if not ligu or melds:  # waits_keys' reading, each suit's waits as shared Wait objects, in tile order
+        k0, k1, k2, k3 = hand._keys
+        c0, c1, c2, c3 = _suit(k0, NO), _suit(k1, NO), _suit(k2, NO), _honour(k3, NO)
+        total = c0 + c1 + c2 + c3
+        out: tuple[Wait, ...] = ()
+        if total - c0 <= 1:
+            out = _W0.get(k0 * 2 + total - c0) or _suit_waits(0, k0, total - c0)
+        if total - c1 <= 1:
+            out += _W1.get(k1 * 2 + total - c1) or _suit_waits(1, k1, total - c1)
+        if total - c2 <= 1:
+            out += _W2.get(k2 * 2 + total - c2) or _suit_waits(2, k2, total - c2)
+        if total - c3 <= 1:
+            out += _W3.get(k3 * 2 + total - c3) or _suit_waits(3, k3, total - c3)
+        held = hand._held
+        if held is not None:  # a tile of which the hand holds all four copies is no wait
+            out = tuple([w for w in out if held[w.tile] < 4])
+        return out
     held = list(hand.concealed)
-    for meld in hand.melds:
-        for t in meld.tiles:
-            held[t] += 1
     found: dict[int, frozenset[WaitShape]] = {}
-    for tile, shapes in waits_keys(hand.keys):
+    for tile, shapes in waits_keys(hand._keys):
         if held[tile] < 4:
             found[tile] = shapes
     if ligu and not hand.melds:
@@ -308,9 +408,26 @@ def decompositions(hand: Hand, *, ligu: bool = False) -> tuple[Decomposition, ..
     Scoring chooses the reading with the highest total. With *ligu*, the 嚦咕嚦咕
     reading is included when the hand has that shape.
     """
-    if hand.size != WINNING_SIZE:
+    if hand._size != WINNING_SIZE:
         return ()
-    found = [Decomposition(groups, hand.melds) for groups in decompositions_keys(hand.keys)]
+    k0, k1, k2, k3 = hand._keys
+    if _suit(k0, NO) + _suit(k1, NO) + _suit(k2, NO) + _honour(k3, NO) != 1:  # decompositions_keys' reading
+        found = []
+    else:
+        d0 = _D0.get(k0) or _D0.fill(k0)
+        d1 = _D1.get(k1) or _D1.fill(k1)
+        d2 = _D2.get(k2) or _D2.fill(k2)
+        d3 = _D3.get(k3) or _D3.fill(k3)
+        melds = hand.melds
+        if len(d0) == len(d1) == len(d2) == len(d3) == 1:
+            dec = _new(Decomposition)
+            _SET_DEC_GROUPS(dec, d0[0] + d1[0] + d2[0] + d3[0])
+            _SET_DEC_MELDS(dec, melds)
+            if not ligu:
+                return (dec,)
+            found = [dec]
+        else:
+            found = [_decomposition(a + b + c + d, melds) for a, b, c, d in product(d0, d1, d2, d3)]
     if ligu and is_ligu(hand):
         found.append(Decomposition(_ligu_groups(hand.concealed), ()))
     return tuple(found)

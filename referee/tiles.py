@@ -21,6 +21,7 @@ tiles; every error shows the input and the position of the bad character.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
@@ -152,9 +153,52 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[int]:
     ``"123m 55z"``, ``"EESW"``, ``"一萬二萬三萬 中中"``, ``"春 1f"`` are all accepted;
     spaces and commas separate nothing but may stand anywhere.
 
+    Compact text (digit groups with their suit letter, honour letters, spaces and commas)
+    is cut into tokens by one regular expression over the whole text and each token is
+    looked up in a table (:data:`_TOKENS`); anything else — Chinese names, an error — is
+    read by :func:`parse_tiles_reference`, which gives the same tiles and every error
+    (``tests/test_tiles.py`` holds the two equal).
+
     :raises InvalidTileError: naming the bad character and its 0-based position.
     """
+    if text.__class__ is str and _COMPACT(text) is not None:
+        out: list[int] = []
+        for token in _TOKENIZE(text):
+            tiles = _TOKENS.get(token)
+            if tiles is None:
+                tiles = _token(token)
+                if tiles is None:  # "0m", "8z", "9f": the reference names the character
+                    return parse_tiles_reference(text, field=field)
+            out += tiles
+        return out
+    return parse_tiles_reference(text, field=field)
+
+
+def parse_tiles_reference(text: str, *, field: str = "tiles") -> list[int]:
+    """:func:`parse_tiles` read character by character (:func:`parse_tiles_at`): the
+    reference the fast path is held to, and the source of every error it reports."""
     return [tile for tile, _ in parse_tiles_at(text, field=field)]
+
+
+#: a whole text of compact tokens and separators (ASCII digits only: ``str.isdigit`` is wider)
+_COMPACT = re.compile(r"(?:[0-9]+[mpszf]|[ESWNPFC]|[ ,])*").fullmatch
+_TOKENIZE = re.compile(r"[0-9]+[mpszf]|[ESWNPFC]").findall
+#: token → its tiles: every honour letter and single tile, then each digit group as first met
+_TOKENS: dict[str, tuple[int, ...]] = {c: (27 + i,) for i, c in enumerate(_HONOUR_LETTERS)}
+
+
+def _token(token: str) -> tuple[int, ...] | None:
+    """The tiles of a compact token (``"123m"``), remembered; None when a digit has no tile."""
+    letter = token[-1]
+    limit = {"z": 7, "f": 8}.get(letter, 9)
+    base = FLOWER_BASE - 1 if letter == "f" else _SUIT_LETTERS.index(letter) * 9 - 1
+    digits = [ord(d) - 48 for d in token[:-1]]
+    if not all(1 <= d <= limit for d in digits):
+        return None
+    tiles = tuple(base + d for d in digits)
+    if len(_TOKENS) < 20_000:
+        _TOKENS[token] = tiles
+    return tiles
 
 
 def parse_tiles_at(text: str, *, field: str = "tiles") -> list[tuple[int, int]]:

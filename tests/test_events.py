@@ -4,9 +4,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.events import (
-    Call, Event, EventError, EventType, Mode, ReadyKind, Setup, event_to_dict, parse_event, parse_stream, to_jsonl,
+    FIELDS, Call, Event, EventError, EventType, Mode, ReadyKind, Setup, event_to_dict, parse_event,
+    parse_event_reference, parse_stream, read_line, to_jsonl,
 )
 from referee.errors import MjrefError
 from referee.generator import generate_hand
@@ -139,3 +142,100 @@ def test_events_written_out_follow_the_json_schema():
         for line in path.read_text(encoding="utf-8").splitlines():
             assert validator.is_valid(json.loads(line)), (path.name, line)
     assert not validator.is_valid({"type": "discard", "seq": 1, "seat": 7, "tile": "5m"})
+
+
+# --- the fast decoder against the reference (issue #17 item 5) ----------------------------
+
+
+def _outcome(read, raw):
+    """What a decoder makes of *raw*: the event, or the error's class, field and messages."""
+    try:
+        return read(raw, index=7)
+    except MjrefError as exc:
+        return (type(exc), exc.field, exc.message, exc.reason_zh)
+
+
+_TILE_TEXTS = st.one_of(
+    st.sampled_from(["5m", "123m", "9z", "0m", "8z", "9f", "1f", "EE", "東", "五萬", "", " ", "1 2m", "m", "12", "555p",
+                     "1m2m", "1m,2m", "3f56z2m43s", "一萬 中中", "x"]),
+    st.text(alphabet="0123456789mpszfESWNPFCx ,東萬", max_size=8),
+)
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 150), st.sampled_from([1.0, "", "gen", [], [4], ["5m"], {}]))
+_FIELD_VALUES = {
+    "v": st.one_of(st.just(1), _VALUES),
+    "seq": st.one_of(st.integers(0, 500), _VALUES),
+    "ts": st.one_of(st.integers(0, 10**6), _VALUES),
+    "seat": st.one_of(st.integers(0, 3), _VALUES),
+    "table": st.one_of(st.sampled_from(["gen", "T1", ""]), _VALUES),
+    "hand": st.one_of(st.integers(0, 9), _VALUES),
+    "tile": st.one_of(_TILE_TEXTS, st.integers(-1, 43), _VALUES),
+    "tiles": st.one_of(_TILE_TEXTS, st.lists(st.one_of(st.integers(-1, 43), _TILE_TEXTS), max_size=3), _VALUES),
+    "count": st.one_of(st.integers(0, 145), _VALUES),
+    "kind": st.one_of(st.sampled_from(["melded", "added", "concealed", "chow", "pung", "kong", "win", "heavenly",
+                                       "earthly", "declared", "x"]), _VALUES),
+    "exposed": st.one_of(st.booleans(), _VALUES),
+    "by_other": st.one_of(st.booleans(), _VALUES),
+    "dice": st.one_of(st.just([1, 2, 3]), _VALUES),
+    "code": st.one_of(st.just("x"), _VALUES),
+}
+
+
+@st.composite
+def raw_events(draw):
+    """Event objects of every type, mostly well formed, each field now and then wrong or extra."""
+    etype = draw(st.sampled_from([t for t in EventType if t not in (EventType.HAND_START, EventType.WALL)]))
+    raw: dict = {"type": etype.wire}
+    names = ["v", "seq", "ts", "seat", "table", "hand", *sorted(FIELDS[etype])]
+    for name in names:
+        if name in _FIELD_VALUES and draw(st.integers(0, 9)) < 7:
+            raw[name] = draw(_FIELD_VALUES[name])
+    if draw(st.integers(0, 19)) == 0:
+        raw[draw(st.sampled_from(sorted(_FIELD_VALUES)))] = draw(_VALUES)  # perhaps a field the type does not use
+    if draw(st.integers(0, 29)) == 0:
+        raw["type"] = draw(st.sampled_from(["Draw", "nope", 3, None]))
+    return raw
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raw_events())
+def test_the_fast_decoder_equals_the_reference(raw):
+    assert _outcome(parse_event, raw) == _outcome(parse_event_reference, raw)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_fast_decoder_reads_generated_hands_as_the_reference(seed):
+    for line in to_jsonl(generate_hand(seed)).splitlines():
+        raw = json.loads(line)
+        assert parse_event(raw) == parse_event_reference(raw)
+
+
+def _line_outcome(read, line):
+    try:
+        return ("ok", read(line))
+    except ValueError as exc:
+        return (type(exc).__name__, getattr(exc, "field", None), str(exc))
+
+
+def _loads(line, number=3):
+    try:
+        return json.loads(line)
+    except ValueError as exc:
+        raise EventError(f"x {type(exc).__name__}", field=f"line {number}") from None
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(
+    st.text(alphabet='{}[]":,0123456789.-eE ntrufalsx\\\t\r\x0c\u00a0\ufeff東', max_size=30),
+    st.builds(lambda d, pad: pad + json.dumps(d) + pad[::-1],
+              st.dictionaries(st.sampled_from(["type", "seq", "a"]), st.one_of(st.integers(), st.text(max_size=3))),
+              st.sampled_from(["", " ", "\t", "\r\n", "\x0c", "\u00a0"])),
+))
+def test_read_line_decodes_exactly_as_json_loads(line):
+    for form in (line, line.encode("utf-8")):
+        fast = _line_outcome(lambda x: read_line(x, 3), form)
+        ref = _line_outcome(_loads, form)
+        assert fast[0] == ref[0] or (fast[0], ref[0]) == ("EventError", "EventError")
+        if fast[0] == "ok":
+            assert fast == ref and type(fast[1]) is type(ref[1])
+        else:
+            assert fast[1] == "line 3"

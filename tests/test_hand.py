@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.handgen import random_hand, waiting_hand, winning_hand
-from referee.errors import InvalidHandError, TileCountError
-from referee.hand import Hand, decompositions, is_ligu, is_winning, waits
-from referee.melds import Group, GroupKind, Meld, MeldKind
+from referee.errors import InvalidHandError, MjrefError, TileCountError
+from referee.hand import Hand, decompositions, decompositions_keys, is_ligu, is_winning, keys_of, waits, waits_keys
+from referee.melds import Group, GroupKind, Meld, MeldKind, parse_melds
+from referee.tiles import counts_at, parse_tiles_at
 from referee.tables import WaitShape
 
 # --- the reference: one recursive search over the whole 34-kind vector -------------
@@ -210,3 +211,52 @@ def test_decomposition_repr_parses_back():
     assert eval(repr(hand)) == hand
     assert reading.pair == Group(GroupKind.PAIR, 4)
     assert reading.melds == (Meld(MeldKind.PUNG, 27),)
+
+
+# --- a Hand computes its keys once (issue #17 item 6) -------------------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(hands("winning"), hands("waiting"), hands("random16"), hands("random17")))
+def test_a_hands_keys_and_size_are_the_counted_ones(hand):
+    assert hand.keys == keys_of(hand.concealed)
+    assert hand.size == sum(hand.concealed) + 3 * len(hand.melds)
+    assert hand == Hand(hand.concealed, hand.melds, hand.flowers) and hash(hand) == hash(Hand(hand.concealed, hand.melds))
+    assert "_keys" not in repr(hand)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(hands("winning"), hands("waiting"), hands("random16"), hands("random17")))
+def test_the_hand_functions_answer_as_the_keys_path(hand):
+    if hand.size == 17:
+        assert [d.groups for d in decompositions(hand)] == decompositions_keys(keys_of(hand.concealed))
+        assert is_winning(hand) == bool(decompositions_keys(keys_of(hand.concealed)))
+    else:
+        held = [hand.concealed[t] + sum(m.tiles.count(t) for m in hand.melds) for t in range(34)]
+        expected = [(t, s) for t, s in waits_keys(keys_of(hand.concealed)) if held[t] < 4]
+        assert [(w.tile, w.shapes) for w in waits(hand)] == expected
+        assert [(w.tile, w.shapes) for w in waits(hand, ligu=True)] == sorted(
+            (w.tile, w.shapes) for w in waits(hand, ligu=True))
+
+
+def _parsed(text, melds=""):
+    try:
+        return Hand.parse(text, melds)
+    except MjrefError as exc:
+        return (type(exc), exc.field, exc.message, exc.reason_zh)
+
+
+def _parsed_reference(text, melds=""):
+    """Hand.parse as it was: every tile with its position, counted by counts_at."""
+    try:
+        counts = counts_at(parse_tiles_at(text, field="tiles"), text, field="tiles")
+        return Hand(tuple(counts), parse_melds(melds, field="melds"), ())
+    except MjrefError as exc:
+        return (type(exc), exc.field, exc.message, exc.reason_zh)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(["123m", "456p", "789s", "11z", "EEE", "5555m", "1f", "9z", "0p", " ", "五萬", "中",
+                                 "x", "22s", "3", "m"]), max_size=9).map("".join),
+       st.sampled_from(["", "pung:555p", "123s", "bad"]))
+def test_hand_parse_equals_the_positional_reading(text, melds):
+    assert _parsed(text, melds) == _parsed_reference(text, melds)

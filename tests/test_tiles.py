@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.errors import InvalidMeldError, InvalidTileError, TileCountError
+from referee.errors import InvalidMeldError, InvalidTileError, MjrefError, TileCountError
 from referee.melds import Meld, MeldKind, parse_melds
 from referee.tiles import (
     FLOWER_BASE,
@@ -15,6 +15,7 @@ from referee.tiles import (
     format_tiles,
     full_set,
     parse_tiles,
+    parse_tiles_reference,
     tile_name,
 )
 
@@ -139,3 +140,24 @@ def test_reprs_parse_back():
     meld = Meld(MeldKind.CHOW, 3, claimed=4)
     assert eval(repr(meld)) == meld
     assert repr(Wind.SOUTH) == "Wind.SOUTH"
+
+
+# --- the fast tile reader against the reference (issue #17 item 5) -------------------------
+
+
+def _read(parse, text):
+    try:
+        return parse(text, field="tiles")
+    except MjrefError as exc:
+        return (type(exc), exc.field, exc.message, exc.reason_zh)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(
+    st.text(alphabet="0123456789mpszfESWNPFC ,，、\t\u00a0x東萬五中春", max_size=24),
+    st.lists(st.sampled_from(["123m", "9p", "55z", "8f", "E", "C", " ", ",", "0s", "8z", "9f", "1", "m"]),
+             max_size=8).map("".join),
+    st.integers(),
+))
+def test_the_fast_tile_reader_equals_the_reference(text):
+    assert _read(parse_tiles, text) == _read(parse_tiles_reference, text)

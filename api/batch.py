@@ -1,0 +1,600 @@
+"""Batch re-validation of logs (issue #17): ``flask replay`` and ``flask rule`` over JSON Lines.
+
+A log is read hand by hand — a file, a directory of ``*.jsonl`` / ``*.ndjson`` (gzipped or
+not), gzip, or ``-`` for standard input — and each hand is answered as soon as it is read:
+
+- **reader** (:func:`read_hands`): cuts the lines at each ``hand_start`` without decoding
+  the others, so the parent process never parses a hand; a hand is its raw lines
+  (:class:`HandText`);
+- **the hand's work** (:func:`judge`): one parse and one pass — the referee replays the hand
+  and penalties rule on the same record (:func:`penalties.record.build`,
+  :func:`penalties.rule.rule_record`). This is the one call the hand adjudicator (issue #13)
+  replaces; :func:`answer_hand` around it decodes the lines and writes the answer's JSON;
+- **pool** (:func:`answers`): ``--jobs N`` worker processes over chunks of hands, a bounded
+  number of chunks in flight, answers in input order; ``--jobs 1`` works in this process;
+- **writer** (:class:`Writer`): one compact JSON line per hand (``--format lines``), or the
+  old document ``{"protocol": 1, "hands": [...]}`` (``--format document``, streamed hand by
+  hand); ``auto`` (the default) writes the document for a log of one hand and lines otherwise;
+- **progress and summary** (:class:`Progress`): a bar on stderr (hands, hands/s, ETA from the
+  bytes read) when stderr is a terminal and not ``--quiet``; a closing summary on stderr
+  (hands, irregularities by code, hands with rulings, unreadable hands with their line numbers).
+
+Memory is bounded by the chunks in flight, whatever the log's size. An unreadable hand does
+not stop the batch: its line holds ``{"source", "line", "problem"}`` (the problem body the
+HTTP API answers with) and the command exits with status 2 at the end. A log of one hand
+answers exactly as before: the document on stdout, or the problem on stderr and status 2.
+
+Differences from reading the whole log at once: ``seq`` is checked within each hand (a
+hand's key repeated later in the log is another hand), and a JSON array (``[...]``) is read
+whole (it is not JSON Lines).
+"""
+from __future__ import annotations
+
+import collections
+import gzip
+import io
+import itertools
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+import click
+
+from api.clikit import reports_errors, stream_ruleset_options
+
+#: file names a directory is read for (sorted, recursively)
+SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
+#: hands per chunk sent to a worker, and chunks in flight per worker
+CHUNK = 32
+IN_FLIGHT = 3
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandText:
+    """One hand as read, not yet decoded.
+
+    :param source: the file it came from (``-`` for stdin).
+    :param line: the line number (1-based, in its source) of its first line.
+    :param index: the index of its first event in the source's stream (``events[i]`` in errors).
+    :param lines: its lines as bytes, blank ones included (line ``line + k`` is ``lines[k]``);
+        or, from a JSON array, the decoded event objects.
+    :param decoded: *lines* are already decoded objects (a JSON array).
+    """
+
+    source: str
+    line: int
+    index: int
+    lines: tuple[Any, ...]
+    decoded: bool = False
+
+
+def input_files(paths: Iterable[str]) -> list[str]:
+    """The files named, each directory replaced by its ``*.jsonl`` / ``*.ndjson`` files
+    (gzipped or not), sorted, recursively; ``-`` is stdin.
+
+    :raises click.BadParameter: a directory with no such file.
+    """
+    out: list[str] = []
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            found = sorted(os.path.join(root, name) for root, _dirs, names in os.walk(path)
+                           for name in names if name.endswith(SUFFIXES))
+            if not found:
+                raise click.BadParameter(f"目錄內沒有 JSON Lines 檔 no {'/'.join(SUFFIXES)} file in {path}",
+                                         param_hint="FILES")
+            out.extend(found)
+        else:
+            out.append(path)
+    return out
+
+
+def open_binary(path: str) -> tuple[BinaryIO, BinaryIO]:
+    """``(stream, raw)``: *path* (``-``: stdin) opened for reading, un-gzipped when it starts
+    with gzip's magic bytes; *raw* is the file underneath (its position is the bytes read)."""
+    if path == "-":
+        raw = getattr(sys.stdin, "buffer", sys.stdin)
+        if not hasattr(raw, "peek"):
+            raw = io.BufferedReader(raw)  # type: ignore[arg-type]
+    else:
+        raw = open(path, "rb")  # noqa: SIM115 — closed by read_hands
+    if raw.peek(2)[:2] == _GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=raw, mode="rb"), raw  # type: ignore[return-value]
+    return raw, raw
+
+
+def _is_hand_start(line: bytes) -> bool:
+    """True when *line* is a ``hand_start`` event. Only a line holding ``hand_start``, or a
+    ``\\u`` escape that could spell it, is decoded; a line that is not JSON is no boundary
+    (it is an error in the hand it falls in)."""
+    if b"hand_start" not in line and b"\\u" not in line:
+        return False
+    try:
+        raw = json.loads(line)
+    except ValueError:
+        return False
+    return type(raw) is dict and raw.get("type") == "hand_start"
+
+
+def read_hands(paths: Iterable[str], progress: Progress | None = None) -> Iterator[HandText]:
+    """Every hand of the files in turn, as :class:`HandText` (see :func:`input_files`).
+
+    A source's lines before its first ``hand_start`` are a hand of their own (which the
+    referee refuses: a stream starts with ``hand_start``); blank lines alone are nothing.
+    """
+    for path in paths:
+        stream, raw = open_binary(path)
+        try:
+            yield from _source_hands(path, stream, raw, progress)
+        finally:
+            if path != "-":
+                stream.close()
+                raw.close()
+
+
+def _source_hands(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progress | None) -> Iterator[HandText]:
+    lines: list[bytes] = []
+    first = index = count = 0  # first line of the hand, its first event's index, events so far
+    number = 0
+    for number, line in enumerate(stream, 1):
+        blank = line.isspace()
+        if not lines and not count:
+            if blank:
+                continue
+            if line.lstrip().startswith(b"["):  # a JSON array: read whole
+                yield from _array_hands(path, number, line + stream.read())
+                return
+        if not blank and _is_hand_start(line) and lines and count:
+            if progress is not None:
+                progress.read_to(raw)
+            yield HandText(path, first, index - count, tuple(lines))
+            lines = []
+        if not lines:
+            first = number
+            count = 0
+        lines.append(line)
+        if not blank:
+            index += 1
+            count += 1
+    if count:
+        if progress is not None:
+            progress.read_to(raw)
+        yield HandText(path, first, index - count, tuple(lines))
+
+
+def _array_hands(path: str, number: int, text: bytes) -> Iterator[HandText]:
+    from referee.events import EventError
+
+    try:
+        items = json.loads(text)
+    except ValueError as exc:
+        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+        raise EventError(f"not valid JSON ({msg})", field="events", reason_zh="不是有效的 JSON") from None
+    if not isinstance(items, list):
+        raise EventError("a stream is JSON Lines or a JSON array of events", field="events",
+                         reason_zh="事件流須為 JSON Lines 或事件的 JSON 陣列")
+    hand: list[Any] = []
+    start = 0
+    for i, item in enumerate(items):
+        if hand and isinstance(item, dict) and item.get("type") == "hand_start":
+            yield HandText(path, number, start, tuple(hand), decoded=True)
+            hand, start = [], i
+        hand.append(item)
+    if hand:
+        yield HandText(path, number, start, tuple(hand), decoded=True)
+
+
+# --- one hand ---------------------------------------------------------------------------------
+
+
+def judge(events: list, ruleset: Any = None, mode: Any = None) -> tuple[Any, Any]:
+    """One hand refereed and ruled on in one pass: ``(record, rulings)``.
+
+    The referee replays the hand once (:func:`penalties.record.build`, the record holds its
+    :class:`referee.outcome.Adjudication`) and penalties rule on that record. This is the one
+    call the hand adjudicator (issue #13) stands in for: with it, ``judge`` returns that
+    adjudicator's result for the hand, and :func:`replay_answer` / :func:`rule_answer` become
+    its ``to_dict()`` and :func:`api.rulings.hand_rulings` of it — the same answers
+    :func:`api.adjudications.adjudication_document` and :func:`api.rulings.rulings_document`
+    give per hand, which ``tests/test_batch.py`` compares with.
+
+    :raises referee.errors.MjrefError: a hand the referee or penalties cannot read.
+    """
+    from penalties.record import build
+    from penalties.rule import rule_record
+
+    record = build(events, ruleset=ruleset, mode=mode)
+    return record, rule_record(record)
+
+
+def replay_answer(record: Any, rulings: Any) -> dict[str, Any]:
+    """``flask replay``'s answer for a hand: the adjudication with its rulings (``penalties``)."""
+    return {**record.adjudication.to_dict(), "penalties": rulings.to_dict()}
+
+
+def rule_answer(record: Any, rulings: Any) -> dict[str, Any]:
+    """``flask rule``'s answer for a hand (:func:`api.rulings.hand_rulings`)."""
+    from api.rulings import hand_rulings
+
+    return hand_rulings(record, rulings)
+
+
+ANSWERS = {"replay": replay_answer, "rule": rule_answer}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What every hand of a batch is judged under: the command, the ruleset (None: each
+    ``hand_start``'s), the table mode (None: the stream's)."""
+
+    command: str
+    ruleset: Any = None
+    mode: Any = None
+
+
+@dataclass(slots=True)
+class Answer:
+    """A hand's answer: its JSON line (compact), or the problem; what the summary counts."""
+
+    source: str
+    line: int
+    text: str | None = None
+    problem: dict[str, Any] | None = None
+    codes: tuple[str, ...] = ()
+    ruled: bool = False
+
+
+def decode(hand: HandText) -> list:
+    """The hand's events: each line decoded and read (:func:`referee.events.parse_event`),
+    ``seq`` checked (:func:`referee.events.check_order`); errors name the line or the field."""
+    from referee.events import check_order, parse_event, read_line
+
+    index = hand.index
+    if hand.decoded:
+        events = [parse_event(raw, index=i) for i, raw in enumerate(hand.lines, index)]
+    else:
+        events = []
+        append = events.append
+        i = index
+        for number, line in enumerate(hand.lines, hand.line):
+            if line.isspace():
+                continue
+            append(parse_event(read_line(line, number), index=i))
+            i += 1
+    check_order(events, index)
+    return events
+
+
+def answer_hand(hand: HandText, settings: Settings) -> Answer:
+    """Decode, judge and answer one hand; an error becomes the answer's problem."""
+    from referee.errors import MjrefError
+    from referee.replay import split_hands
+
+    try:
+        events = decode(hand)
+        split_hands(events)  # the stream's own error for events before hand_start
+        record, rulings = judge(events, settings.ruleset, settings.mode)
+        answer = ANSWERS[settings.command](record, rulings)
+        text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    except MjrefError as error:
+        from api import problem
+
+        return Answer(hand.source, hand.line, problem=problem(error)[0])
+    except Exception as error:  # noqa: BLE001 — a bug must not stop a 100,000-hand batch
+        return Answer(hand.source, hand.line, problem=_internal(error))
+    codes = tuple(i.code for i in record.adjudication.irregularities)
+    return Answer(hand.source, hand.line, text=text, codes=codes, ruled=bool(rulings.rulings))
+
+
+def _internal(error: Exception) -> dict[str, Any]:
+    return {"type": "urn:mjref:problem:internal_error", "title": "內部錯誤 Internal error", "status": 500,
+            "code": "internal_error", "field": None, "detail": f"{type(error).__name__}: {error}",
+            "detail_zh": "此盤處理時發生內部錯誤（請回報）"}
+
+
+#: the batch's settings in a worker process (set before the pool forks)
+_SETTINGS: Settings | None = None
+
+
+def _answer_chunk(chunk: list[HandText]) -> list[Answer]:
+    return [answer_hand(hand, _SETTINGS) for hand in chunk]  # type: ignore[arg-type]
+
+
+# --- the pool ---------------------------------------------------------------------------------
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def answers(hands: Iterable[HandText], settings: Settings, jobs: int = 1) -> Iterator[Answer]:
+    """Each hand's :class:`Answer`, in input order.
+
+    With *jobs* > 1, chunks of :data:`CHUNK` hands go to *jobs* worker processes (forked,
+    so they share this process's imports and ruleset), at most ``IN_FLIGHT × jobs`` chunks
+    at a time: memory stays bounded whatever the log's size. A log that fits in one chunk
+    is answered here, without starting workers.
+    """
+    global _SETTINGS
+    chunks = _chunks(hands, CHUNK)
+    first = next(chunks, None)
+    if first is None:
+        return
+    second = next(chunks, None) if jobs > 1 else None
+    if second is None:
+        for hand in itertools.chain(first, itertools.chain.from_iterable(chunks)):
+            yield answer_hand(hand, settings)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _SETTINGS = settings
+    pending: collections.deque = collections.deque()
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        for chunk in itertools.chain((first, second), chunks):
+            pending.append(pool.submit(_answer_chunk, chunk))
+            while len(pending) >= IN_FLIGHT * jobs:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def _chunks(items: Iterable[HandText], size: int) -> Iterator[list[HandText]]:
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+# --- writing, progress, summary ---------------------------------------------------------------
+
+
+class Writer:
+    """Answers out on stdout, in order: JSON Lines, or one document (see the module docstring).
+
+    :param form: ``lines``, ``document`` or ``auto`` (the document for one hand).
+    """
+
+    def __init__(self, form: str, out: Any = None) -> None:
+        self.form = form
+        self.out = out or sys.stdout
+        self.held: Answer | None = None  # auto: the first answer, until a second one comes
+        self.count = 0
+
+    @property
+    def lines(self) -> bool:
+        return self.form == "lines"
+
+    def write(self, answer: Answer) -> None:
+        self.count += 1
+        if self.form == "auto":
+            if self.held is None and self.count == 1:
+                self.held = answer
+                return
+            self.form = "lines"
+            self._line(self.held)
+            self.held = None
+        if self.form == "lines":
+            self._line(answer)
+        else:
+            self._document_part(answer)
+
+    def _line(self, answer: Answer) -> None:
+        text = answer.text if answer.problem is None else json.dumps(
+            {"source": answer.source, "line": answer.line, "problem": answer.problem}, ensure_ascii=False,
+            separators=(",", ":"))
+        self.out.write(text + "\n")
+
+    def _document_part(self, answer: Answer) -> None:
+        from referee.events import PROTOCOL_VERSION
+
+        if answer.problem is not None:
+            raise HandProblem(answer)
+        self.out.write(f'{{"protocol": {PROTOCOL_VERSION}, "hands": [\n' if self.count == 1 else ",\n")
+        self.out.write(answer.text)
+
+    def close(self) -> None:
+        """End the output. A single hand held (``auto``) is written as the document, indented
+        as before; its problem, if any, raises :class:`HandProblem`."""
+        if self.held is not None:
+            answer, self.held = self.held, None
+            if answer.problem is not None:
+                raise HandProblem(answer)
+            from referee.events import PROTOCOL_VERSION
+
+            document = {"protocol": PROTOCOL_VERSION, "hands": [json.loads(answer.text)]}
+            self.out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        elif self.form == "document" and self.count:
+            self.out.write("\n]}\n")
+        self.out.flush()
+
+
+class HandProblem(Exception):
+    """The one hand of a document could not be read: the command reports its problem as
+    every command does (stderr, status 2)."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(answer.problem)
+        self.answer = answer
+
+
+@dataclass
+class Progress:
+    """The bar (stderr, only on a terminal and without ``--quiet``) and the summary's counts."""
+
+    show: bool
+    total_bytes: int = 0
+    hands: int = 0
+    codes: collections.Counter = field(default_factory=collections.Counter)
+    ruled: int = 0
+    unreadable: list[Answer] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    _bytes: int = 0
+    _done_bytes: int = 0
+    _read: int = 0
+    _bar: Any = None
+
+    def __post_init__(self) -> None:
+        if self.show:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=None, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1,
+                             desc="盤 hands")
+
+    def read_to(self, raw: Any) -> None:
+        """The reader has read one more hand, up to *raw*'s position (bytes of the source)."""
+        self._read += 1
+        if self._bar is not None:
+            try:
+                self._bytes = self._done_bytes + raw.tell()
+            except (OSError, ValueError):
+                pass
+
+    def source_done(self, size: int) -> None:
+        self._done_bytes += size
+
+    def count(self, answer: Answer) -> None:
+        self.hands += 1
+        if answer.problem is not None:
+            self.unreadable.append(answer)
+        else:
+            self.codes.update(answer.codes)
+            self.ruled += answer.ruled
+        bar = self._bar
+        if bar is not None:
+            bar.update(1)
+            if self.total_bytes and self._bytes and self.hands % 16 == 0:  # ETA: hands read per byte read
+                bar.total = max(self.hands, round(self._read * self.total_bytes / self._bytes))
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.total = self.hands
+            self._bar.refresh()
+            self._bar.close()
+
+    def summary(self) -> str:
+        """The closing summary, zh-TW first, English second."""
+        seconds = max(time.monotonic() - self.started, 1e-9)
+        read = self.hands - len(self.unreadable)
+        out = [f"共 {self.hands} 盤，{self.hands / seconds:,.0f} 盤/秒 — {self.hands} hands in {seconds:.1f} s "
+               f"({self.hands / seconds:,.0f} hands/s); 可讀 read {read}, 無法讀取 unreadable {len(self.unreadable)}",
+               f"有裁定的盤 hands with rulings: {self.ruled}"]
+        codes = ", ".join(f"{code} {n}" for code, n in sorted(self.codes.items(), key=lambda kv: (-kv[1], kv[0])))
+        out.append(f"違規（依代碼）irregularities by code: {codes or '—'}")
+        for answer in self.unreadable[:50]:
+            p = answer.problem or {}
+            out.append(f"  無法讀取 unreadable: {answer.source} line {answer.line}: "
+                       f"{p.get('field')}: {p.get('detail')}")
+        if len(self.unreadable) > 50:
+            out.append(f"  … {len(self.unreadable) - 50} more")
+        return "\n".join(out)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path) if path != "-" else 0
+    except OSError:
+        return 0
+
+
+def run(paths: Iterable[str], settings: Settings, *, jobs: int = 0, form: str = "auto", quiet: bool = False) -> int:
+    """Answer every hand of the files on stdout; progress and summary on stderr.
+
+    :returns: the exit status: 0, or 2 when a hand could not be read.
+    :raises HandProblem: the one hand of a document could not be read.
+    """
+    files = input_files(paths)
+    progress = Progress(show=not quiet and sys.stderr.isatty())
+    progress.total_bytes = sum(_size(p) for p in files)
+    writer = Writer(form)
+    try:
+        for answer in answers(_read_all(files, progress), settings, jobs or default_jobs()):
+            writer.write(answer)
+            progress.count(answer)
+    except (OSError, EOFError) as exc:  # a file that cannot be read, a broken gzip
+        from referee.events import EventError
+
+        raise EventError(f"cannot read the log: {exc}", field="files", reason_zh=f"無法讀取紀錄檔：{exc}") from None
+    finally:
+        progress.close()
+    if writer.count == 0:
+        from referee.machine import StreamError
+
+        raise StreamError("the stream holds no events", field="events", reason_zh="事件流沒有事件")
+    writer.close()
+    if not quiet and (writer.count > 1 or writer.lines):
+        click.echo(progress.summary(), err=True)
+    return 2 if progress.unreadable else 0
+
+
+def _read_all(files: list[str], progress: Progress) -> Iterator[HandText]:
+    for path in files:
+        yield from read_hands([path], progress)
+        progress.source_done(_size(path))
+
+
+# --- the commands -----------------------------------------------------------------------------
+
+
+def batch_options(command):
+    """``FILES...`` and the batch options shared by ``flask replay`` and ``flask rule``."""
+    import functools
+
+    @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
+    @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default="every core",
+                  help="平行處理的行程數 worker processes (0: every core)")
+    @click.option("--format", "form", type=click.Choice(["auto", "lines", "document"]), default="auto", show_default=True,
+                  help="lines: 每盤一行 JSON one compact line per hand; document: 一份文件 one document; auto: 一盤時為文件")
+    @click.option("--quiet", "-q", is_flag=True, help="不顯示進度與摘要 no progress bar, no summary")
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        return command(*args, **kwargs)
+
+    return wrapper
+
+
+def _run_command(files, settings: Settings, jobs: int, form: str, quiet: bool) -> None:
+    try:
+        status = run(files, settings, jobs=jobs, form=form, quiet=quiet)
+    except HandProblem as exc:
+        click.echo(json.dumps(exc.answer.problem, ensure_ascii=False, indent=2), err=True)
+        sys.exit(2)
+    if status:
+        sys.exit(status)
+
+
+_MODES = ("digital", "physical")
+
+
+@click.command("replay")
+@batch_options
+@click.option("--mode", type=click.Choice(_MODES), default=None, help="牌桌模式 digital|physical (default: hand_start's)")
+@reports_errors
+@stream_ruleset_options
+def replay_command(files, ruleset, mode: str | None, jobs: int, form: str, quiet: bool) -> None:
+    """裁判：讀事件流（檔案、目錄、gzip 或 - 為標準輸入），逐盤判定並輸出每盤結果。Replay logs:
+    JSON Lines in, hand by hand; each hand's verdicts, irregularities (with clause ids), outcome
+    and rulings out, one line per hand (one document for one hand)."""
+    from referee.events import Mode
+
+    _run_command(files, Settings("replay", ruleset, Mode(mode) if mode else None), jobs, form, quiet)
+
+
+@click.command("rule")
+@batch_options
+@reports_errors
+@stream_ruleset_options
+def rule_command(files, ruleset, jobs: int, form: str, quiet: bool) -> None:
+    """罰則裁定：讀事件流（檔案、目錄、gzip 或 - 為標準輸入），逐盤輸出裁定、條文、處置與收付。Rule on
+    logs: JSON Lines in, hand by hand; each hand's rulings (pen.*, prio.*), effects and payments out."""
+    _run_command(files, Settings("rule", ruleset), jobs, form, quiet)

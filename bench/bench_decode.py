@@ -1,0 +1,108 @@
+"""Event decoding speed (issue #17 item 5: ≤ 2 µs per event): a JSON Lines line in, an
+:class:`referee.events.Event` out.
+
+Run: ``.venv/bin/python -m bench.bench_decode [HANDS]``: the lines of HANDS generated hands
+(:mod:`referee.generator`, about 151 events each) decoded by the fast path
+(:func:`referee.events.read_line` + :func:`referee.events.parse_event`) and by the reference
+(:func:`json.loads` + :func:`referee.events.parse_event_reference`), in turn, in one process:
+µs per event (CPU time, best of 5 rounds) and the ratio, which the machine's load moves less.
+
+Instruction counts (callgrind; the difference between decoding the lines once and twice is one
+decoding, whatever the start-up), for this tree or another (``PYTHONPATH=/other/tree``)::
+
+    for r in 1 2; do PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        .venv/bin/python -m bench.bench_decode --loop $r 2>&1 | grep Collected; done
+
+``--loop`` uses ``read_line`` when the tree has it, else ``json.loads`` (an older tree).
+``--cpu``: the same loop timed (CPU, best of 5 rounds, µs per event), to run in this tree and
+in an older checkout back to back (copy this file there).
+"""
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import time
+
+from referee import events as ev
+from referee.events import to_jsonl
+from referee.generator import generate_hands
+
+ROUNDS = 5
+
+
+def lines_of(hands: int) -> list[str]:
+    return [line for events in generate_hands(hands, seed=0) for line in to_jsonl(events).splitlines()]
+
+
+def decode_fast(lines: list[str]) -> float:
+    read, parse = ev.read_line, ev.parse_event
+    t0 = time.process_time()
+    for n, line in enumerate(lines):
+        parse(read(line, n), index=n)
+    return time.process_time() - t0
+
+
+def decode_reference(lines: list[str]) -> float:
+    loads, parse = json.loads, ev.parse_event_reference
+    t0 = time.process_time()
+    for n, line in enumerate(lines):
+        parse(loads(line), index=n)
+    return time.process_time() - t0
+
+
+def loop(rounds: int) -> None:
+    lines = lines_of(100)
+    read = getattr(ev, "read_line", None)
+    parse = ev.parse_event
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    for _ in range(rounds):
+        for n, line in enumerate(lines):
+            parse(read(line, n) if read else json.loads(line), index=n)
+
+
+def cpu() -> None:
+    lines = lines_of(100)
+    read = getattr(ev, "read_line", None)
+    parse = ev.parse_event
+
+    def once() -> None:
+        for n, line in enumerate(lines):
+            parse(read(line, n) if read else json.loads(line), index=n)
+
+    once()
+    best = 1e9
+    for _ in range(ROUNDS):
+        t0 = time.process_time()
+        once()
+        best = min(best, time.process_time() - t0)
+    print(f"{'read_line' if read else 'json.loads'} + parse_event: {best / len(lines) * 1e6:.2f} µs/event")
+
+
+def main() -> None:
+    if "--cpu" in sys.argv:
+        cpu()
+        return
+    if "--loop" in sys.argv:
+        loop(int(sys.argv[sys.argv.index("--loop") + 1]))
+        return
+    args = [a for a in sys.argv[1:] if a.isdigit()]
+    lines = lines_of(int(args[0]) if args else 300)
+    decode_fast(lines)
+    decode_reference(lines)  # warm both (the tile text cache is shared)
+    fast, ref = [], []
+    for _ in range(ROUNDS):
+        fast.append(decode_fast(lines))
+        ref.append(decode_reference(lines))
+    n = len(lines)
+    f, r = min(fast) / n * 1e6, min(ref) / n * 1e6
+    print(f"events: {n:,}")
+    print(f"fast path (read_line + parse_event): {f:.2f} µs/event")
+    print(f"reference (json.loads + parse_event_reference): {r:.2f} µs/event")
+    print(f"ratio reference / fast: {r / f:.2f}")
+
+
+if __name__ == "__main__":
+    main()

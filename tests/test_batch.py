@@ -1,0 +1,215 @@
+"""Streaming batch (issue #17 items 1–3): ``flask replay`` / ``flask rule`` over logs, hand by hand.
+
+The reference is the whole-stream path the API answers with (:func:`api.adjudications.adjudication_document`,
+:func:`api.rulings.rulings_document`): every hand of the streamed, parallel path must equal it.
+"""
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from api import batch
+from api.adjudications import adjudication_document
+from api.rulings import rulings_document
+from referee.events import to_jsonl
+from referee.generator import generate_hands
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+#: streams with rulings in them (a generated hand is legal: its rulings are few)
+RULED = sorted(SAMPLES.glob("pen_*.jsonl"))[:12]
+HANDS = 160
+
+
+@pytest.fixture(scope="module")
+def generated() -> str:
+    return "".join(to_jsonl(events) for events in generate_hands(HANDS, seed=1000))
+
+
+@pytest.fixture(scope="module")
+def log(generated) -> str:
+    """The generated hands, then sample hands with rulings (each its own table key)."""
+    return generated + "".join(p.read_text(encoding="utf-8") for p in RULED)
+
+
+@pytest.fixture(scope="module")
+def expected_replay(generated) -> list[dict]:
+    hands = adjudication_document(generated)["hands"]
+    for path in RULED:
+        hands += adjudication_document(path.read_text(encoding="utf-8"))["hands"]
+    return hands
+
+
+@pytest.fixture(scope="module")
+def expected_rule(generated) -> list[dict]:
+    hands = rulings_document(generated)["hands"]
+    for path in RULED:
+        hands += rulings_document(path.read_text(encoding="utf-8"))["hands"]
+    return hands
+
+
+def lines(result) -> list[dict]:
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def invoke(app, *args, **kw):
+    return app.test_cli_runner().invoke(args=list(args), **kw)
+
+
+@pytest.fixture()
+def log_file(tmp_path, log) -> Path:
+    path = tmp_path / "log.jsonl"
+    path.write_text(log, encoding="utf-8")
+    return path
+
+
+def test_replay_jobs_2_equals_jobs_1_equals_the_whole_stream_answer(app, log_file, expected_replay):
+    one = invoke(app, "replay", str(log_file), "--jobs", "1")
+    two = invoke(app, "replay", str(log_file), "--jobs", "2")
+    assert one.exit_code == 0, one.output
+    assert two.exit_code == 0, two.output
+    assert one.stdout == two.stdout
+    assert lines(one) == expected_replay
+    assert len(expected_replay) == HANDS + len(RULED)
+    assert any(hand["penalties"]["rulings"] for hand in expected_replay)
+    assert all("\n" not in line and ": " not in line[:40] for line in one.stdout.splitlines())  # compact
+
+
+def test_rule_jobs_2_equals_the_whole_stream_answer(app, log_file, expected_rule):
+    two = invoke(app, "rule", str(log_file), "--jobs", "2")
+    assert two.exit_code == 0, two.output
+    assert lines(two) == expected_rule
+
+
+def test_gzip_a_directory_and_stdin_read_the_same_hands(app, tmp_path, log, expected_replay):
+    cut = log.index('{"type": "hand_start"', len(log) // 2)
+    folder = tmp_path / "logs"
+    (folder / "day2").mkdir(parents=True)
+    (folder / "a.jsonl").write_text(log[:cut], encoding="utf-8")
+    (folder / "day2" / "b.jsonl.gz").write_bytes(gzip.compress(log[cut:].encode("utf-8")))
+    (folder / "notes.txt").write_text("not a log", encoding="utf-8")
+    whole_gz = tmp_path / "log.jsonl.gz"
+    whole_gz.write_bytes(gzip.compress(log.encode("utf-8")))
+    from_dir = invoke(app, "replay", str(folder), "--jobs", "2")
+    from_gz = invoke(app, "replay", str(whole_gz), "--jobs", "1")
+    from_stdin = invoke(app, "replay", "-", "--jobs", "2", input=gzip.compress(log.encode("utf-8")))
+    for result in (from_dir, from_gz, from_stdin):
+        assert result.exit_code == 0, result.output
+        assert lines(result) == expected_replay
+
+
+def test_an_unreadable_line_is_reported_with_its_line_number(app, tmp_path, log, expected_replay):
+    text = log.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(text) if '"type": "hand_start"' in line]
+    hand = 7  # the eighth hand: its fifth line broken
+    bad_line = starts[hand] + 4
+    text[bad_line] = '{"type": "draw", "seq": \n'
+    path = tmp_path / "broken.jsonl"
+    path.write_text("".join(text), encoding="utf-8")
+    result = invoke(app, "replay", str(path), "--jobs", "2")
+    assert result.exit_code == 2
+    out = lines(result)
+    assert len(out) == len(expected_replay)
+    problem = out[hand]
+    assert problem["line"] == starts[hand] + 1 and problem["source"] == str(path)
+    assert problem["problem"]["field"] == f"line {bad_line + 1}"
+    assert problem["problem"]["code"] == "invalid_event" and problem["problem"]["detail_zh"]
+    assert out[:hand] + out[hand + 1:] == expected_replay[:hand] + expected_replay[hand + 1:]
+    summary = result.stderr
+    assert f"line {starts[hand] + 1}" in summary and f"line {bad_line + 1}" in summary
+    assert "unreadable 1" in summary and "無法讀取" in summary
+
+
+def test_a_bad_event_names_its_field_by_its_index_in_the_source(app, tmp_path, log):
+    text = log.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(text) if '"type": "hand_start"' in line]
+    at = starts[3] + 2
+    seq = json.loads(text[at])["seq"]
+    text[at] = json.dumps({"type": "discard", "seq": seq, "table": "gen", "hand": 4, "seat": 0, "tile": "9x"}) + "\n"
+    path = tmp_path / "bad_field.jsonl"
+    path.write_text("".join(text), encoding="utf-8")
+    result = invoke(app, "rule", str(path), "--jobs", "1", "--quiet")
+    assert result.exit_code == 2
+    problem = lines(result)[3]["problem"]
+    assert problem["field"] == f"events[{at}].tile" and "9x" in problem["detail"]
+    assert result.stderr == ""  # --quiet: no summary
+
+
+def test_the_summary_counts_hands_irregularities_and_rulings(app, log_file, expected_replay):
+    result = invoke(app, "replay", str(log_file), "--jobs", "1")
+    summary = result.stderr
+    assert f"共 {len(expected_replay)} 盤" in summary and f"{len(expected_replay)} hands" in summary
+    ruled = sum(bool(h["penalties"]["rulings"]) for h in expected_replay)
+    assert f"hands with rulings: {ruled}" in summary
+    codes = [i["code"] for h in expected_replay for i in h["irregularities"]]
+    for code in set(codes):
+        assert f"{code} {codes.count(code)}" in summary
+
+
+def test_one_hand_is_one_document_as_before(app, client):
+    sample = RULED[0]
+    result = invoke(app, "replay", str(sample))
+    assert result.exit_code == 0 and result.stderr == ""
+    assert json.loads(result.stdout) == adjudication_document(sample.read_text(encoding="utf-8"))
+    assert result.stdout.startswith('{\n  "protocol": 1')  # indented, as before
+
+
+def test_format_document_streams_the_whole_document(app, log_file, generated, expected_replay):
+    result = invoke(app, "replay", str(log_file), "--format", "document", "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"protocol": 1, "hands": expected_replay}
+    single = invoke(app, "replay", str(RULED[0]), "--format", "lines")
+    assert len(single.stdout.splitlines()) == 1
+
+
+def test_an_empty_log_and_a_lone_bad_hand_are_problems(app, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n", encoding="utf-8")
+    result = invoke(app, "replay", str(empty))
+    assert result.exit_code == 2 and json.loads(result.stderr)["code"] == "invalid_stream"
+    before = tmp_path / "before.jsonl"
+    before.write_text('{"type": "draw", "seq": 1, "seat": 0}\n', encoding="utf-8")
+    result = invoke(app, "rule", str(before))
+    assert result.exit_code == 2 and json.loads(result.stderr)["field"] == "events[0].type"
+
+
+def test_a_json_array_is_still_read(app, tmp_path):
+    sample = RULED[1]
+    events = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines() if line.strip()]
+    path = tmp_path / "array.json"
+    path.write_text(json.dumps(events), encoding="utf-8")
+    result = invoke(app, "rule", str(path))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == rulings_document(sample.read_text(encoding="utf-8"))
+
+
+def test_the_pool_reads_ahead_only_a_bounded_number_of_hands(log):
+    """Memory bounded by the chunks in flight: an endless log still yields answers."""
+    import io
+
+    one_hand = log[: log.index('{"type": "hand_start"', 1)].encode("utf-8")
+    pulled = 0
+
+    hand = next(batch._source_hands("-", io.BytesIO(one_hand), io.BytesIO(), None))
+
+    def endless():
+        nonlocal pulled
+        while True:
+            pulled += 1
+            yield hand
+
+    got = list(itertools.islice(batch.answers(endless(), batch.Settings("rule"), jobs=2), 200))
+    assert len(got) == 200 and all(a.problem is None for a in got)
+    assert pulled <= 200 + batch.CHUNK * (batch.IN_FLIGHT * 2 + 2)
+
+
+def test_hand_boundaries_are_found_without_decoding_other_lines():
+    import io
+
+    text = (b'{"type": "hand_start", "seq": 1, "dealer": 0}\n\n{"type": "report", "seq": 2, "code": "x", '
+            b'"note": "hand_start"}\n{"type": "hand\\u005fstart", "seq": 1, "dealer": 0}\nnot json hand_start\n')
+    hands = list(batch._source_hands("s", io.BytesIO(text), io.BytesIO(), None))
+    assert [(h.line, h.index, len(h.lines)) for h in hands] == [(1, 0, 3), (4, 2, 2)]

@@ -1,0 +1,52 @@
+"""``python -m api analyze|score``: the hand calculators without the server (issue #17, the
+one-hand CLI answer): the same answers as ``flask --app app …``, with neither Flask nor the
+OpenAPI machinery imported."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCORE = {"ruleset": "app", "tiles": "123m456m789p234s55s SSS", "winner": 1, "dealer": 0, "round_wind": "E",
+         "source": "wall", "winning_tile": "S", "streak": 1, "stakes": {"base": 100, "per_tai": 20}}
+HEAVY = ("flask", "flask_smorest", "werkzeug", "apispec", "webargs", "store", "sqlite_utils", "apscheduler", "jinja2")
+
+
+def light(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "api", *args], cwd=ROOT, input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", timeout=120)
+
+
+def test_the_calculators_import_neither_flask_nor_openapi():
+    code = ("import sys, api.hand_commands, api.score_body; "
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_analyze_answers_as_the_flask_command(app):
+    args = ["1112345678999m", "--melds", "EEE", "--set", "hands.ligu=true"]
+    flask = app.test_cli_runner().invoke(args=["analyze", *args])
+    result = light("analyze", *args)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(flask.stdout)
+
+
+def test_score_answers_as_the_flask_command(app, tmp_path):
+    path = tmp_path / "win.json"
+    path.write_text(json.dumps(SCORE), encoding="utf-8")
+    flask = app.test_cli_runner().invoke(args=["score", str(path)])
+    result = light("score", "-", stdin=json.dumps(SCORE))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(flask.stdout)
+    assert json.loads(result.stdout)["tai"] == 4
+
+
+def test_errors_are_the_same_problem_json():
+    bad = light("analyze", "1112345678999x")
+    assert bad.returncode == 2 and json.loads(bad.stderr)["field"] == "tiles"
+    body = light("score", "-", stdin=json.dumps({**SCORE, "winner": 7}))
+    assert body.returncode == 2 and json.loads(body.stderr)["field"] == "winner"
