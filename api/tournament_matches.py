@@ -25,6 +25,7 @@ INT = "int(max=2147483647)"
 
 blp = Blueprint("tournament_matches", __name__, url_prefix="/api/v1/tournaments",
                 description="將的狀態 A 將's state: the current 圈, dealer and streak")
+auth.guard(blp)  # a token given must be valid, checked first (issue #12 item 5)
 
 
 @blp.get(f"/<tid>/rounds/<{INT}:round_no>/tables/<{INT}:table>/matches/<{INT}:match>")
