@@ -1,8 +1,9 @@
 """Helpers for the service's tests (issue #6): tokens, generated hands, a real server.
 
 Everything is real: tokens are made by the same code as ``flask tokens create``, hands
-by the referee's generator, the server is ``python -m api.serve`` (uWSGI, as ``make
-run`` starts it, two worker processes) in a subprocess on a free loopback port.
+by the referee's generator, the server is ``python -m api.serve`` (nginx in front of
+uWSGI, as ``make run`` starts it, two worker processes) in a subprocess on a free
+loopback port.
 """
 from __future__ import annotations
 
@@ -85,16 +86,17 @@ def free_port() -> int:
 
 
 def start_server(database: Path, port: int, *, threads: int | None = None, processes: int = 2,
-                 log: Path | None = None) -> subprocess.Popen:
-    """The service as ``make run`` starts it (``python -m api.serve``: the uWSGI master and
-    *processes* worker processes sharing the file; *threads* per worker, default as ``make
-    run``) on 127.0.0.1:*port*, ready to answer. Killing the returned process (the master)
-    kills its workers too."""
+                 log: Path | None = None, user: str | None = None) -> subprocess.Popen:
+    """The service as ``make run`` starts it (``python -m api.serve``: the uWSGI master,
+    *processes* worker processes sharing the file, *threads* per worker, default as ``make
+    run``, and nginx in front) on 127.0.0.1:*port*, ready to answer; as *user* if given (and
+    the tests run as root, like ``make run``'s ``--user``). Killing the returned process
+    (the master) kills its workers and nginx too."""
     env = {**os.environ, "MJREF_DATABASE": str(database)}
     out = open(log, "ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),
-         *(["--threads", str(threads)] if threads else [])],
+         *(["--threads", str(threads)] if threads else []), *(["--user", user] if user else [])],
         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 20
