@@ -302,7 +302,7 @@ def closed_folders(paths: list[Path], uid: int, gid: int) -> dict[Path, set[str]
     closed: dict[Path, set[str]] = {}
     for path in paths:
         parts = path.absolute().parts
-        for depth in range(1, len(parts) - 1):
+        for depth in range(1, len(parts)):
             folder = Path(*parts[:depth])
             if folder.is_dir() and not _can_enter(folder, uid, gids):
                 closed.setdefault(folder, set()).add(parts[depth])
