@@ -145,7 +145,9 @@ def _problem(status: int, code: str, title: str, detail: str, detail_zh: str) ->
 NGINX_PROBLEMS = [
     (400, "bad_request", "請求錯誤 Bad Request", "the request could not be read as HTTP", "無法解讀此 HTTP 請求"),
     (413, "request_entity_too_large", "請求內容過大 Request Entity Too Large",
-     f"the body is larger than the server accepts ({NGINX_BODY_LIMIT}B)", "請求內容超過伺服器上限"),
+     f"the body is larger than the server accepts ({NGINX_BODY_LIMIT[:-1]} MiB)",
+     f"請求內容超過伺服器上限（{NGINX_BODY_LIMIT[:-1]} MiB）"),
+    (404, "not_found", "找不到資源 Not Found", "no such resource", "找不到資源"),
     (414, "request_uri_too_long", "網址過長 Request-URI Too Long", "the request line is too long", "請求網址過長"),
     (429, "too_many_requests", "請求過多 Too Many Requests",
      f"more than {REQUESTS_PER_CLIENT} requests of one client at once; wait for their answers",
@@ -168,9 +170,11 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1) -> str:
     Other requests are spread by a random key; if a worker's socket refuses, nginx tries
     the next one (a request that reached a worker is never sent twice)."""
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    pages = "\n".join(f"        error_page {status} @e{status};" for status, *_ in NGINX_PROBLEMS)
+    # URI locations, not named ones: a request line nginx cannot read has no URI to keep
+    pages = "\n".join(f"        error_page {status} /.mjref-error/{status};" for status, *_ in NGINX_PROBLEMS)
     named = "\n".join(
-        f"        location @e{status} {{\n"
+        f"        location = /.mjref-error/{status} {{\n"
+        "            internal;\n"
         "            default_type application/problem+json;\n"
         "            add_header X-Content-Type-Options nosniff always;\n"
         + ("            add_header Retry-After 1 always;\n" if status in (429, 503) else "")
@@ -221,7 +225,7 @@ http {{
         server_name _;
         limit_conn per_client {REQUESTS_PER_CLIENT};
 {pages}
-        error_page 502 504 @e503;
+        error_page 502 504 /.mjref-error/503;
 
         location / {{
             uwsgi_pass mjref;

@@ -82,3 +82,39 @@ def test_nginx_config_bounds_every_client(tmp_path):
                  "master_process off;", f"server unix:{tmp_path}/uwsgi-2.sock;", "hash $mjref_route consistent;"):
         assert line in conf, line
     assert "%(uri)" in LOG_FORMAT and "%(status)" in LOG_FORMAT
+
+
+def _raw(port: int, data: bytes) -> tuple[int, dict, bytes]:
+    import json
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except ConnectionResetError:  # nginx resets a connection whose body it refused, after its answer
+            pass
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, json.loads(body) if body else {}
+
+
+def test_the_front_answers_its_own_errors_as_problem_json(tmp_path):
+    port = free_port()
+    server = start_server(tmp_path / "front.sqlite3", port, processes=1, threads=4)
+    try:
+        status, headers, body = _raw(port, b"NOT HTTP AT ALL\r\n\r\n")
+        assert status == 400 and headers["Content-Type"] == "application/problem+json", headers
+        assert body["code"] == "bad_request" and body["detail_zh"]
+        status, headers, body = _raw(port, b"POST /api/v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                                           b"\r\nContent-Length: 9000000\r\nConnection: close\r\n\r\n")
+        assert status == 413 and body["code"] == "request_entity_too_large", body  # the body is not waited for
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        status, headers, body = _raw(port, b"GET /.mjref-error/400 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert status == 404 and body["code"] == "not_found"  # nginx's own error pages are not reachable
+    finally:
+        server.terminate()
+        server.wait(10)
