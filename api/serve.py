@@ -167,8 +167,9 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1) -> str:
     checked against the stored head and rebuilt from the log when another process wrote
     since. Sent to any worker, a table's events would find it stale at nearly every post
     and each post would replay the hand so far (4 × the CPU per post, docs/performance.md).
-    Other requests are spread by a random key; if a worker's socket refuses, nginx tries
-    the next one (a request that reached a worker is never sent twice)."""
+    Other requests go to the worker with the fewest requests in hand (``least_conn``: one
+    still starting, or busy, gets none); if a worker's socket refuses, nginx tries the next
+    one (a request that reached a worker is never sent twice)."""
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     # URI locations, not named ones: a request line nginx cannot read has no URI to keep
     pages = "\n".join(f"        error_page {status} /.mjref-error/{status};" for status, *_ in NGINX_PROBLEMS)
@@ -210,13 +211,13 @@ http {{
     limit_conn_status 429;
     limit_conn_log_level warn;
 
-    map $uri $mjref_route {{
-        ~^/api/v1/tables/(?<table>[^/]+) $table;  # a table's requests: its worker
-        default $request_id;  # the rest: any worker
+    upstream mjref_table {{  # a table's requests: its worker
+        hash $mjref_table consistent;
+{servers}
     }}
 
-    upstream mjref {{
-        hash $mjref_route consistent;
+    upstream mjref_any {{  # the rest: the worker with the fewest requests in hand
+        least_conn;
 {servers}
     }}
 
@@ -228,23 +229,28 @@ http {{
         error_page 502 504 /.mjref-error/503;
 
         location / {{
-            uwsgi_pass mjref;
-            uwsgi_param QUERY_STRING $query_string;
-            uwsgi_param REQUEST_METHOD $request_method;
-            uwsgi_param CONTENT_TYPE $content_type;
-            uwsgi_param CONTENT_LENGTH $content_length;
-            uwsgi_param REQUEST_URI $request_uri;
-            uwsgi_param PATH_INFO $document_uri;
-            uwsgi_param SERVER_PROTOCOL $server_protocol;
-            uwsgi_param REQUEST_SCHEME $scheme;
-            uwsgi_param REMOTE_ADDR $remote_addr;
-            uwsgi_param REMOTE_PORT $remote_port;
-            uwsgi_param SERVER_ADDR $server_addr;
-            uwsgi_param SERVER_PORT $server_port;
-            uwsgi_param SERVER_NAME $host;
-            uwsgi_read_timeout 60s;
-            uwsgi_send_timeout {BODY_SECONDS}s;
+            uwsgi_pass mjref_any;
         }}
+
+        location ~ ^/api/v1/tables/(?<mjref_table>[^/]+) {{
+            uwsgi_pass mjref_table;
+        }}
+
+        uwsgi_param QUERY_STRING $query_string;
+        uwsgi_param REQUEST_METHOD $request_method;
+        uwsgi_param CONTENT_TYPE $content_type;
+        uwsgi_param CONTENT_LENGTH $content_length;
+        uwsgi_param REQUEST_URI $request_uri;
+        uwsgi_param PATH_INFO $document_uri;
+        uwsgi_param SERVER_PROTOCOL $server_protocol;
+        uwsgi_param REQUEST_SCHEME $scheme;
+        uwsgi_param REMOTE_ADDR $remote_addr;
+        uwsgi_param REMOTE_PORT $remote_port;
+        uwsgi_param SERVER_ADDR $server_addr;
+        uwsgi_param SERVER_PORT $server_port;
+        uwsgi_param SERVER_NAME $host;
+        uwsgi_read_timeout 60s;
+        uwsgi_send_timeout {BODY_SECONDS}s;
 
 {named}
     }}

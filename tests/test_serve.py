@@ -79,7 +79,7 @@ def test_a_folder_closed_to_the_user_is_found(tmp_path):
 def test_nginx_config_bounds_every_client(tmp_path):
     conf = nginx_conf(tmp_path, "127.0.0.1", 8000, processes=2)
     for line in ("client_header_timeout 10s;", "keepalive_timeout 30s;", "limit_conn per_client 128;",
-                 "master_process off;", f"server unix:{tmp_path}/uwsgi-2.sock;", "hash $mjref_route consistent;"):
+                 "master_process off;", f"server unix:{tmp_path}/uwsgi-2.sock;", "hash $mjref_table consistent;", "least_conn;"):
         assert line in conf, line
     assert "%(uri)" in LOG_FORMAT and "%(status)" in LOG_FORMAT
 
