@@ -152,6 +152,8 @@ NGINX_PROBLEMS = [
     (429, "too_many_requests", "請求過多 Too Many Requests",
      f"more than {REQUESTS_PER_CLIENT} requests of one client at once; wait for their answers",
      f"同一用戶端同時進行中的請求超過 {REQUESTS_PER_CLIENT} 個；請等候回覆"),
+    (500, "internal_server_error", "伺服器內部錯誤 Internal Server Error",
+     "the server's front failed on this request", "伺服器前端處理此請求時發生錯誤"),
     (503, "service_unavailable", "服務暫時無法使用 Service Unavailable",
      "the service is starting or overloaded; retry", "服務啟動中或忙碌中，請重試"),
 ]
