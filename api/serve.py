@@ -2,7 +2,7 @@
 
     python -m api.serve --host 127.0.0.1 --port 8000 --threads 128 --processes 2 [--user mjref]
 
-This writes a runtime folder (the nginx configuration, the uWSGI socket, nginx's buffers),
+This writes a runtime folder (the nginx configuration, the workers' sockets, nginx's buffers),
 then replaces itself (``exec``) with the ``uwsgi`` binary installed in the virtualenv
 (``requirements.txt``: the ``uwsgi`` package, compiled at install time). The returned
 process *is* the uWSGI master; nginx (Debian's, ``/usr/sbin/nginx``: ``make run`` installs
@@ -10,7 +10,8 @@ it when missing) is a daemon of that master (``attach-daemon2``).
 
 * **nginx holds the clients' connections** (issue #12 item 2). It reads every request
   head and body in its event loop, and only a whole request reaches a uWSGI thread, over
-  a local socket (the uwsgi protocol). So a thread is busy for the time a request takes
+  a local socket per worker (the uwsgi protocol; a table's requests always to the same
+  worker, the rest to the least busy one: :func:`nginx_conf`). So a thread is busy for the time a request takes
   to *run*, never for the time a client takes to *send* it: idle keep-alive connections
   and slow clients cost a file descriptor each, not a thread. Each connection is bounded:
 
@@ -28,7 +29,7 @@ it when missing) is a daemon of that master (``attach-daemon2``).
   problem+json like the app's (:func:`nginx_conf`).
 * **several processes** — one CPython process runs Python on one core at a time (the GIL),
   and 1,500 events/s from 100+ tables need both cores of the project's machine. The uWSGI
-  master binds the socket and forks ``--processes`` workers; each worker creates its **own**
+  master binds one socket per worker and forks ``--processes`` workers; each worker creates its **own**
   app after the fork (``lazy-apps``: :func:`worker_app`), so no SQLite connection, lock or
   thread crosses a fork. The workers share the SQLite file, which is what keeps them correct:
   writes take turns through ``<database>-writelock`` (:mod:`store.writer`); a table's
@@ -40,12 +41,14 @@ it when missing) is a daemon of that master (``attach-daemon2``).
   once; more wait in the socket's backlog, nginx keeps their clients' connections.
 * **privileges** — started as root with ``--user NAME`` (``make run`` passes ``mjref``,
   created as a system user when missing), uWSGI drops to that user and group right after
-  binding its socket (``--uid``/``--gid``): the master, the workers and nginx run
-  unprivileged. The database's folder and files are given to that user (:func:`own_database`).
-  The port must then be 1024 or above (nginx binds it as that user).
+  binding its sockets (``--uid``/``--gid``): the master, the workers and nginx run
+  unprivileged. The database's folder and files are given to that user (:func:`own_database`);
+  a folder on the way that is closed to it (a Python under root's private home) is opened
+  for this process tree alone (:func:`open_the_way`). The port must then be 1024 or above
+  (nginx binds it as that user).
 * **request log** — one line per request on standard output (uWSGI's request logger,
-  :data:`LOG_FORMAT`: client address, method, path without the query, status, bytes, ms);
-  errors and nginx's messages on standard error.
+  :data:`LOG_FORMAT`: client address, method, path and query, protocol, status, bytes, ms,
+  worker, time; no header, so no token); uWSGI's and nginx's own messages go there too.
 * **stopping** — SIGTERM or SIGINT stop the master, its workers and nginx (``die-on-term``);
   a worker or nginx that dies is started again by the master; both die with the master
   (``PR_SET_PDEATHSIG``; nginx runs as one process, ``master_process off``, so that a
@@ -88,7 +91,7 @@ NGINX_BODY_LIMIT = "8m"
 BUFFER_SIZE = 65535
 #: connections nginx holds at once (each request to uWSGI takes one more while it runs)
 NGINX_CONNECTIONS = 8192
-#: one line per request (uWSGI's log variables); the query string is left out (it is not logged anywhere)
+#: one line per request (uWSGI's log variables): %(uri) is the path with its query; no header is logged
 LOG_FORMAT = '%(addr) "%(method) %(uri) %(proto)" %(status) %(size) %(msecs)ms pid=%(pid) [%(ltime)]'
 NGINX = "/usr/sbin/nginx"
 #: where runtime folders go: mjref-run-XXXX, one per server
