@@ -83,7 +83,7 @@ def _fill(folder) -> None:
 
 def test_health_is_degraded_when_the_disk_is_full(tiny_disk, app_clock):
     database = tiny_disk / "mjref.sqlite3"
-    app = create_app({"TESTING": True, "DATABASE": str(database), "CLOCK": app_clock})
+    app = create_app({"TESTING": True, "DATABASE": str(database), "CLOCK": app_clock, "HEALTH_CHECK_SECONDS": 0})
     client = app.test_client()
     admin = bearer(make_token(database, "admin"))
     assert client.get("/health").status_code == 200
@@ -102,6 +102,17 @@ def test_health_is_degraded_when_the_disk_is_full(tiny_disk, app_clock):
 
     (tiny_disk / "filler").unlink()
     assert client.get("/health").json == {"status": "ok"}
+
+
+def test_health_checks_at_most_once_a_window(tiny_disk, app_clock):
+    database = tiny_disk / "mjref.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(database), "CLOCK": app_clock, "HEALTH_CHECK_SECONDS": 3600})
+    client = app.test_client()
+    assert client.get("/health").status_code == 200
+    _fill(tiny_disk)
+    assert client.get("/health").status_code == 200  # the check of a moment ago stands: no commit per call
+    app.config["HEALTH_CHECK_SECONDS"] = 0
+    assert client.get("/health").status_code == 503
 
 
 def test_restart_keeps_the_database(tmp_path):
