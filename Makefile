@@ -6,17 +6,21 @@ HOST  := 127.0.0.1
 PORT  := 8000
 # uWSGI worker processes and threads per process (python -m api.serve): one process runs Python on
 # one core at a time, live ingest needs both cores (docs/performance.md, bench/bench_ingest.py); a
-# thread serves one keep-alive connection at a time, PROCESSES x THREADS clients can hold one at once
+# thread runs one request at a time (nginx in front holds the clients' connections)
 PROCESSES := 2
 THREADS := 128
+# started as root, the service runs as this user (created when missing; docs/api.md); empty: stay root
+RUN_USER := mjref
+# the server holds the clients' connections in Debian's nginx, in front of uWSGI (api/serve.py)
+NGINX := /usr/sbin/nginx
 
 .PHONY: run test
 
-run: $(STAMP)
+run: $(STAMP) $(NGINX)
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
 	@echo "資料庫 database: $${MJREF_DATABASE:-instance/mjref.sqlite3} (首次啟動時建立 created on first start)"
 	@echo "第一個權杖 first token: $(VENV)/bin/flask --app app tokens create --role admin --label 管理員"
-	$(PY) -m api.serve --host $(HOST) --port $(PORT) --threads $(THREADS) --processes $(PROCESSES)
+	$(PY) -m api.serve --host $(HOST) --port $(PORT) --threads $(THREADS) --processes $(PROCESSES) --user "$(RUN_USER)"
 
 # the browser tests (tests/test_pages_browser.py) drive Debian's Chromium; install it when missing
 CHROMIUM := /usr/bin/chromium
@@ -26,12 +30,16 @@ APT      := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # tests/test_any_date.py runs the clock tests with the system date shifted (Debian's faketime)
 FAKETIME := /usr/bin/faketime
 
-test: $(STAMP) $(CHROMIUM) $(FAKETIME)
+test: $(STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX)
 	$(PY) -m pytest -q -n 2
 
 $(CHROMIUM):
 	@echo "安裝 Chromium（瀏覽器測試用）/ installing Chromium for the browser tests"
 	$(APT) install -y chromium || { $(APT) update && $(APT) install -y chromium; }
+
+$(NGINX):
+	@echo "安裝 nginx（服務前端）/ installing nginx, the server's front"
+	$(APT) install -y --no-install-recommends nginx || { $(APT) update && $(APT) install -y --no-install-recommends nginx; }
 
 $(FAKETIME):
 	@echo "安裝 faketime（日期測試用）/ installing faketime for the any-date test"

@@ -2,7 +2,10 @@
 
 * ``GET /openapi.json`` — the spec, generated from the blueprints' schemas;
 * ``GET /docs`` — Swagger UI; its assets are served from the ``swagger-ui-bundle``
-  package at ``/docs/assets/`` (no CDN: the page works offline).
+  package at ``/docs/assets/`` (no CDN: the page works offline). The page is ours
+  (:data:`SWAGGER_PAGE`), not flask-smorest's, whose inline script the pages' Content-Security-Policy
+  (:mod:`web.headers`) would refuse: Swagger UI starts from ``/docs/init.js``
+  (``api/static/swagger-init.js``), its settings in the page as data.
 
 Blueprints that want to be in the spec use :class:`Blueprint` from here (flask-smorest's,
 with validation errors as 400 like the rest of the API) and are registered with
@@ -14,7 +17,9 @@ from __future__ import annotations
 import http
 
 import flask_smorest
-from flask import Flask, abort, send_from_directory
+from pathlib import Path
+
+from flask import Flask, abort, render_template_string, send_from_directory, url_for
 from flask_smorest.utils import prepare_response
 from marshmallow import Schema, fields
 from webargs.core import missing
@@ -88,6 +93,26 @@ Errors are `application/problem+json` with `code`, `field`, `detail` (English) a
 See docs/api.md."""
 
 
+STATIC = Path(__file__).resolve().parent / "static"
+
+#: the /docs page: Swagger UI's files and our start-up script, no inline script or style
+SWAGGER_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{ title }}</title>
+<link href="{{ assets }}swagger-ui.css" rel="stylesheet">
+</head>
+<body>
+<div id="swagger-ui-container" data-config="{{ config | tojson | forceescape }}"></div>
+<script src="{{ assets }}swagger-ui-bundle.js"></script>
+<script src="{{ assets }}swagger-ui-standalone-preset.js"></script>
+<script src="{{ url_for('swagger_ui_init') }}"></script>
+</body>
+</html>
+"""
+
+
 def configure(app: Flask) -> Api:
     """Set the OpenAPI config (unless given) and create the :class:`Api`."""
     defaults = {
@@ -120,4 +145,16 @@ def configure(app: Flask) -> Api:
             abort(404)
         return send_from_directory(str(swagger_ui_path), filename, max_age=86400)
 
+    @app.get("/docs/init.js")
+    def swagger_ui_init():
+        """The script that starts Swagger UI on /docs (a file: no inline script runs)."""
+        return send_from_directory(STATIC, "swagger-init.js", mimetype="text/javascript")
+
+    def swagger_ui():
+        config = {"url": url_for("api-docs.openapi_json"), "validatorUrl": None,
+                  **app.config.get("OPENAPI_SWAGGER_UI_CONFIG", {})}
+        return render_template_string(SWAGGER_PAGE, title=app.config["API_TITLE"],
+                                      assets=app.config["OPENAPI_SWAGGER_UI_URL"], config=config)
+
+    app.view_functions["api-docs.openapi_swagger_ui"] = swagger_ui
     return api

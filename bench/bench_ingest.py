@@ -88,8 +88,12 @@ def start_server(db: Path, port: int, *, threads: int, synchronous: str, log, pr
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return proc
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+                # nginx answers before the workers are up (503): wait for the app
+                s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                if s.recv(16).startswith(b"HTTP/1.1 200"):
+                    return proc
+                time.sleep(0.05)
         except OSError:
             if proc.poll() is not None:
                 raise RuntimeError("the server exited at start")

@@ -1,8 +1,9 @@
 """Helpers for the service's tests (issue #6): tokens, generated hands, a real server.
 
 Everything is real: tokens are made by the same code as ``flask tokens create``, hands
-by the referee's generator, the server is ``python -m api.serve`` (uWSGI, as ``make
-run`` starts it, two worker processes) in a subprocess on a free loopback port.
+by the referee's generator, the server is ``python -m api.serve`` (nginx in front of
+uWSGI, as ``make run`` starts it, two worker processes) in a subprocess on a free
+loopback port.
 """
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from store import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
+#: how long a server may take to answer its first /health: a guard, not a measure (each worker
+#: builds its app, about 5 s on a loaded machine; 4 workers starting at once took 20–24 s at load 17)
+START_SECONDS = 60
 
 
 def pause(seconds: float) -> None:
@@ -85,19 +89,21 @@ def free_port() -> int:
 
 
 def start_server(database: Path, port: int, *, threads: int | None = None, processes: int = 2,
-                 log: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """The service as ``make run`` starts it (``python -m api.serve``: the uWSGI master and
-    *processes* worker processes sharing the file; *threads* per worker, default as ``make
-    run``) on 127.0.0.1:*port*, ready to answer; *env* adds configuration (``MJREF_…``).
-    Killing the returned process (the master) kills its workers too."""
+                 log: Path | None = None, user: str | None = None,
+                 env: dict[str, str] | None = None) -> subprocess.Popen:
+    """The service as ``make run`` starts it (``python -m api.serve``: the uWSGI master,
+    *processes* worker processes sharing the file, *threads* per worker, default as ``make
+    run``, and nginx in front) on 127.0.0.1:*port*, ready to answer; as *user* if given (and
+    the tests run as root, like ``make run``'s ``--user``); *env* adds configuration
+    (``MJREF_…``). Killing the returned process (the master) kills its workers and nginx too."""
     env = {**os.environ, "MJREF_DATABASE": str(database), **(env or {})}
     out = open(log, "ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),
-         *(["--threads", str(threads)] if threads else [])],
+         *(["--threads", str(threads)] if threads else []), *(["--user", user] if user else [])],
         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 60  # a loaded machine (CI beside other work) starts uWSGI slowly
+    deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited with {proc.returncode}")
@@ -108,7 +114,7 @@ def start_server(database: Path, port: int, *, threads: int | None = None, proce
         except OSError:
             pause(0.05)
     proc.kill()
-    raise RuntimeError("the server did not start within 60 s")
+    raise RuntimeError(f"the server did not start within {START_SECONDS} s")
 
 
 def request(port: int, method: str, path: str, body: object | None = None, headers: dict | None = None,

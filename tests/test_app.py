@@ -1,20 +1,26 @@
 """The app factory, the database file and the error handler, through the real app."""
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import uuid
 
+import pytest
 from flask import Blueprint
 
 from app import create_app
 from referee.errors import InvalidTileError
 from store import SCHEMA_VERSION
+from tests.servicekit import bearer, make_token
 
 
 def test_health_creates_wal_database(app, client, tmp_path):
     response = client.get("/health")
 
     assert response.status_code == 200
-    assert response.json == {"status": "ok", "database": str(tmp_path / "mjref.sqlite3")}
+    assert response.json == {"status": "ok"}  # public: no file named
     path = tmp_path / "mjref.sqlite3"
     assert path.exists()
     with sqlite3.connect(path) as conn:
@@ -26,10 +32,87 @@ def test_database_from_environment(monkeypatch, tmp_path):
     path = tmp_path / "env" / "from-env.sqlite3"
     monkeypatch.setenv("MJREF_DATABASE", str(path))
 
-    response = create_app({"TESTING": True}).test_client().get("/health")
+    app = create_app({"TESTING": True})
+    response = app.test_client().get("/health", headers=bearer(make_token(path, "admin")))
 
-    assert response.json["database"] == str(path)
+    assert response.json == {"status": "ok", "database": str(path)}
     assert path.exists()
+
+
+def test_health_names_the_file_only_to_officials(app, client):
+    database = app.config["DATABASE"]
+    official = bearer(make_token(database, "official"))
+    assert client.post("/api/v1/tables", json={"id": "T1"}, headers=official).status_code == 201
+    table = bearer(make_token(database, "table", "T1"))
+
+    assert client.get("/health", headers=table).json == {"status": "ok"}
+    assert client.get("/health", headers=official).json == {"status": "ok", "database": database}
+    assert client.get("/health", headers=bearer("mjref_not-a-token")).status_code == 401
+    with sqlite3.connect(database) as conn:  # the check committed, through the app's writer
+        assert conn.execute("SELECT value FROM meta WHERE key = 'health_checked_at'").fetchone()[0] == \
+            app.config["CLOCK"].now().isoformat()
+
+
+@pytest.fixture()
+def tiny_disk(tmp_path):
+    """A 2 MiB filesystem of its own (tmpfs; mounting needs root, as make test runs in CI)."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a filesystem of its own needs root (mount -t tmpfs)")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", f"mjref-test-{uuid.uuid4().hex[:8]}",
+                           str(mount)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(folder) -> None:
+    """Write to *folder* until its disk is full."""
+    try:
+        with open(folder / "filler", "wb") as f:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+    except OSError:
+        pass
+
+
+def test_health_is_degraded_when_the_disk_is_full(tiny_disk, app_clock):
+    database = tiny_disk / "mjref.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(database), "CLOCK": app_clock, "HEALTH_CHECK_SECONDS": 0})
+    client = app.test_client()
+    admin = bearer(make_token(database, "admin"))
+    assert client.get("/health").status_code == 200
+
+    _fill(tiny_disk)
+    response = client.get("/health")
+    assert response.status_code == 503
+    assert response.headers["Retry-After"]
+    assert response.json == {"status": "degraded", "code": "disk_full", "reason": "no room left on the database's disk",
+                             "reason_zh": "資料庫所在磁碟已無空間"}
+    assert str(tiny_disk) not in response.get_data(as_text=True)  # public: no path
+    inside = client.get("/health", headers=admin).json
+    assert inside["database"] == str(database) and "No space left" in inside["error"]
+    # and the writes it stands for are refused the same way, nothing half stored
+    assert client.post("/api/v1/tables", json={"id": "T9"}, headers=admin).status_code in (201, 503)
+
+    (tiny_disk / "filler").unlink()
+    assert client.get("/health").json == {"status": "ok"}
+
+
+def test_health_checks_at_most_once_a_window(tiny_disk, app_clock):
+    database = tiny_disk / "mjref.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(database), "CLOCK": app_clock, "HEALTH_CHECK_SECONDS": 3600})
+    client = app.test_client()
+    assert client.get("/health").status_code == 200
+    _fill(tiny_disk)
+    assert client.get("/health").status_code == 200  # the check of a moment ago stands: no commit per call
+    app.config["HEALTH_CHECK_SECONDS"] = 0
+    assert client.get("/health").status_code == 503
 
 
 def test_restart_keeps_the_database(tmp_path):

@@ -3,7 +3,8 @@ against the real server process (uWSGI as make run starts it, a real SQLite file
 
 One browser and one server per module (fixtures); a second server with reads not public for
 the 401 page. Every request the browser makes is recorded: the pages and the /docs page
-(Swagger UI, served locally) must not leave 127.0.0.1. ``make test`` installs Chromium when
+(Swagger UI, served locally) must not leave 127.0.0.1. Every Content-Security-Policy
+violation and console error is recorded too: no page may have one (issue #12 item 8). ``make test`` installs Chromium when
 it is missing (the Makefile); Playwright's own browser downloads are not used.
 """
 from __future__ import annotations
@@ -13,15 +14,20 @@ import io
 import re
 import struct
 import tempfile
+import time
 import zlib
+from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright import sync_api
 
+from store import connect
+from store import tournaments as tournament_store
 from tests.servicekit import free_port, start_server
 from tests.test_pages import PLAYERS, seed_tournament
+from tournament import clock as tclock
 from tournament.events import replay
 from tournament.standings import standings, to_csv
 
@@ -32,9 +38,32 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 A5_LANDSCAPE = (595.3, 419.5)
 
 
+#: the time the servers' clock reads at the start of the module (MJREF_CLOCK_OFFSET_SECONDS):
+#: 35 minutes before round 1 of the tournament "clocked" is up
+SERVER_NOW = datetime(2026, 11, 29, 10, 0, tzinfo=timezone.utc)
+
+
+def _seed_clocked(database: Path) -> None:
+    """A second tournament whose round 1 runs on the clock (the pages show a countdown)."""
+    seed_tournament(database, "clocked", with_results=False)
+    db = connect(database)
+    try:
+        with db.atomic():
+            tournament_store.append_events(db, "clocked", [
+                tclock.ClockConfigured(tclock.ClockSettings(round_seconds=5400, at_time=tclock.FINISH_CIRCLE),
+                                       "2026-11-29T09:00:00Z"),
+                tclock.SeatingPublished(1, "2026-11-29T09:00:00Z"),
+                tclock.RoundStarted(1, "2026-11-29T09:05:00Z"),
+            ])
+    finally:
+        db.close()
+
+
 def _server(tmp: Path, name: str, env: dict[str, str]):
     database = tmp / f"{name}.sqlite3"
     records = seed_tournament(database)
+    _seed_clocked(database)
+    env = {"MJREF_CLOCK_OFFSET_SECONDS": repr(SERVER_NOW.timestamp() - time.time()), **env}
     port = free_port()
     with pytest.MonkeyPatch.context() as mp:  # start_server passes os.environ on to the server
         for key, value in env.items():
@@ -85,10 +114,17 @@ def browser():
             locale="zh-TW", viewport={"width": 1200, "height": 900})
         requests: list[str] = []
         context.on("request", lambda request: requests.append(request.url))
+        # a CSP violation is reported to the page (securitypolicyviolation) and to the console
+        problems: list[str] = []
+        context.add_init_script("""document.addEventListener("securitypolicyviolation", e =>
+            console.error("CSP violation: " + e.violatedDirective + " blocked " + e.blockedURI));""")
+        context.on("console", lambda m: problems.append(f"{m.page.url if m.page else ''}: {m.text}")
+                   if m.type == "error" else None)
+        context.on("weberror", lambda e: problems.append(f"page error: {e.error}"))
         # nothing may leave the machine: record it (asserted below), then refuse it
         context.route(re.compile(r"^(?!http://127\.0\.0\.1[:/])[a-z]+://.*"), lambda route: route.abort())
         context.set_default_timeout(10_000)
-        yield {"context": context, "requests": requests}
+        yield {"context": context, "requests": requests, "problems": problems}
         context.close()
 
 
@@ -277,6 +313,67 @@ def test_docs_page_lists_the_operations_offline(server, browser, page):
     made = browser["requests"][start:]
     assert any(u.endswith("/openapi.json") for u in made)
     assert _external(made) == [], _external(made)
+
+
+def _pages(state) -> list[str]:
+    """Every kind of page: the tournaments, one tournament, a round's seating, the hall
+    screen, the cards and sheets (all and one), the standings, the clock's countdown."""
+    table = state.round(1).tables[0].table
+    return ["/t/", "/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/hall", "/t/taipei/rounds/1/cards",
+            f"/t/taipei/rounds/1/tables/{table}/card", "/t/taipei/rounds/1/sheets",
+            f"/t/taipei/rounds/1/tables/{table}/sheets/1", "/t/taipei/standings", "/t/clocked/"]
+
+
+def _assert_secured(response, path: str) -> None:
+    headers = response.all_headers()
+    policy = headers.get("content-security-policy", "")
+    assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy, (path, policy)
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, (path, policy)
+    assert headers.get("x-content-type-options") == "nosniff", path
+
+
+def test_every_page_passes_its_content_security_policy(server, private_server, browser, page):
+    start = len(browser["problems"])
+    for path in [*_pages(replay(server["records"])), "/t/nope/"]:
+        response = page.goto(server["base"] + path, wait_until="load")
+        assert response.status == (404 if path == "/t/nope/" else 200), path
+        _assert_secured(response, path)
+    response = page.goto(private_server + "/t/taipei/", wait_until="load")
+    assert response.status == 401
+    _assert_secured(response, "401")
+    # the console counts a 404/401 page's status as an error; only those may be there
+    problems = [p for p in browser["problems"][start:] if "status of 40" not in p]
+    assert problems == [], problems
+
+
+def test_countdown_runs_from_a_script_file(server, browser, page):
+    start = len(browser["problems"])
+    page.goto(server["base"] + "/t/clocked/", wait_until="load")
+    out = page.locator("output.countdown")
+    first = out.inner_text()
+    seconds = int(out.get_attribute("data-seconds-left"))
+    assert 0 < seconds <= 2100 and first == f"{seconds // 60}:{seconds % 60:02d}"
+    page.wait_for_function("t => document.querySelector('output.countdown').textContent !== t", arg=first,
+                           timeout=3000)  # counting down: the script ran
+    assert page.locator("script:not([src])").count() == 0
+    assert browser["problems"][start:] == []
+
+
+def test_docs_page_works_under_its_content_security_policy(server, browser, page):
+    start = len(browser["problems"])
+    response = page.goto(server["base"] + "/docs", wait_until="networkidle")
+    _assert_secured(response, "/docs")
+    page.wait_for_selector(".opblock")
+    assert page.locator("script:not([src])").count() == 0
+    # an operation opens and is tried from the page: Swagger UI's scripts run under the policy
+    block = page.locator(".opblock-get", has=page.locator(".opblock-summary-path[data-path='/api/v1/rulesets']"))
+    block.locator(".opblock-summary").click()
+    block.get_by_role("button", name="Try it out").click()
+    block.get_by_role("button", name="Execute").click()
+    status = block.locator(".live-responses-table tbody .response-col_status").first
+    status.wait_for()
+    assert status.inner_text().strip() == "200"
+    assert browser["problems"][start:] == []
 
 
 PAGES = ["/t/", "/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/hall", "/t/taipei/rounds/1/cards",

@@ -1,13 +1,15 @@
 """HTML pages of mjref (issue #7): tournament index, seating, table cards, score sheets,
 standings — served by the app, printable from a browser, no external assets.
 
-:func:`init_app` registers the blueprint (:mod:`web.pages`); ``create_app`` calls it.
+:func:`init_app` registers the blueprint (:mod:`web.pages`) and the security headers of
+every response (:mod:`web.headers`: a Content-Security-Policy on every HTML page, the API's
+``/docs`` included); ``create_app`` calls it.
 """
 from __future__ import annotations
 
 from flask import Flask, current_app
 
-from web import pages
+from web import headers, pages
 from web.times import local_time, minutes_left, time_zone
 
 
@@ -17,3 +19,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(pages.bp)
     app.add_template_filter(lambda when: local_time(when, zone, current_app.config["CLOCK"].now()), "local_time")
     app.add_template_filter(minutes_left, "minutes_left")
+    headers.init_app(app)
