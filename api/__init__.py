@@ -24,6 +24,7 @@ from marshmallow import ValidationError
 from api import adjudications, analysis, auth, cli, clocks, health, openapi, overrides, rulesets, rulings, scoring, tables
 from api import tournaments
 from api.problems import ApiProblem
+from api.schemas import register_components
 from referee.errors import MjrefError
 from store import StoreUnavailableError
 
@@ -140,6 +141,7 @@ def init_app(app: Flask) -> None:
     spec.register_blueprint(rulesets.bp)
     spec.register_blueprint(scoring.bp)
     spec.spec.components.schema("Score", schema=scoring.ScoreSchema)
+    register_components(spec.spec)  # RulesetParams, PatternCode (api.schemas)
     spec.register_blueprint(auth.blp)
     spec.register_blueprint(tables.blp)
     spec.register_blueprint(overrides.blp)

@@ -15,8 +15,9 @@ import http
 
 import flask_smorest
 from flask import Flask, abort, send_from_directory
+from apispec import BasePlugin
 from flask_smorest.utils import prepare_response
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 from webargs.flaskparser import FlaskParser
 
 API_VERSION = "1"
@@ -30,16 +31,27 @@ MAYBE_BEARER = [{}, {"bearerAuth": []}]
 class ProblemSchema(Schema):
     """錯誤 An error (RFC 9457 problem+json), in zh-TW and English."""
 
-    type = fields.String(metadata={"description": "問題種類 URI, e.g. urn:mjref:problem:seq_gap"})
-    title = fields.String(metadata={"description": "標題 title, zh-TW then English"})
-    status = fields.Integer(metadata={"description": "HTTP status"})
-    code = fields.String(metadata={"description": "穩定代碼 stable ASCII code"})
-    field = fields.String(allow_none=True, metadata={"description": "出錯的欄位 the field at fault"})
-    detail = fields.String(metadata={"description": "English reason"})
-    detail_zh = fields.String(metadata={"description": "中文說明 zh-TW reason"})
+    type = fields.String(required=True, metadata={"description": "問題種類 URI, e.g. urn:mjref:problem:seq_gap"})
+    title = fields.String(required=True, metadata={"description": "標題 title, zh-TW then English"})
+    status = fields.Integer(required=True, metadata={"description": "HTTP status"})
+    code = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "穩定代碼 stable ASCII code"})
+    field = fields.String(required=True, allow_none=True, metadata={"description": "出錯的欄位 the field at fault"})
+    detail = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "English reason"})
+    detail_zh = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "中文說明 zh-TW reason"})
     errors = fields.Dict(metadata={"description": "每個欄位的錯誤 every invalid field"})
     expected_seq = fields.Integer(metadata={"description": "409: 應收到的 seq the seq expected next"})
     expected_hand = fields.Integer(metadata={"description": "409: 應收到的 hand the hand expected"})
+
+
+class SchemaRulesPlugin(BasePlugin):
+    """apispec plugin: a marshmallow schema's ``OPENAPI_RULES`` (JSON Schema keywords such
+    as ``anyOf`` / ``oneOf``) join its component, for the rules its ``@validates_schema``
+    checks across fields, so that the spec calls valid only what the server accepts."""
+
+    def schema_helper(self, name, definition, **kwargs):
+        schema = kwargs.get("schema")
+        cls = schema if isinstance(schema, type) else type(schema)
+        return dict(getattr(cls, "OPENAPI_RULES", None) or {}) or None
 
 
 class _Parser(FlaskParser):
@@ -99,7 +111,7 @@ def configure(app: Flask) -> Api:
     }
     for key, value in defaults.items():
         app.config.setdefault(key, value)
-    api = Api(app)
+    api = Api(app, spec_kwargs={"extra_plugins": [SchemaRulesPlugin()]})
 
     @app.get("/docs/assets/<path:filename>")
     def swagger_ui_assets(filename: str):

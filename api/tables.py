@@ -35,6 +35,8 @@ from api.clikit import emit
 from api.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, table_totals
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from api.problems import ApiProblem, bad_request, not_found
+from api.schemas import params_property, profile_property
+from api.tournament_schemas import TOURNAMENT_ID
 from referee.errors import MjrefError
 from referee.events import EventType
 from referee.ruleset import Ruleset
@@ -60,9 +62,12 @@ class CreateTableSchema(Schema):
     name = fields.String(load_default="", validate=validate.Length(max=200), metadata={"description": "名稱 name"})
     mode = fields.String(load_default="digital", validate=validate.OneOf(["digital", "physical"]),
                          metadata={"description": "digital（電子桌：牌牆已知）或 physical（實體桌）"})
-    ruleset = fields.String(load_default="competition", metadata={"description": "規則組 ruleset profile"})
-    params = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "參數覆寫 overrides"})
-    tournament = fields.String(load_default=None, allow_none=True, metadata={"description": "賽事 tournament id"})
+    ruleset = fields.String(load_default="competition",
+                            metadata={"description": "規則組 ruleset profile", **profile_property()})
+    params = fields.Dict(keys=fields.String(), load_default=dict,
+                         metadata={"description": "參數覆寫 overrides", **params_property()})
+    tournament = fields.String(load_default=None, allow_none=True, validate=TOURNAMENT_ID,
+                               metadata={"description": "賽事 tournament id (an existing one: else 404)"})
 
 
 class TableSchema(Schema):
@@ -105,7 +110,7 @@ class EventSchema(Schema):
     hand = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "盤號 hand"})
     seq = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "序號 within the hand"})
     ts = fields.Integer(validate=validate.Range(min=0), metadata={"description": "時間 ms"})
-    table = fields.String(metadata={"description": "桌號（可省略；須與網址相同）"})
+    table = fields.String(validate=TABLE_ID, metadata={"description": "桌號（可省略；須與網址相同）"})
     seat = fields.Integer(validate=validate.Range(0, 3))
     tiles = fields.Raw(metadata={"description": "牌 tile notation or a list"})
     tile = fields.Raw()

@@ -61,7 +61,7 @@ from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
 from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
-from tournament.errors import EventLogError
+from tournament.errors import EventLogError, ScheduleError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay,
@@ -198,7 +198,10 @@ def make_event_schedule(data: dict, tid: str):
     loaded = load(tid)
     state = loaded.state
     players = [p.player_id for p in state.players if not p.substitute and p.withdrawn_before is None]
-    schedule = make_schedule(players, state.settings.rounds, seed=data["seed"])
+    try:
+        schedule = make_schedule(players, state.settings.rounds, seed=data["seed"])
+    except ScheduleError as exc:  # too few players registered yet: the event's state, not the body (409)
+        raise refused(exc) from None
     wanted = data["rounds"] or [p.round for p in schedule.rounds]
     bad = next((k for k, r in enumerate(wanted) if not 1 <= r <= state.settings.rounds), None)
     if bad is not None:
@@ -280,8 +283,11 @@ def withdraw(data: dict, tid: str):
     later = [p for p in state.rounds if p.round >= data["before_round"]]
     reseated: tuple[RoundPlan, ...] = ()
     if later:
-        schedule = reseat(_schedule_of(loaded), withdrawn=[data["player_id"]], from_round=data["before_round"],
-                          seed=data["seed"])
+        try:
+            schedule = reseat(_schedule_of(loaded), withdrawn=[data["player_id"]], from_round=data["before_round"],
+                              seed=data["seed"])
+        except ScheduleError as exc:  # too few players would be left, a round past the schedule: 409
+            raise refused(exc) from None
         reseated = tuple(p for p in schedule.rounds if p.round >= data["before_round"])
     added = append(tid, [PlayerWithdrew(data["player_id"], data["before_round"], reseated, data["reason"])],
                    actor=principal.id)
@@ -645,7 +651,10 @@ def _standing(s) -> dict:
 @blp.get("/<tid>/standings")
 @blp.arguments(StandingsQuerySchema, location="query")
 @blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@blp.doc(security=MAYBE_BEARER, responses={"200": {"description": "排名 standings (JSON, or CSV with ?format=csv)", "content": {
+    "application/json": {"schema": {"$ref": "#/components/schemas/Any"}},
+    "text/csv": {"schema": {"type": "string", "description": "?format=csv: 名次 Rank,代號 ID,姓名 Name,… one line per player"}},
+}}})
 def get_standings(query: dict, tid: str):
     """排名 Standings: points, then the tie-break chain (``?tie_breaks=fewer_deal_ins,more_tai``);
     ``?format=csv`` for a CSV file (zh-TW/English headers)."""
@@ -671,6 +680,8 @@ def get_advancement(query: dict, tid: str):
     """晉級 四取一 (``take=1``) / 四取二 (``take=2``) per table of a round, by that round's totals."""
     _read()
     loaded = load(tid)
+    if loaded.state.round(query["round"]) is None:
+        raise not_found("round", "輪次", query["round"], "round")
     out = st.advancement(loaded.state, query["round"], query["take"], _chain(query["tie_breaks"]))
     return jsonify({"round": query["round"], "take": query["take"], "tables": [
         {"table": a.table, "advancing": list(a.advancing), "tie_at_cut": list(a.tie_at_cut),
