@@ -60,9 +60,31 @@ class _Parser(FlaskParser):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint with the API's validation status (400)."""
+    """flask-smorest's Blueprint with the API's validation status (400); an error response
+    documented with :meth:`alt_response` is problem+json unless told otherwise."""
 
     ARGUMENTS_PARSER = _Parser()
+
+    def alt_response(self, status_code, response=None, *, schema=None, content_type=None, **kwargs):
+        if response is None and schema is None and int(status_code) >= 400:
+            schema, content_type = ProblemSchema, content_type or PROBLEM_JSON
+        return super().alt_response(status_code, response, schema=schema, content_type=content_type, **kwargs)
+
+
+def link(path: str, method: str, description: str = "", **parameters: str) -> dict:
+    """An OpenAPI link to the operation *method* *path*, its parameters taken from this
+    response or request (``table_id="$response.body#/id"``): the stateful checks follow
+    them (create a table, then post its events, read it ...)."""
+    pointer = path.replace("~", "~0").replace("/", "~1")
+    out = {"operationRef": f"#/paths/{pointer}/{method.lower()}", "parameters": parameters}
+    if description:
+        out["description"] = description
+    return out
+
+
+def links(status: int, **named: dict) -> dict:
+    """``@blp.doc(**links(201, GetTable=link(...)))``: links on one response."""
+    return {"responses": {status: {"links": named}}}
 
 
 class Api(flask_smorest.Api):

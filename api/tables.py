@@ -33,7 +33,7 @@ from werkzeug.exceptions import HTTPException
 from api import auth
 from api.clikit import emit
 from api.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, table_totals
-from api.openapi import BEARER, MAYBE_BEARER, Blueprint
+from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from api.problems import ApiProblem, bad_request, not_found
 from api.schemas import params_property, profile_property
 from api.tournament_schemas import TOURNAMENT_ID
@@ -257,6 +257,12 @@ def _hand_or_404(table_id: str, hand: int) -> list[dict]:
 @blp.arguments(CreateTableSchema)
 @blp.response(201, TableSchema)
 @blp.doc(security=BEARER)
+@blp.doc(**links(201, **{name: link(f"/api/v1/tables/{{table_id}}{tail}", method, table_id="$response.body#/id")
+                         for name, tail, method in (
+                             ("GetTable", "", "get"), ("PostEvents", "/events", "post"), ("GetEvents", "/events", "get"),
+                             ("GetState", "/state", "get"), ("GetHands", "/hands", "get"),
+                             ("GetRulings", "/rulings", "get"), ("PostOverride", "/overrides", "post"),
+                             ("GetOverrides", "/overrides", "get"))}))
 def create_table(data: dict):
     """開桌 Create a table (official)."""
     principal = auth.require("official", "admin")
@@ -309,6 +315,9 @@ def get_table(table_id: str):
     },
 )
 @blp.alt_response(409, description="序號缺漏或衝突 a gap or a clash: expected_hand / expected_seq name the position expected")
+@blp.doc(**links(200, **{name: link(f"/api/v1/tables/{{table_id}}/hands/{{hand}}{tail}", "get", table_id="$request.path.table_id",
+                                    hand="$response.body#/results/0/hand")
+                         for name, tail in (("GetHand", ""), ("ReplayHand", "/replay"))}))
 def post_events(table_id: str):
     """即時事件 Live ingest: one event or a batch; each event's verdict and any rulings.
 

@@ -41,7 +41,7 @@ from urllib.parse import quote
 from flask import Response, jsonify
 
 from api import auth
-from api.openapi import BEARER, MAYBE_BEARER, Blueprint
+from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from api.problems import ApiProblem, bad_request, not_found
 from api.tournament_results import sync_report
 from api.tournament_schemas import (
@@ -104,6 +104,21 @@ def _records(added) -> list[dict]:
 @blp.arguments(CreateTournamentSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@blp.doc(**links(201, **{
+    name: link(f"/api/v1/tournaments/{{{param}}}{tail}", method, **{param: "$response.body#/id"})
+    for name, param, tail, method in (
+        ("GetTournament", "tid", "", "get"), ("PostPlayers", "tid", "/players", "post"),
+        ("GetPlayers", "tid", "/players", "get"), ("PostSchedule", "tid", "/schedule", "post"),
+        ("GetSchedule", "tid", "/schedule", "get"), ("PostWithdrawal", "tid", "/withdrawals", "post"),
+        ("PostHand", "tid", "/hands", "post"), ("PostEntry", "tid", "/hands/entry", "post"),
+        ("GetHands", "tid", "/hands", "get"), ("PostRevert", "tid", "/reverts", "post"),
+        ("PostLink", "tid", "/links", "post"), ("GetLinks", "tid", "/links", "get"), ("PostSync", "tid", "/sync", "post"),
+        ("GetStandings", "tid", "/standings", "get"), ("GetLog", "tid", "/log", "get"),
+        ("GetBalance", "tid", "/balance", "get"), ("PutClock", "tournament_id", "/clock", "put"),
+        ("GetClock", "tournament_id", "/clock", "get"), ("StartRound", "tournament_id", "/clock/start", "post"),
+        ("CallTime", "tournament_id", "/clock/call-time", "post"), ("ReportTable", "tournament_id", "/clock/reports", "post"),
+        ("CloseRound", "tournament_id", "/clock/close", "post"), ("Publish", "tournament_id", "/clock/publish", "post"),
+        ("GetPublished", "tournament_id", "/seating/published", "get"))}))
 @blp.alt_response(409, description="代號已用 the id is taken")
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
@@ -426,6 +441,14 @@ def _referee_hand(prov: Provenance, key: tuple, referee_hand: int | None) -> lis
     return [RefereeHandSynced(table_id, referee_hand, key)]
 
 
+#: a hand recorded: its audit trail, a correction, a revert
+HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}}/{{h}}/{tail}", method, tid="$request.path.tid",
+                     r="$response.body#/key/0", t="$response.body#/key/1", m="$response.body#/key/2",
+                     h="$response.body#/key/3") for name, tail, method in (("GetAudit", "audit", "get"),
+                                                                           ("PostCorrection", "corrections", "post"))},
+     "PostRevert": link("/api/v1/tournaments/{tid}/reverts", "post", tid="$request.path.tid")}
+
+
 def _typed(data: dict) -> HandResult:
     return HandResult(tuple(data["payments"]), tuple(Win(w["seat"], w["tai"], w["deal_in"]) for w in data["wins"]),
                       data["penalty"])
@@ -436,6 +459,7 @@ def _typed(data: dict) -> HandResult:
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
+@blp.doc(**links(201, **HAND_LINKS))
 def record_hand(data: dict, tid: str):
     """記錄一盤 A hand's payments and wins typed in (HandRecorded)."""
     principal = _official()
@@ -474,6 +498,7 @@ def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合 the log refuses it")
+@blp.doc(**links(201, **HAND_LINKS))
 def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
@@ -651,10 +676,8 @@ def _standing(s) -> dict:
 @blp.get("/<tid>/standings")
 @blp.arguments(StandingsQuerySchema, location="query")
 @blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER, responses={"200": {"description": "排名 standings (JSON, or CSV with ?format=csv)", "content": {
-    "application/json": {"schema": {"$ref": "#/components/schemas/Any"}},
-    "text/csv": {"schema": {"type": "string", "description": "?format=csv: 名次 Rank,代號 ID,姓名 Name,… one line per player"}},
-}}})
+@blp.doc(security=MAYBE_BEARER, responses={200: {"content": {"text/csv": {  # ?format=csv
+    "schema": {"type": "string", "description": "?format=csv: 名次 Rank,代號 ID,姓名 Name,… one line per player"}}}}})
 def get_standings(query: dict, tid: str):
     """排名 Standings: points, then the tie-break chain (``?tie_breaks=fewer_deal_ins,more_tai``);
     ``?format=csv`` for a CSV file (zh-TW/English headers)."""
