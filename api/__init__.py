@@ -146,6 +146,7 @@ def init_app(app: Flask) -> None:
 
     from api import adjudications, analysis, auth, cli, clocks, health, intake, openapi, overrides, rulesets, rulings
     from api import scoring, tables, tournament_matches, tournaments
+    from api.schemas import register_components
     from store import StoreUnavailableError
 
     intake.init_app(app)  # MAX_CONTENT_LENGTH, and the one JSON decoder of request bodies
@@ -158,6 +159,7 @@ def init_app(app: Flask) -> None:
     spec.register_blueprint(rulesets.bp)
     spec.register_blueprint(scoring.bp)
     spec.spec.components.schema("Score", schema=scoring.ScoreSchema)
+    register_components(spec.spec)  # RulesetParams, PatternCode (api.schemas)
     spec.register_blueprint(auth.blp)
     spec.register_blueprint(tables.blp)
     spec.register_blueprint(overrides.blp)

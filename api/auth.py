@@ -49,7 +49,7 @@ from flask.cli import AppGroup
 from marshmallow import Schema, fields, validate
 
 from api.clikit import emit, reports_errors
-from api.openapi import BEARER, Blueprint
+from api.openapi import BEARER, Blueprint, link, links
 from api.problems import ApiProblem, not_found
 from referee.errors import MjrefError
 from store import get_db, get_writer
@@ -406,6 +406,7 @@ class WhoAmISchema(Schema):
 @blp.arguments(TokenRequestSchema)
 @blp.response(201, NewTokenSchema)
 @blp.doc(security=BEARER)
+@blp.doc(**links(201, RevokeToken=link("/api/v1/tokens/{token_id}", "delete", token_id="$response.body#/id")))
 @requires("admin")
 def create_token_view(data: dict):
     """建立權杖 Create a token (admin). The secret is in the answer, once."""

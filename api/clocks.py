@@ -30,7 +30,8 @@ from marshmallow import Schema, fields, validate
 import clocks
 from api import auth, idempotency
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from api.problems import ApiProblem, bad_request, not_found
+from api.problems import ApiProblem, not_found
+from api.schemas import StrictBoolean
 from clocks.record import dealer_of, record_clock
 from clocks.scheduler import late_tolerance
 from store import get_db
@@ -61,33 +62,34 @@ _AHEAD = validate.Range(0, MAX_INTERVAL_SECONDS, error="須為 {min}–{max} 秒
 
 
 class ClockSettingsSchema(Schema):
-    round_seconds = fields.Integer(load_default=None, allow_none=True, validate=_ROUND,
+    round_seconds = fields.Integer(load_default=None, allow_none=True, strict=True, validate=_ROUND,
                                    metadata={"description": "每輪時間（秒，省略：賽事的 round_minutes）round length in "
                                                             "seconds, e.g. 5400 (default: the event's round_minutes)"})
-    starts = fields.List(fields.String(), load_default=list,
+    starts = fields.List(fields.String(metadata={"format": "date-time"}), load_default=list,
                          metadata={"description": "各輪開始時間 ISO 8601 含時區 each round's start, with offset"})
     first_start = fields.String(load_default=None, allow_none=True,
-                                metadata={"description": "第一輪開始時間 first round's start (with interval_seconds)"})
-    interval_seconds = fields.Integer(load_default=None, allow_none=True, validate=_INTERVAL,
+                                metadata={"format": "date-time",
+                                          "description": "第一輪開始時間 first round's start (with interval_seconds)"})
+    interval_seconds = fields.Integer(load_default=None, allow_none=True, strict=True, validate=_INTERVAL,
                                       metadata={"description": "輪與輪開始的間隔（秒）seconds between starts"})
     at_time = fields.String(load_default="finish_hand", validate=validate.OneOf(AT_TIME_POLICIES),
                             metadata={"description": "時間到：finish_hand 打完本盤 / finish_circle 打完本圈"})
-    reminders = fields.List(fields.Integer(validate=_ROUND), load_default=lambda: [900, 300],
+    reminders = fields.List(fields.Integer(strict=True, validate=_ROUND), load_default=lambda: [900, 300],
                             metadata={"description": "時間到前幾秒提醒 reminders, seconds before time"})
-    auto_close = fields.Boolean(load_default=True, metadata={"description": "各桌回報完賽即結束本輪 auto-close"})
+    auto_close = StrictBoolean(load_default=True, metadata={"description": "各桌回報完賽即結束本輪 auto-close"})
     publish = fields.String(load_default="on_close", validate=validate.OneOf(PUBLISH_POLICIES),
                             metadata={"description": "公布下一輪座位：on_close 本輪結束時 / before_start 開始前"})
-    publish_before_seconds = fields.Integer(load_default=0, validate=_AHEAD,
+    publish_before_seconds = fields.Integer(load_default=0, strict=True, validate=_AHEAD,
                                             metadata={"description": "before_start：開始前幾秒公布 seconds before"})
 
 
 class RoundArgSchema(Schema):
-    round = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1),
+    round = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, 100),
                            metadata={"description": "輪次（省略：目前這一輪／下一輪）round (default: the current / next)"})
 
 
 class ReportSchema(RoundArgSchema):
-    table = fields.Integer(required=True, validate=validate.Range(min=1), metadata={"description": "桌號 table"})
+    table = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10000), metadata={"description": "桌號 table"})
 
 
 class ClockStatusSchema(Schema):
@@ -105,8 +107,8 @@ class ClockStatusSchema(Schema):
 
 class PublishedSeatingSchema(Schema):
     tournament = fields.String()
-    round = fields.Integer()
-    published_at = fields.String()
+    round = fields.Integer(allow_none=True, metadata={"description": "公布的輪次（null：尚未公布）null: none yet"})
+    published_at = fields.String(allow_none=True)
     tables = fields.List(fields.Dict())
 
 
@@ -236,7 +238,7 @@ _idempotent = idempotency.documented(blp)
 
 
 @blp.put("/<tournament_id>/clock")
-@blp.arguments(ClockSettingsSchema)
+@blp.arguments(ClockSettingsSchema, required=False)  # no body: every setting its default
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
 @_idempotent
@@ -248,8 +250,8 @@ def configure_clock(data: dict, tournament_id: str):
     if data["round_seconds"] is None:
         minutes = event_state.settings.round_minutes if event_state.settings else None
         if minutes is None:
-            raise bad_request("invalid_clock", "round_seconds", "round_seconds is required: the event has no round_minutes",
-                              "須設定每輪時間 round_seconds（賽事未設定每輪分鐘數）")
+            raise ApiProblem(409, "invalid_clock", "round_seconds is required: the event has no round_minutes",
+                             "須設定每輪時間 round_seconds（賽事未設定每輪分鐘數）", field="round_seconds")
         data = {**data, "round_seconds": minutes * 60}
     settings = ClockSettings(**{**data, "starts": tuple(data["starts"]), "reminders": tuple(data["reminders"])})
     return _write(tournament_id, [ClockConfigured(settings, format_time(_now()))], principal.id)
@@ -289,7 +291,7 @@ def _official_action(tournament_id: str, make) -> object:
 
 
 @blp.post("/<tournament_id>/clock/start")
-@blp.arguments(RoundArgSchema)
+@blp.arguments(RoundArgSchema, required=False)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
 @_idempotent
@@ -299,7 +301,7 @@ def start_round(data: dict, tournament_id: str):
 
 
 @blp.post("/<tournament_id>/clock/call-time")
-@blp.arguments(RoundArgSchema)
+@blp.arguments(RoundArgSchema, required=False)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
 @_idempotent
@@ -321,7 +323,7 @@ def report_table(data: dict, tournament_id: str):
 
 
 @blp.post("/<tournament_id>/clock/close")
-@blp.arguments(RoundArgSchema)
+@blp.arguments(RoundArgSchema, required=False)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
 @_idempotent
@@ -331,7 +333,7 @@ def close_round(data: dict, tournament_id: str):
 
 
 @blp.post("/<tournament_id>/clock/publish")
-@blp.arguments(RoundArgSchema)
+@blp.arguments(RoundArgSchema, required=False)
 @blp.response(200, ClockStatusSchema)
 @blp.doc(security=BEARER)
 @_idempotent
@@ -344,14 +346,14 @@ def publish_seating(data: dict, tournament_id: str):
 @blp.response(200, PublishedSeatingSchema)
 @blp.doc(security=MAYBE_BEARER)
 def published_seating(tournament_id: str):
-    """公布的座位 The latest published round's tables: players' names by wind (the hall screen)."""
+    """公布的座位 The latest published round's tables: players' names by wind (the hall screen);
+    ``round: null`` and no tables before any round's seating is published."""
     auth.check_read("tournaments")
     _records, event_state, state = _load(tournament_id)
     shown = state.published
     plan = event_state.round(shown.round) if shown is not None else None
-    if plan is None:
-        raise ApiProblem(404, "not_published", "no round's seating is published yet", "尚未公布任何一輪的座位",
-                         field="round")
+    if plan is None:  # the tournament is there, its published seating empty: not a 404 (issue #12 item 6)
+        return jsonify({"tournament": tournament_id, "round": None, "published_at": None, "tables": []})
     return jsonify({"tournament": tournament_id, "round": shown.round, "published_at": shown.published_at,
                     "tables": seating_view(event_state, plan)})
 

@@ -416,8 +416,8 @@ class LiveService:
                 from store.tournaments import get_tournament
 
                 if get_tournament(tx.db, tournament) is None:
-                    raise bad_request("unknown_tournament", "tournament", f"no tournament {tournament!r}",
-                                      f"沒有賽事「{tournament}」")
+                    raise ApiProblem(404, "unknown_tournament", f"no tournament {tournament!r}",
+                                     f"沒有賽事「{tournament}」", field="tournament")
             row = ts.create_table(tx.db, table_id, created_by=actor, **settings)
             if row is None:
                 raise ApiProblem(409, "table_exists", f"table {table_id!r} already exists", f"桌「{table_id}」已存在",

@@ -19,9 +19,10 @@ import http
 import flask_smorest
 from pathlib import Path
 
+from apispec import BasePlugin
 from flask import Flask, abort, render_template_string, send_from_directory, url_for
 from flask_smorest.utils import prepare_response
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
@@ -38,16 +39,27 @@ MAYBE_BEARER = [{}, {"bearerAuth": []}]
 class ProblemSchema(Schema):
     """錯誤 An error (RFC 9457 problem+json), in zh-TW and English."""
 
-    type = fields.String(metadata={"description": "問題種類 URI, e.g. urn:mjref:problem:seq_gap"})
-    title = fields.String(metadata={"description": "標題 title, zh-TW then English"})
-    status = fields.Integer(metadata={"description": "HTTP status"})
-    code = fields.String(metadata={"description": "穩定代碼 stable ASCII code"})
-    field = fields.String(allow_none=True, metadata={"description": "出錯的欄位 the field at fault"})
-    detail = fields.String(metadata={"description": "English reason"})
-    detail_zh = fields.String(metadata={"description": "中文說明 zh-TW reason"})
+    type = fields.String(required=True, metadata={"description": "問題種類 URI, e.g. urn:mjref:problem:seq_gap"})
+    title = fields.String(required=True, metadata={"description": "標題 title, zh-TW then English"})
+    status = fields.Integer(required=True, metadata={"description": "HTTP status"})
+    code = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "穩定代碼 stable ASCII code"})
+    field = fields.String(required=True, allow_none=True, metadata={"description": "出錯的欄位 the field at fault"})
+    detail = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "English reason"})
+    detail_zh = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "中文說明 zh-TW reason"})
     errors = fields.Dict(metadata={"description": "每個欄位的錯誤 every invalid field"})
     expected_seq = fields.Integer(metadata={"description": "409: 應收到的 seq the seq expected next"})
     expected_hand = fields.Integer(metadata={"description": "409: 應收到的 hand the hand expected"})
+
+
+class SchemaRulesPlugin(BasePlugin):
+    """apispec plugin: a marshmallow schema's ``OPENAPI_RULES`` (JSON Schema keywords such
+    as ``anyOf`` / ``oneOf``) join its component, for the rules its ``@validates_schema``
+    checks across fields, so that the spec calls valid only what the server accepts."""
+
+    def schema_helper(self, name, definition, **kwargs):
+        schema = kwargs.get("schema")
+        cls = schema if isinstance(schema, type) else type(schema)
+        return dict(getattr(cls, "OPENAPI_RULES", None) or {}) or None
 
 
 class _Parser(FlaskParser):
@@ -63,9 +75,31 @@ class _Parser(FlaskParser):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint with the API's validation status (400)."""
+    """flask-smorest's Blueprint with the API's validation status (400); an error response
+    documented with :meth:`alt_response` is problem+json unless told otherwise."""
 
     ARGUMENTS_PARSER = _Parser()
+
+    def alt_response(self, status_code, response=None, *, schema=None, content_type=None, **kwargs):
+        if response is None and schema is None and int(status_code) >= 400:
+            schema, content_type = ProblemSchema, content_type or PROBLEM_JSON
+        return super().alt_response(status_code, response, schema=schema, content_type=content_type, **kwargs)
+
+
+def link(path: str, method: str, description: str = "", **parameters: str) -> dict:
+    """An OpenAPI link to the operation *method* *path*, its parameters taken from this
+    response or request (``table_id="$response.body#/id"``): the stateful checks follow
+    them (create a table, then post its events, read it ...)."""
+    pointer = path.replace("~", "~0").replace("/", "~1")
+    out = {"operationRef": f"#/paths/{pointer}/{method.lower()}", "parameters": parameters}
+    if description:
+        out["description"] = description
+    return out
+
+
+def links(status: int, **named: dict) -> dict:
+    """``@blp.doc(**links(201, GetTable=link(...)))``: links on one response."""
+    return {"responses": {status: {"links": named}}}
 
 
 class Api(flask_smorest.Api):
@@ -134,7 +168,7 @@ def configure(app: Flask) -> Api:
     }
     for key, value in defaults.items():
         app.config.setdefault(key, value)
-    api = Api(app)
+    api = Api(app, spec_kwargs={"extra_plugins": [SchemaRulesPlugin()]})
 
     @app.get("/docs/assets/<path:filename>")
     def swagger_ui_assets(filename: str):

@@ -13,6 +13,8 @@ from marshmallow import INCLUDE, Schema, fields
 
 from api import auth, intake
 from api.openapi import MAYBE_BEARER, Blueprint
+from api.problems import not_found
+from api.schemas import params_query_parameters, profile_property
 from referee.ruleset import Ruleset, available_profiles, profile_info
 
 bp = Blueprint("rulesets", __name__, url_prefix="/api/v1/rulesets", description="規則組 Rulesets (issue #2)")
@@ -62,12 +64,14 @@ def list_profiles():
 @bp.response(200, ProfileValuesSchema)
 @bp.doc(
     security=MAYBE_BEARER,
-    parameters=[{"in": "query", "name": "params", "schema": {"type": "object", "additionalProperties": {"type": "string"}},
-                 "style": "form", "explode": True, "description": "參數覆寫 overrides: NAME=VALUE (JSON or a bare word)"}],
+    parameters=[{"in": "path", "name": "profile", "required": True, "schema": profile_property()},
+                *params_query_parameters()],
 )
 @auth.read_access("rulesets")
 def show_profile(profile: str):
     """一個規則組及其參數值 One profile with every parameter's value, overrides applied."""
+    if profile not in available_profiles():
+        raise not_found("ruleset profile", "規則組", profile, "profile")
     overrides = {name: _json_or_word(name, raw) for name, raw in request.args.items()}
     ruleset = Ruleset.load(profile, overrides or None)
     return jsonify({**_info(profile), "overrides": dict(ruleset.overrides), "values": ruleset.to_dict()})

@@ -14,14 +14,114 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
-from referee.ruleset import DEFAULT_PROFILE, Ruleset
+from referee.ruleset import DEFAULT_PROFILE, SCOPES, Ruleset, available_profiles, parameters
+
+
+# --- what the spec says a ruleset choice is (issue #12 item 6) ------------------------------
+# Generated from the data (data/rulesets/): a profile name is one of the profiles, an
+# override names a parameter of parameters.json with a value of its type and range, so a
+# request the spec calls valid is one Ruleset.load accepts. Validation stays Ruleset.load's
+# (its errors name ``ruleset`` / ``params.<name>``); these only document it.
+
+
+def profile_property() -> dict:
+    """The JSON Schema of a profile name: one of the profiles."""
+    return {"type": "string", "enum": list(available_profiles())}
+
+
+def _parameter_property(defn) -> dict:
+    described = {"description": f"{defn.term}: {defn.meaning_en} ({', '.join(defn.clauses)})"}
+    if defn.type == "int":
+        return {"type": "integer", "minimum": defn.min, "maximum": defn.max, **described}
+    if defn.type == "bool":
+        return {"type": "boolean", **described}
+    if defn.type == "enum":
+        return {"type": "string", "enum": list(defn.values), **described}
+    return {**described, **_exclusions_property()}
+
+
+PATTERN_CODE = "#/components/schemas/PatternCode"
+
+
+def pattern_codes() -> list[str]:
+    """The 名堂 codes: ``tai.<code>`` parameters (what an exclusion entry names)."""
+    return sorted(name[4:] for name, d in parameters().items() if name.startswith("tai.") and d.type == "int")
+
+
+def _exclusions_property() -> dict:
+    """``tai.exclusions``: entries of a pattern and the patterns it excludes (or, with
+    ``with_any``, adjusts), as Ruleset.load reads them: one branch per pattern, as an
+    entry may not list its own pattern."""
+    clause = {"type": "string", "pattern": r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)*$"}
+    branches = []
+    for code in pattern_codes():
+        others = {"type": "array", "minItems": 1, "uniqueItems": True,
+                  "items": {"allOf": [{"$ref": PATTERN_CODE}, {"not": {"enum": [code]}}]}}
+        common = {"pattern": {"type": "string", "enum": [code]}, "clause": clause, "note": {"type": "string"}}
+        branches.append({"type": "object", "additionalProperties": False, "required": ["pattern", "clause", "excludes"],
+                         "properties": {**common, "excludes": others, "scope": {"type": "string", "enum": list(SCOPES)}}})
+        branches.append({"type": "object", "additionalProperties": False,
+                         "required": ["pattern", "clause", "with_any", "adjust"],
+                         "properties": {**common, "with_any": others, "scope": {"type": "string", "enum": ["hand"]},
+                                        "adjust": {"type": "integer", "not": {"enum": [0]}}}})
+    return {"type": "array", "items": {"oneOf": branches}}
+
+
+RULESET_PARAMS = "#/components/schemas/RulesetParams"
+
+
+def params_component() -> dict:
+    """The JSON Schema of ``params``: parameter name → a value of its type."""
+    return {"type": "object", "additionalProperties": False,
+            "properties": {name: _parameter_property(defn) for name, defn in parameters().items()}}
+
+
+def params_property() -> dict:
+    """``params`` in a schema: the ``RulesetParams`` component (:func:`register_components`)."""
+    return {"allOf": [{"$ref": RULESET_PARAMS}]}
+
+
+def register_components(spec) -> None:
+    """The components the properties above refer to."""
+    spec.components.schema("PatternCode", component={"type": "string", "enum": pattern_codes()})
+    spec.components.schema("RulesetParams", component=params_component())
+
+
+def params_query_parameters() -> list[dict]:
+    """``?NAME=VALUE`` overrides in a query (``GET /rulesets/{profile}``): values in JSON,
+    so an integer or ``true``/``false`` or an enum word; ``tai.exclusions`` is a body's."""
+    out = []
+    for name, defn in parameters().items():
+        if defn.type == "int":
+            schema = {"type": "integer", "minimum": defn.min, "maximum": defn.max}
+        elif defn.type == "bool":
+            schema = {"type": "string", "enum": ["true", "false"]}
+        elif defn.type == "enum":
+            schema = {"type": "string", "enum": list(defn.values)}
+        else:
+            continue
+        out.append({"in": "query", "name": name, "required": False, "schema": schema,
+                    "description": f"{defn.term}: {defn.meaning_en}"})
+    return out
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false`` in a body: ``0``, ``1`` or ``"yes"`` are not booleans
+    (marshmallow's Boolean takes them; the spec says ``boolean``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class RulesetSelectionSchema(Schema):
     """``ruleset`` (profile name) and ``params`` (overrides)."""
 
-    ruleset = fields.String(load_default=DEFAULT_PROFILE, metadata={"description": "規則組 ruleset profile"})
-    params = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "覆寫參數 overrides"})
+    ruleset = fields.String(load_default=DEFAULT_PROFILE,
+                            metadata={"description": "規則組 ruleset profile", **profile_property()})
+    params = fields.Dict(keys=fields.String(), load_default=dict,
+                         metadata={"description": "覆寫參數 overrides", **params_property()})
 
 
 def load_ruleset(data: dict) -> Ruleset:

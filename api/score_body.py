@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api.schemas import RulesetSelectionSchema, load_ruleset
+from api.schemas import RulesetSelectionSchema, StrictBoolean, load_ruleset
 from referee.hand import Hand
 from referee.melds import MeldKind
 from referee.scoring import FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score, settle
@@ -78,7 +78,7 @@ class ScoreSchema(RulesetSelectionSchema):
     streak_marker = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0), **_STRICT_INT,
                                    metadata={"description": "連莊示記"})
     flower_win = fields.Enum(FlowerWin, by_value=True, load_default=FlowerWin.NONE, metadata={"description": "花胡"})
-    dealt_flower_win = fields.Boolean(load_default=False, metadata={"description": "配牌花胡"})
+    dealt_flower_win = StrictBoolean(load_default=False, metadata={"description": "配牌花胡"})
     readiness = fields.Enum(Readiness, by_value=True, load_default=Readiness.NONE, metadata={"description": "天聽／地聽／宣告聽牌"})
     first_turn = fields.Enum(FirstTurn, by_value=True, load_default=FirstTurn.NONE, metadata={"description": "天胡／地胡／人胡"})
     bao = fields.String(load_default="", metadata={"description": "寶牌, one per indicator"})

@@ -32,8 +32,10 @@ from werkzeug.exceptions import HTTPException
 from api import auth, intake
 from api.clikit import emit
 from api.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, table_totals
-from api.openapi import BEARER, MAYBE_BEARER, Blueprint
+from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from api.problems import ApiProblem, bad_request, not_found
+from api.schemas import params_property, profile_property
+from api.tournament_schemas import TOURNAMENT_ID
 from referee.errors import MjrefError
 from referee.events import EventType
 from referee.ruleset import Ruleset
@@ -61,9 +63,12 @@ class CreateTableSchema(Schema):
     name = fields.String(load_default="", validate=validate.Length(max=200), metadata={"description": "名稱 name"})
     mode = fields.String(load_default="digital", validate=validate.OneOf(["digital", "physical"]),
                          metadata={"description": "digital（電子桌：牌牆已知）或 physical（實體桌）"})
-    ruleset = fields.String(load_default="competition", metadata={"description": "規則組 ruleset profile"})
-    params = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "參數覆寫 overrides"})
-    tournament = fields.String(load_default=None, allow_none=True, metadata={"description": "賽事 tournament id"})
+    ruleset = fields.String(load_default="competition",
+                            metadata={"description": "規則組 ruleset profile", **profile_property()})
+    params = fields.Dict(keys=fields.String(), load_default=dict,
+                         metadata={"description": "參數覆寫 overrides", **params_property()})
+    tournament = fields.String(load_default=None, allow_none=True, validate=TOURNAMENT_ID,
+                               metadata={"description": "賽事 tournament id (an existing one: else 404)"})
 
 
 class TableSchema(Schema):
@@ -106,7 +111,7 @@ class EventSchema(Schema):
     hand = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "盤號 hand"})
     seq = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "序號 within the hand"})
     ts = fields.Integer(validate=validate.Range(min=0), metadata={"description": "時間 ms"})
-    table = fields.String(metadata={"description": "桌號（可省略；須與網址相同）"})
+    table = fields.String(validate=TABLE_ID, metadata={"description": "桌號（可省略；須與網址相同）"})
     seat = fields.Integer(validate=validate.Range(0, 3))
     tiles = fields.Raw(metadata={"description": "牌 tile notation or a list"})
     tile = fields.Raw()
@@ -253,6 +258,12 @@ def _hand_or_404(table_id: str, hand: int) -> list[dict]:
 @blp.arguments(CreateTableSchema)
 @blp.response(201, TableSchema)
 @blp.doc(security=BEARER)
+@blp.doc(**links(201, **{name: link(f"/api/v1/tables/{{table_id}}{tail}", method, table_id="$response.body#/id")
+                         for name, tail, method in (
+                             ("GetTable", "", "get"), ("PostEvents", "/events", "post"), ("GetEvents", "/events", "get"),
+                             ("GetState", "/state", "get"), ("GetHands", "/hands", "get"),
+                             ("GetRulings", "/rulings", "get"), ("PostOverride", "/overrides", "post"),
+                             ("GetOverrides", "/overrides", "get"))}))
 def create_table(data: dict):
     """開桌 Create a table (official)."""
     principal = auth.require("official", "admin")
@@ -305,6 +316,9 @@ def get_table(table_id: str):
     },
 )
 @blp.alt_response(409, description="序號缺漏或衝突 a gap or a clash: expected_hand / expected_seq name the position expected")
+@blp.doc(**links(200, **{name: link(f"/api/v1/tables/{{table_id}}/hands/{{hand}}{tail}", "get", table_id="$request.path.table_id",
+                                    hand="$response.body#/results/0/hand")
+                         for name, tail in (("GetHand", ""), ("ReplayHand", "/replay"))}))
 def post_events(table_id: str):
     """即時事件 Live ingest: one event or a batch; each event's verdict and any rulings.
 

@@ -25,6 +25,7 @@ from api import idempotency
 from api.problems import ApiProblem, not_found
 from store import get_db
 from store import tournaments as tstore
+from referee.errors import MjrefError
 from tournament.errors import EventLogError
 from tournament.events import EventState, Record, replay
 from tournament.provenance import Provenance, fold
@@ -69,8 +70,8 @@ def load(tournament_id: str, db=None) -> Loaded:
     return loaded
 
 
-def refused(exc: EventLogError) -> ApiProblem:
-    """The 409 for events the log refuses (nothing was written)."""
+def refused(exc: MjrefError) -> ApiProblem:
+    """The 409 for events the log refuses, or a step the event's state does not allow yet (nothing was written)."""
     return ApiProblem(409, "event_refused", exc.message, exc.reason_zh, field=exc.field)
 
 

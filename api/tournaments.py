@@ -49,7 +49,7 @@ from flask import Response, jsonify
 
 from api import auth, idempotency
 from api.idempotency import Duplicate
-from api.openapi import BEARER, MAYBE_BEARER, Blueprint
+from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from api.problems import ApiProblem, bad_request, not_found
 from api.tournament_results import sync_report
 from api.tournament_schemas import (
@@ -71,7 +71,7 @@ from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
 from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
-from tournament.errors import EventLogError, StandingsError
+from tournament.errors import EventLogError, ScheduleError, StandingsError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
@@ -135,6 +135,21 @@ _idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
 @blp.arguments(CreateTournamentSchema)
 @blp.response(201, AnySchema)
 @blp.doc(security=BEARER)
+@blp.doc(**links(201, **{
+    name: link(f"/api/v1/tournaments/{{{param}}}{tail}", method, **{param: "$response.body#/id"})
+    for name, param, tail, method in (
+        ("GetTournament", "tid", "", "get"), ("PostPlayers", "tid", "/players", "post"),
+        ("GetPlayers", "tid", "/players", "get"), ("PostSchedule", "tid", "/schedule", "post"),
+        ("GetSchedule", "tid", "/schedule", "get"), ("PostWithdrawal", "tid", "/withdrawals", "post"),
+        ("PostHand", "tid", "/hands", "post"), ("PostEntry", "tid", "/hands/entry", "post"),
+        ("GetHands", "tid", "/hands", "get"), ("PostRevert", "tid", "/reverts", "post"),
+        ("PostLink", "tid", "/links", "post"), ("GetLinks", "tid", "/links", "get"), ("PostSync", "tid", "/sync", "post"),
+        ("GetStandings", "tid", "/standings", "get"), ("GetLog", "tid", "/log", "get"),
+        ("GetBalance", "tid", "/balance", "get"), ("PutClock", "tournament_id", "/clock", "put"),
+        ("GetClock", "tournament_id", "/clock", "get"), ("StartRound", "tournament_id", "/clock/start", "post"),
+        ("CallTime", "tournament_id", "/clock/call-time", "post"), ("ReportTable", "tournament_id", "/clock/reports", "post"),
+        ("CloseRound", "tournament_id", "/clock/close", "post"), ("Publish", "tournament_id", "/clock/publish", "post"),
+        ("GetPublished", "tournament_id", "/seating/published", "get"))}))
 @blp.alt_response(409, description="代號已用 the id is taken")
 @_idempotent_or_duplicate
 def create_tournament(data: dict):
@@ -247,7 +262,10 @@ def make_event_schedule(data: dict, tid: str):
     loaded = load(tid)
     state = loaded.state
     players = [p.player_id for p in state.players if not p.substitute and p.withdrawn_before is None]
-    schedule = make_schedule(players, state.settings.rounds, seed=data["seed"])
+    try:
+        schedule = make_schedule(players, state.settings.rounds, seed=data["seed"])
+    except ScheduleError as exc:  # too few players registered yet: the event's state, not the body (409)
+        raise refused(exc) from None
     wanted = data["rounds"] or [p.round for p in schedule.rounds]
     bad = next((k for k, r in enumerate(wanted) if not 1 <= r <= state.settings.rounds), None)
     if bad is not None:
@@ -360,8 +378,11 @@ def withdraw(data: dict, tid: str):
     later = [p for p in state.rounds if p.round >= data["before_round"]]
     reseated: tuple[RoundPlan, ...] = ()
     if later:
-        schedule = reseat(_schedule_of(loaded), withdrawn=[data["player_id"]], from_round=data["before_round"],
-                          seed=data["seed"])
+        try:
+            schedule = reseat(_schedule_of(loaded), withdrawn=[data["player_id"]], from_round=data["before_round"],
+                              seed=data["seed"])
+        except ScheduleError as exc:  # too few players would be left, a round past the schedule: 409
+            raise refused(exc) from None
         reseated = tuple(p for p in schedule.rounds if p.round >= data["before_round"])
     events = [PlayerWithdrew(data["player_id"], data["before_round"], reseated, data["reason"])]
     return write(tid, events, actor=principal.id,
@@ -540,6 +561,14 @@ def _referee_hand(prov: Provenance, key: tuple, referee_hand: int | None) -> lis
     return [RefereeHandSynced(table_id, referee_hand, key)]
 
 
+#: a hand recorded: its audit trail, a correction, a revert
+HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}}/{{h}}/{tail}", method, tid="$request.path.tid",
+                     r="$response.body#/key/0", t="$response.body#/key/1", m="$response.body#/key/2",
+                     h="$response.body#/key/3") for name, tail, method in (("GetAudit", "audit", "get"),
+                                                                           ("PostCorrection", "corrections", "post"))},
+     "PostRevert": link("/api/v1/tournaments/{tid}/reverts", "post", tid="$request.path.tid")}
+
+
 def _typed(data: dict) -> HandResult:
     return HandResult(tuple(data["payments"]), tuple(Win(w["seat"], w["tai"], w["deal_in"]) for w in data["wins"]),
                       data["penalty"])
@@ -561,6 +590,7 @@ def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: Ha
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
 @_idempotent_or_duplicate
+@blp.doc(**links(201, **HAND_LINKS))
 def record_hand(data: dict, tid: str):
     """記錄一盤 A hand's payments and wins typed in (HandRecorded): they must agree with the wins'
     台 and the stakes (tournament.typed), or be entered as a house arrangement with its reason."""
@@ -614,6 +644,7 @@ def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
 @blp.doc(security=BEARER)
 @blp.alt_response(409, description="紀錄不合 the log refuses it")
 @_idempotent_or_duplicate
+@blp.doc(**links(201, **HAND_LINKS))
 def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
@@ -829,7 +860,8 @@ def _standing(s) -> dict:
 @blp.get("/<tid>/standings")
 @blp.arguments(StandingsQuerySchema, location="query")
 @blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@blp.doc(security=MAYBE_BEARER, responses={200: {"content": {"text/csv": {  # ?format=csv
+    "schema": {"type": "string", "description": "?format=csv: 名次 Rank,代號 ID,姓名 Name,… one line per player"}}}}})
 def get_standings(query: dict, tid: str):
     """排名 Standings: points, then the tie-break chain (``?tie_breaks=fewer_deal_ins,more_tai``);
     ``?format=csv`` for a CSV file (zh-TW/English headers)."""
@@ -855,6 +887,8 @@ def get_advancement(query: dict, tid: str):
     """晉級 四取一 (``take=1``) / 四取二 (``take=2``) per table of a round, by that round's totals."""
     _read()
     loaded = load(tid)
+    if loaded.state.round(query["round"]) is None:
+        raise not_found("round", "輪次", query["round"], "round")
     out = st.advancement(loaded.state, query["round"], query["take"], _chain(query["tie_breaks"]),
                          _cut_decisions(loaded, query["round"], query["take"]))
     return jsonify({"round": query["round"], "take": query["take"], "tables": [

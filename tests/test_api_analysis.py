@@ -46,4 +46,4 @@ def test_rulesets_listed_and_shown_with_overrides(client):
     assert body["values"]["tai.five_concealed_pungs"] == 12 and body["values"]["hands.ligu"] is True
     assert body["overrides"] == {"hands.ligu": True}
     missing = client.get("/api/v1/rulesets/house")
-    assert missing.status_code == 400 and missing.get_json()["field"] == "ruleset"
+    assert missing.status_code == 404 and missing.get_json()["field"] == "profile"  # no such resource

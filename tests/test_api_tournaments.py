@@ -411,7 +411,8 @@ def test_standings_csv_advancement_log_and_balance(client, official, event):
     assert rows["standings"][-1]["player_id"] == seats[0]
     chained = client.get(f"{BASE}/T1/standings?tie_breaks=more_tai,fewer_hands&rounds=1").get_json()
     assert chained["tie_breaks"] == ["more_tai", "fewer_hands"]
-    problem(client.get(f"{BASE}/T1/standings?tie_breaks=luck"), 400, "tie_breaks[0]")
+    luck = problem(client.get(f"{BASE}/T1/standings?tie_breaks=luck"), 400, "tie_breaks")
+    assert "more_tai" in luck["detail"]  # the known names
     problem(client.get(f"{BASE}/T1/standings?rounds=one"), 400, "rounds")
     response = client.get(f"{BASE}/T1/standings?format=csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
@@ -513,3 +514,52 @@ def test_an_unscored_referee_hand_is_entered_by_items_and_the_sync_goes_on(app, 
     synced = client.post(f"{BASE}/T1/sync", headers=official).get_json()
     assert synced["problems"] == []
     assert [r["event"]["key"] for r in synced["recorded"] if r["event"]["type"] == "HandRecorded"] == [[1, 1, 1, 2]]
+
+
+# --- what the spec says, the server does (issue #12 item 6) ------------------------------------
+
+
+def test_a_step_the_events_state_refuses_is_a_409_and_a_round_not_seated_a_404(client, official):
+    create(client, official)
+    client.post(f"{BASE}/T1/players", json={"players": PLAYERS[:2]}, headers=official)
+    # two players registered: the event's state, not the body, stops the schedule
+    problem(client.post(f"{BASE}/T1/schedule", json={"seed": 1}, headers=official), 409, "players")
+    problem(client.get(f"{BASE}/T1/advancement?round=2"), 404, "round")
+    assert log_length(client.application, "T1") == 3  # created and two players: nothing else written
+
+
+def test_a_withdrawal_leaving_too_few_to_seat_is_a_409(client, official, event):
+    for k in range(1, 5):  # 8 players: the fifth withdrawal would leave 3
+        withdrew = client.post(f"{BASE}/T1/withdrawals", json={"player_id": f"P{k}", "before_round": 2},
+                               headers=official)
+        assert withdrew.status_code == 201, withdrew.get_json()
+    before = log_length(client.application, "T1")
+    problem(client.post(f"{BASE}/T1/withdrawals", json={"player_id": "P5", "before_round": 2}, headers=official),
+            409, "withdrawn")
+    assert log_length(client.application, "T1") == before
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"players": [{"id": "P1", "name": "王", "substitute": 0}]}, "players.0.substitute"),
+    ({"players": [{"id": "P1", "name": "王", "substitute": "yes"}]}, "players.0.substitute"),
+])
+def test_a_boolean_is_a_json_boolean(client, official, body, field):
+    create(client, official)
+    problem(client.post(f"{BASE}/T1/players", json=body, headers=official), 400, field)
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"per_tai": 2.5}, "per_tai"),
+    ({"per_tai": 1e-42}, "per_tai"),
+    ({"rounds": "3"}, "rounds"),
+])
+def test_an_integer_is_a_json_integer(client, official, body, field):
+    response = client.post(BASE, json={"id": "T9", "name": "盃", "rounds": 3, **body}, headers=official)
+    problem(response, 400, field)
+    assert client.get(f"{BASE}/T9").status_code == 404
+
+
+def test_the_seating_published_of_a_new_tournament_is_empty(client, official):
+    create(client, official)
+    shown = client.get(f"{BASE}/T1/seating/published")
+    assert shown.status_code == 200 and shown.get_json()["round"] is None and shown.get_json()["tables"] == []

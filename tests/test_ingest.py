@@ -45,7 +45,7 @@ def test_create_and_read_a_table(client, official, table):
     ({"id": "B1", "mode": "virtual"}, "mode"),
     ({"id": "B1", "ruleset": "house"}, "ruleset"),
     ({"id": "B1", "params": {"nope": 1}}, "params.nope"),
-    ({"id": "B1", "tournament": "none-such"}, "tournament"),
+    ({"id": "B1", "tournament": "bad id!"}, "tournament"),
     ([1, 2], "body"),
 ])
 def test_a_bad_table_is_a_400_naming_the_field(client, official, body, field):
@@ -53,6 +53,12 @@ def test_a_bad_table_is_a_400_naming_the_field(client, official, body, field):
     assert response.status_code == 400 and response.mimetype == "application/problem+json"
     problem = response.get_json()
     assert problem["field"] == field and problem["detail_zh"] and problem["detail"]
+    assert client.get("/api/v1/tables").get_json()["tables"] == []
+
+
+def test_a_table_of_an_unknown_tournament_is_a_404(client, official):
+    response = client.post("/api/v1/tables", json={"id": "B1", "tournament": "none-such"}, headers=official)
+    assert response.status_code == 404 and response.get_json()["field"] == "tournament"
     assert client.get("/api/v1/tables").get_json()["tables"] == []
 
 
