@@ -18,9 +18,8 @@ it when missing) is a daemon of that master (``attach-daemon2``).
   - a request head must arrive **whole** within :data:`HEADER_SECONDS` of the first byte
     (nginx ``client_header_timeout``: one timer, not restarted by each line that arrives,
     unlike uWSGI's per-read ``socket-timeout``), else the connection is closed;
-  - a body may pause at most :data:`BODY_SECONDS` between reads, and is at most
-    :data:`NGINX_BODY_LIMIT` (the app's own ``MAX_CONTENT_LENGTH`` is smaller; the app
-    answers that 413 itself);
+  - a body may pause at most :data:`BODY_SECONDS` between reads, and is at most the app's
+    ``MAX_CONTENT_LENGTH`` (:func:`body_limit`: nginx answers the app's 413 before reading it);
   - an idle keep-alive connection is closed after :data:`IDLE_SECONDS`;
   - one client address has at most :data:`REQUESTS_PER_CLIENT` requests in flight
     (``limit_conn``; more are a 429), so one client cannot take every thread.
@@ -85,8 +84,6 @@ HEADER_SECONDS = 10
 BODY_SECONDS = 10
 #: requests of one client address in flight at once (nginx ``limit_conn``); a thread's worth of one worker
 REQUESTS_PER_CLIENT = 128
-#: nginx's own body limit, a backstop above the app's ``MAX_CONTENT_LENGTH`` (4 MiB)
-NGINX_BODY_LIMIT = "8m"
 #: request head buffer of uWSGI (the whole uwsgi packet: nginx sends at most 4 × 8 KB of header lines)
 BUFFER_SIZE = 65535
 #: connections nginx holds at once (each request to uWSGI takes one more while it runs)
@@ -135,11 +132,11 @@ def worker_app():
     return app
 
 
-def _problem(status: int, code: str, title: str, detail: str, detail_zh: str) -> str:
+def _problem(status: int, code: str, title: str, detail: str, detail_zh: str, field: str | None = None) -> str:
     """An nginx ``return`` of a problem+json body (the same members as :func:`api.problem`)."""
     import json
 
-    body = json.dumps({"type": "about:blank", "title": title, "status": status, "code": code, "field": None,
+    body = json.dumps({"type": "about:blank", "title": title, "status": status, "code": code, "field": field,
                        "detail": detail, "detail_zh": detail_zh}, ensure_ascii=False)
     return "'" + body.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
@@ -147,9 +144,6 @@ def _problem(status: int, code: str, title: str, detail: str, detail_zh: str) ->
 #: nginx's own errors, answered as problem+json: (status, code, title, detail, detail_zh)
 NGINX_PROBLEMS = [
     (400, "bad_request", "請求錯誤 Bad Request", "the request could not be read as HTTP", "無法解讀此 HTTP 請求"),
-    (413, "request_entity_too_large", "請求內容過大 Request Entity Too Large",
-     f"the body is larger than the server accepts ({NGINX_BODY_LIMIT[:-1]} MiB)",
-     f"請求內容超過伺服器上限（{NGINX_BODY_LIMIT[:-1]} MiB）"),
     (404, "not_found", "找不到資源 Not Found", "no such resource", "找不到資源"),
     (414, "request_uri_too_long", "網址過長 Request-URI Too Long", "the request line is too long", "請求網址過長"),
     (429, "too_many_requests", "請求過多 Too Many Requests",
@@ -162,7 +156,26 @@ NGINX_PROBLEMS = [
 ]
 
 
-def nginx_conf(run: Path, host: str, port: int, processes: int = 1) -> str:
+def body_limit() -> int:
+    """The app's ``MAX_CONTENT_LENGTH`` (env ``MJREF_MAX_CONTENT_LENGTH``, default 4 MiB, as
+    :func:`api.intake.init_app` reads it): nginx refuses a larger body as the app would —
+    the same 413 ``body_too_large`` — before it is read (a chunked one as it passes it)."""
+    raw = os.environ.get("MJREF_MAX_CONTENT_LENGTH", "")
+    try:
+        limit = int(raw) if raw.strip() else 4 * 1024 * 1024
+    except ValueError:
+        raise SystemExit(f"mjref: MJREF_MAX_CONTENT_LENGTH must be a number of bytes, got {raw!r}") from None
+    if limit < 1:
+        raise SystemExit(f"mjref: MJREF_MAX_CONTENT_LENGTH must be a positive number of bytes, got {raw!r}")
+    return limit
+
+
+def _too_large(limit: int) -> tuple:
+    return (413, "body_too_large", "請求內容過大 Payload Too Large", f"the body is larger than {limit} bytes (MAX_CONTENT_LENGTH)",
+            f"請求內容超過 {limit} 位元組（MAX_CONTENT_LENGTH）", "body")
+
+
+def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int | None = None) -> str:
     """nginx's whole configuration: one process, listening on *host*:*port*, passing whole
     requests to the uWSGI workers' sockets in *run* (one per worker, :func:`worker_sockets`);
     every path it writes is in *run*.
@@ -175,9 +188,11 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1) -> str:
     Other requests go to the worker with the fewest requests in hand (``least_conn``: one
     still starting, or busy, gets none); if a worker's socket refuses, nginx tries the next
     one (a request that reached a worker is never sent twice)."""
+    limit = body_limit() if limit is None else limit
+    problems = [*NGINX_PROBLEMS, _too_large(limit)]
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     # URI locations, not named ones: a request line nginx cannot read has no URI to keep
-    pages = "\n".join(f"        error_page {status} /.mjref-error/{status};" for status, *_ in NGINX_PROBLEMS)
+    pages = "\n".join(f"        error_page {status} /.mjref-error/{status};" for status, *_ in problems)
     named = "\n".join(
         f"        location = /.mjref-error/{status} {{\n"
         "            internal;\n"
@@ -185,7 +200,7 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1) -> str:
         "            add_header X-Content-Type-Options nosniff always;\n"
         + ("            add_header Retry-After 1 always;\n" if status in (429, 503) else "")
         + f"            return {status} {_problem(status, *rest)};\n"
-        "        }" for status, *rest in NGINX_PROBLEMS)
+        "        }" for status, *rest in problems)
     temp = "\n".join(f"    {kind}_temp_path {run}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     servers = "\n".join(f"        server unix:{path};" for path in worker_sockets(run, processes))
     return f"""# written by python -m api.serve (api/serve.py) at every start; edits are lost
@@ -209,7 +224,7 @@ http {{
     keepalive_timeout {IDLE_SECONDS}s;
     keepalive_requests 1000000;  # a table posts every event over one connection
     reset_timedout_connection on;
-    client_max_body_size {NGINX_BODY_LIMIT};
+    client_max_body_size {limit};  # the app's MAX_CONTENT_LENGTH (body_limit)
     client_body_buffer_size 64k;
     merge_slashes off;  # the app sees the path the client sent
     limit_conn_zone $binary_remote_addr zone=per_client:4m;
@@ -245,6 +260,7 @@ http {{
         uwsgi_param REQUEST_METHOD $request_method;
         uwsgi_param CONTENT_TYPE $content_type;
         uwsgi_param CONTENT_LENGTH $content_length;
+        uwsgi_param HTTP_TRANSFER_ENCODING "";  # nginx has read a chunked body whole: the app gets it plain
         uwsgi_param REQUEST_URI $request_uri;
         uwsgi_param PATH_INFO $document_uri;
         uwsgi_param SERVER_PROTOCOL $server_protocol;

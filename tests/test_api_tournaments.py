@@ -540,8 +540,8 @@ def test_a_withdrawal_leaving_too_few_to_seat_is_a_409(client, official, event):
 
 
 @pytest.mark.parametrize("body, field", [
-    ({"players": [{"id": "P1", "name": "王", "substitute": 0}]}, "players.0.substitute"),
-    ({"players": [{"id": "P1", "name": "王", "substitute": "yes"}]}, "players.0.substitute"),
+    ({"players": [{"id": "P1", "name": "王", "substitute": 0}]}, "players[0].substitute"),
+    ({"players": [{"id": "P1", "name": "王", "substitute": "yes"}]}, "players[0].substitute"),
 ])
 def test_a_boolean_is_a_json_boolean(client, official, body, field):
     create(client, official)

@@ -111,7 +111,7 @@ def test_the_front_answers_its_own_errors_as_problem_json(tmp_path):
         assert body["code"] == "bad_request" and body["detail_zh"]
         status, headers, body = _raw(port, b"POST /api/v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
                                            b"\r\nContent-Length: 9000000\r\nConnection: close\r\n\r\n")
-        assert status == 413 and body["code"] == "request_entity_too_large", body  # the body is not waited for
+        assert status == 413 and body["code"] == "body_too_large" and body["field"] == "body", body  # the body is not waited for
         assert headers["X-Content-Type-Options"] == "nosniff"
         status, headers, body = _raw(port, b"GET /.mjref-error/400 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert status == 404 and body["code"] == "not_found"  # nginx's own error pages are not reachable
