@@ -38,7 +38,7 @@ from .errors import AdjudicationError, ReportError
 from .extra_wins import transfers as win_transfers
 from .face import face_value
 from .payments import check_zero, net
-from .record import HandRecord, build
+from .record import HandRecord
 from .rulings import Effect, Payment, Rulings
 from .side_stakes import SideStake
 from .unfulfilled_call import rule_call
@@ -113,27 +113,21 @@ def rule(source: Any, ruleset: Ruleset | None = None, stakes: Stakes | None = No
     :raises referee.events.EventError: an unreadable event.
     :raises penalties.errors.SideStakeError: a side stake that cannot be read.
     """
+    from .adjudicator import HandAdjudicator
+
     hand = _hand_events(source, events)
-    return rule_record(build(hand, ruleset=ruleset, stakes=stakes), side_stakes=side_stakes)
+    return HandAdjudicator(ruleset, stakes=stakes, side_stakes=side_stakes).feed_all(hand).rulings
 
 
 def rule_stream(source: Any, ruleset: Ruleset | None = None, stakes: Stakes | None = None, *,
                 side_stakes: Iterable[SideStake] = (), mode: Any = None) -> list[tuple[HandRecord, Rulings]]:
     """Rule on every hand of a stream: ``(record, rulings)`` per hand (the record holds the
-    referee's adjudication). *mode* (:class:`referee.events.Mode`) overrides the tables'."""
-    if isinstance(source, (str, bytes)):
-        parsed = parse_stream(source)
-    elif isinstance(source, (list, tuple)):
-        parsed = [e if isinstance(e, Event) else parse_event(e, index=i) for i, e in enumerate(source)]
-    else:
-        raise AdjudicationError(f"a stream is JSON Lines text or a list of events, got {type(source).__name__}",
-                                field="events", reason_zh="事件流須為 JSON Lines 文字或事件的清單")
-    out = []
-    listed = tuple(side_stakes)
-    for hand in split_hands(parsed):
-        record = build(hand, ruleset=ruleset, stakes=stakes, mode=mode)
-        out.append((record, rule_record(record, side_stakes=listed)))
-    return out
+    referee's adjudication), each hand through :class:`penalties.adjudicator.HandAdjudicator`.
+    *mode* (:class:`referee.events.Mode`) overrides the tables'."""
+    from .adjudicator import adjudicate_hands
+
+    return [(h.record, h.rulings) for h in adjudicate_hands(source, ruleset, mode, stakes=stakes,
+                                                             side_stakes=side_stakes)]
 
 
 # --- ruling -----------------------------------------------------------------------------------
@@ -383,6 +377,7 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
     transfers: list[Payment] = []
     replaced: list[Payment] = []
     paid_winners: list[int] = [record.event(seq).seat for seq in docket.upheld]
+    standing: list[int] = []  # claim seqs of the referee's wins that stand and are paid
     for win in record.wins:
         claim = win.claim
         if claim.seq in docket.void_wins or claim.seq in docket.superseded or (ended is not None and claim.seq > ended):
@@ -397,6 +392,7 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
         paid = win_transfers(win.settlement) if win.settlement is not None else ()
         transfers.extend(paid)
         paid_winners.append(claim.seat)
+        standing.append(claim.seq)
         gone, _payments = _substitute(docket, win, paid)
         replaced.extend(gone)
         fees = peek.fees(docket, claim.seat)
@@ -408,7 +404,8 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
     streak_marker.rule_marker(docket)
     # every payment in effect
     rulings_payments = [p for r in docket.rulings for p in r.payments]
-    in_effect = [t for t in transfers if not any(t is g for g in replaced)] + rulings_payments
+    win_share = [t for t in transfers if not any(t is g for g in replaced)]
+    in_effect = win_share + rulings_payments
     in_effect += list(_side_stake_rulings(docket, stakes_list, tuple(in_effect), void_backers))
     check_zero(in_effect)
     totals = net(in_effect)
@@ -420,7 +417,8 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
                             if (i.seq, i.code) not in used and i.code not in _NOT_PENALTIES}, key=lambda x: (x[1], x[0])))
     rulings = tuple(sorted(docket.rulings, key=lambda r: (r.evidence[0] if r.evidence else -1)))
     return Rulings(rulings, tuple(in_effect), payments, outside, docket.ended is not None or any(
-        r.ends_hand for r in docket.rulings), nxt.dealer, nxt.streak, unruled + tuple(unruled_reports), nxt)
+        r.ends_hand for r in docket.rulings), nxt.dealer, nxt.streak, unruled + tuple(unruled_reports), nxt,
+        tuple(standing), tuple(sorted(docket.upheld)), tuple(win_share))
 
 
 def _substitute(docket: Docket, win, paid: tuple[Payment, ...]):
