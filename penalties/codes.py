@@ -41,6 +41,9 @@ CODES: dict[str, tuple[str, str, str]] = {
     # 包賠 pen.pay-all
     "pay_all": ("pen.pay-all", "{seat} 號座{why_zh}，依底注加牌面 {face} 台賠付三家與外插者，本盤終止。",
                 "Seat {seat}: {why}; it pays the three others and the outside side-stakers the base plus its face of {face} 台; the hand ends."),
+    # 紀錄有誤 deal.walls: the record shows more copies of a tile than the set holds
+    "record_error": ("deal.walls", "紀錄有誤：第 {seq} 號事件記錄的{tile}已見 {seen} 張，整副牌只有 {limit} 張；請裁判查明更正紀錄，此事件不予裁罰。",
+                     "The record is wrong: event {seq} records {tile}, already seen {seen} times where the set has {limit}; the officials are to find out and correct the record; the event is not penalised."),
     # 代位賠付 pen.substitute
     "substitute_liability": ("pen.substitute", "{payee} 號座{win_zh}落在 {seat} 號座的代位賠付時段內（{window_zh}），由 {seat} 號座代替{payers_zh}支付 {amount}。",
                              "Seat {payee}'s {win} falls within seat {seat}'s liability ({window}): seat {seat} pays {amount} instead of {payers}."),

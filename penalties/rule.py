@@ -230,6 +230,8 @@ def _report(docket: Docket, ev: Event, walks: dict, stakes_list: list, void_back
 def _act(docket: Docket, ev: Event, irrs: list[Irregularity], lost_win: dict, lost_pung: dict) -> None:
     seat = ev.seat
     t = ev.type
+    if irrs and any(i.code == "too_many_copies" for i in irrs):
+        irrs = _record_errors(docket, irrs)
     codes = tuple(i.code for i in irrs)
     if seat is None or ev.seq in docket.ruled:
         for irr in irrs:
@@ -345,6 +347,20 @@ def _claimed_after(docket: Docket, irr: Irregularity) -> bool:
         if ev.seat == irr.seat and (ev.type is EventType.PUNG or (ev.type is EventType.KONG and ev.kind is MeldKind.MELDED_KONG)):
             return True
     return False
+
+
+def _record_errors(docket: Docket, irrs: list[Irregularity]) -> list[Irregularity]:
+    """A fifth copy of a tile (or a second of a flower) in the record (``deal.walls``): the
+    record is wrong, not the player; the ruling says so with the event's seq, and the
+    event's other irregularities (the tile not held …) follow from the same bad record."""
+    for irr in irrs:
+        if irr.code == "too_many_copies":
+            docket.make("record_error", offender=None, evidence=(irr.seq,), seq=irr.seq, tile=irr.fact("tile"),
+                        seen=irr.fact("seen"), limit=irr.fact("limit"))
+    for irr in irrs:
+        docket.used.add((irr.seq, irr.code))
+    docket.ruled.add(irrs[0].seq)
+    return []
 
 
 def _use(docket: Docket, irrs: list[Irregularity]) -> None:

@@ -1,0 +1,40 @@
+"""Streams an official might bring (issue #13, "Found trying new streams"): one stream of
+our own per defect, ruled through the one adjudicator (:mod:`penalties.adjudicator`)."""
+from __future__ import annotations
+
+from penalties.adjudicator import adjudicate_hands
+from penalties.script import Script
+
+
+def _hand(script: Script):
+    (hand,) = adjudicate_hands(script.end().jsonl())
+    return hand
+
+
+def test_a_false_self_drawn_win_with_the_drawn_tile_unrecorded_pays_on_its_face():
+    """pen.false-win.1 + R-pen-1: a physical table counts the draw (no tile), but the hand
+    shown with the win ends with the winning tile: the face is that win's 台 (here 4), not 0."""
+    s = Script(dealer=0).deal().discard(0, "5m").report("dead_hand", 1, "peeked").draw(1)
+    s.win(1, "123m456m789m123p789p5s5s")
+    hand = _hand(s)
+    (ruling,) = hand.rulings.by_code("false_win")
+    assert "牌面 4 台" in ruling.text_zh
+    assert hand.payments == (200, -560, 180, 180)
+    # the same hand with the drawn tile recorded: the same face
+    t = Script(dealer=0).deal().discard(0, "5m").report("dead_hand", 1, "peeked").draw(1, "5s")
+    t.win(1, "123m456m789m123p789p5s5s")
+    assert _hand(t).payments == hand.payments
+
+
+def test_a_fifth_copy_of_a_tile_is_ruled_a_record_error_with_its_seq():
+    """deal.walls: a record showing a fifth 5m is wrong; the official gets 紀錄有誤 with the
+    event's seq (not an unruled code), and the seat is not penalised for it."""
+    s = Script(dealer=0).deal().discard(0, "5m").draw(1).place(1).discard(1, "5m").draw(2).place(2)
+    s.discard(2, "5m").draw(3).place(3).discard(3, "5m").draw(0).place(0).discard(0, "5m")
+    fifth = s.last_seq
+    hand = _hand(s)
+    (ruling,) = hand.rulings.by_code("record_error")
+    assert ruling.clause == "deal.walls" and ruling.evidence == (fifth,) and ruling.offender is None
+    assert f"第 {fifth} 號事件" in ruling.text_zh and "紀錄有誤" in ruling.text_zh
+    assert not any(code == "too_many_copies" for code, _seq in hand.rulings.unruled)
+    assert hand.payments == (0, 0, 0, 0)
