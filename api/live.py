@@ -201,7 +201,7 @@ class HandReferee:
         evidence = data.get("evidence") or [seq]
         return self._keep({"id": given.id, "hand": self.hand, "kind": "penalty", "seq": evidence[0],
                            "seat": data.get("offender") if isinstance(data.get("offender"), int) else None,
-                           "at": given.at, **data, "payments": list(given.payments)})
+                           "at": given.at, **data, "cite_zh": given.cite_zh, "payments": list(given.payments)})
 
     def _irregularity(self, irr: Any) -> dict:
         """The ruling on one irregularity (recorded in :attr:`rulings`); its id is

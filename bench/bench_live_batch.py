@@ -101,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             disagreements.append(f"hand {i} ({mode}): live {hand['payments']} {live_rulings} / batch "
                                  f"{rh['payments']} {batch_rulings}")
-        if (i + 1) % 500 == 0:
-            print(f"  {i + 1} hands, {posts} event POSTs, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        if (i + 1) % 250 == 0:
+            print(f"  {i + 1} hands: {agreed} agreed, {refused} refused by all, {len(disagreements)} disagreed; "
+                  f"{posts} event POSTs, {time.perf_counter() - t0:.0f} s, {time.process_time():.0f} s CPU",
+                  file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - t0
     print(json.dumps({"hands": args.hands, "agreed": agreed, "refused_by_all": refused,
                       "disagreed": len(disagreements), "event_posts": posts, "seconds": round(elapsed, 1)}))

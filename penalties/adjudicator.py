@@ -111,8 +111,16 @@ class Given:
     ruling: Ruling
     payments: tuple[int, int, int, int]
 
+    @property
+    def cite_zh(self) -> str:
+        """The clause as the official cites it: 「依〈錯碰之處理〉第 2 條：「…」」 (:mod:`penalties.clauses`)."""
+        from .clauses import cite_zh
+
+        return cite_zh(self.ruling.clause)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "at": self.at, **self.ruling.to_dict(), "net": list(self.payments)}
+        return {"id": self.id, "at": self.at, **self.ruling.to_dict(), "cite_zh": self.cite_zh,
+                "net": list(self.payments)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ names; a missing word shows as ``?`` rather than failing.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from referee.tiles import tile_name
@@ -144,6 +145,35 @@ CODES: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: words that name a seat: read out by the hand's winds (東家, 南家 …, :mod:`penalties.words`)
+SEAT_WORDS = ("seat", "payee", "other")
+_SEAT_ZH = re.compile(r" ?\{(seat|payee|other)\} 號座")
+_SEAT_EN = re.compile(r"\b[Ss]eat \{(seat|payee|other)\}")
+
+
+def _by_wind(codes: dict[str, tuple[str, str, str]]) -> dict[str, tuple[str, str, str]]:
+    """The templates with each seat word standing alone (「{seat} 號座」 → 「{seat}」), as
+    :func:`render` fills it with the seat's name (「東家」, or 「1 號座」 without the winds)."""
+    out = {}
+    for code, (clause, zh, en) in codes.items():
+        zh = _SEAT_ZH.sub(r"{\1}", zh.replace("莊家 {seat} 號座", "莊家（{seat}）"))
+        out[code] = (clause, zh, _SEAT_EN.sub(r"{\1}", en))
+    return out
+
+
+CODES = _by_wind(CODES)
+
+
+def seat_words(seat: int, east: int | None) -> tuple[str, str]:
+    """``(zh, en)`` naming *seat*: by its wind this hand when the wall-break seat *east* is
+    known (「南家」, "South (seat 1)"), else by number (「1 號座」, "seat 1")."""
+    from .words import seat_en, seat_zh
+
+    if east is None:
+        return f"{seat} 號座", f"seat {seat}"
+    return seat_zh(seat, east), seat_en(seat, east)
+
+
 def words(**raw: Any) -> dict[str, Any]:
     """Template words: tile indices under ``tile``/``tiles`` keys become names (zh under
     ``*_zh`` keys when not given)."""
@@ -161,17 +191,24 @@ class _Missing(dict):
         return "?"
 
 
-def render(code: str, **raw: Any) -> tuple[str, str, str]:
-    """``(clause, text_zh, text)`` of a code with its words."""
+def render(code: str, *, east: int | None = None, **raw: Any) -> tuple[str, str, str]:
+    """``(clause, text_zh, text)`` of a code with its words; seats are named by their wind
+    when *east* (the hand's wall-break seat, 開門位) is given."""
     clause, zh, en = CODES[code]
     w = words(**raw)
+    en_words = _Missing(w)
     zh_words = _Missing(w)
     for key, value in list(w.items()):
         if key.endswith("_zh"):
             zh_words[key[:-3]] = value
     if "tile_zh" in w:
         zh_words["tile"] = w["tile_zh"]
-    return clause, zh.format_map(zh_words), en.format_map(_Missing(w))
+    for key in SEAT_WORDS:
+        value = w.get(key)
+        if type(value) is int and 0 <= value < 4:
+            zh_words[key], en_words[key] = seat_words(value, east)
+    text = en.format_map(en_words)
+    return clause, zh.format_map(zh_words), text[:1].upper() + text[1:]
 
 
-__all__ = ["CODES", "render", "words"]
+__all__ = ["CODES", "SEAT_WORDS", "render", "seat_words", "words"]

@@ -454,8 +454,8 @@ def _side_stake_rulings(docket: Docket, stakes_list: list[SideStake], in_effect:
             continue
         out.extend(mine)
         level = "插" if s.units == 1 else "飄" if s.units == 2 else "飛"
-        backer_zh = f"外插者 {s.backer} 依附 {s.principal} 號座" if s.kind == "outside" else \
-            f"{s.principal} 號座內插 {s.units} 底（{level}）"
+        backer_zh = f"外插者 {s.backer} 依附{docket.seat_zh(s.principal)}" if s.kind == "outside" else \
+            f"{docket.seat_zh(s.principal)}內插 {s.units} 底（{level}）"
         backer_en = f"the outside backer {s.backer} rides on seat {s.principal}" if s.kind == "outside" else \
             f"seat {s.principal} raises its own base by {s.units} (inside stake, {level})"
         docket.make("side_stake", offender=None, evidence=(record.events[0].seq,), payments=mine,

@@ -56,7 +56,7 @@ def rule_call(docket: Docket, *, seat: int, seq: int, discarder: int | None, til
                            cites=cites)
     return docket.make(code, offender=seat, evidence=evidence, payments=(payment,), cites=cites,
                        effects=(Effect("restore", seat=seat),),
-                       payee_zh=f"付予打出該牌的 {discarder} 號座", payee_en=f" to seat {discarder}, who discarded the tile")
+                       payee_zh=f"付予打出該牌的{docket.seat_zh(discarder)}", payee_en=f" to seat {discarder}, who discarded the tile")
 
 
 __all__ = ["pair_shown", "rule_call"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -217,3 +218,30 @@ def test_generated_hands_with_irregularities_agree_live_and_in_batch(start):
         _same(live, batch)
         agreed += 1
     assert agreed > 200, (agreed, refused)
+
+
+# --- the words an official reads out ---------------------------------------------------------------
+
+_RAW_CODE = re.compile(r"[a-z]+_[a-z_]+")
+
+
+def test_a_reported_dead_hand_answers_at_the_report_in_words(client, official):
+    """Posted live: the report's answer carries the 相公 ruling at once, the seat named by its
+    wind (東家 = the wall-break seat; here the dealer's, seat 0), the clause cited with its
+    heading and text, and no raw code inside a zh-TW sentence."""
+    events = [json.loads(line) for line in
+              (SAMPLES_DIR / "pen_dead_hand_reported.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    create_table(client, official, "t1", mode="physical")
+    answers = {}
+    for body in events:
+        body = {k: v for k, v in body.items() if k != "table"}
+        answers[body["seq"]] = client.post("/api/v1/tables/t1/events", json=body, headers=official).get_json()
+    report = next(e["seq"] for e in events if e["type"] == "report")
+    (irregularity, penalty) = answers[report]["rulings"]
+    assert irregularity["kind"] == "irregularity" and penalty["kind"] == "penalty"
+    assert penalty["code"] == "dead_hand" and penalty["at"] == report
+    assert penalty["text_zh"].startswith("北家偷牌，判相公")
+    assert penalty["cite_zh"].startswith("依〈相公〉：「") and "相公僅得依序摸牌" in penalty["cite_zh"]
+    zh = [r[key] for a in answers.values() for r in a.get("rulings", ()) for key in ("text_zh", "detail_zh")
+          if r.get(key)]
+    assert zh and not [s for s in zh if _RAW_CODE.search(s)]
