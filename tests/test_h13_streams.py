@@ -38,3 +38,14 @@ def test_a_fifth_copy_of_a_tile_is_ruled_a_record_error_with_its_seq():
     assert f"第 {fifth} 號事件" in ruling.text_zh and "紀錄有誤" in ruling.text_zh
     assert not any(code == "too_many_copies" for code, _seq in hand.rulings.unruled)
     assert hand.payments == (0, 0, 0, 0)
+
+
+def test_competition_forbids_the_other_end_after_a_chow():
+    """play.chi / play.restrict.6 「同(絡)牌」 (R-set-13): chowing 3m with 4m-5m forbids 3m and
+    6m right after; a physical table's 6m stands and is ruled a 相公 (吃入打出)."""
+    s = Script(dealer=0).deal().discard(0, "3m").chow(1, "3m4m5m").discard(1, "6m")
+    hand = _hand(s)
+    irr = [i for i in hand.adjudication.irregularities if i.code == "forbidden_discard_after_chow"]
+    assert irr and irr[0].clause == "play.restrict.6" and irr[0].seq == s.last_seq - 1
+    (ruling,) = hand.rulings.by_code("dead_hand")
+    assert ruling.offender == 1 and ruling.cause == "claimed_tile_discarded"
