@@ -63,8 +63,9 @@ AT_CLOSE = frozenset({
     "side_stake", "side_stake_void", "wrong_kong_concealed", "wrong_kong_concealed_exhausted",
     "wrong_kong_concealed_found", "wrong_kong_added_corrected", "wrong_kong_added_robbed",
     "wrong_kong_added_restored", "wrong_kong_added_returned", "wrong_kong_added_completed",
-    "wrong_kong_added_last_tiles", "wrong_kong_melded_call", "wrong_kong_melded_restored",
-    "wrong_kong_melded_returned", "wrong_kong_melded_completed", "wrong_kong_melded_last_tiles",
+    "wrong_kong_added_last_tiles", "wrong_kong_melded_call", "wrong_kong_melded_call_previous",
+    "wrong_kong_melded_restored", "wrong_kong_melded_returned", "wrong_kong_melded_completed",
+    "wrong_kong_melded_last_tiles",
     "wrong_pung_caught", "wrong_pung_completed", "wrong_chow_completed", "exposed_discard_restored",
     "exposed_discard_claimed", "exposed_discard_won", "exposed_discard_won_twice", "exposed_discard_unnoticed",
 })

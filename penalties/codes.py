@@ -69,6 +69,8 @@ CODES: dict[str, tuple[str, str, str]] = {
                                     "Seat {seat}'s wrong added kong stood within the last eight drawable tiles: it pays all three with its face of {face} 台 and the hand ends."),
     "wrong_kong_melded_call": ("pen.wrong-kong.melded", "{seat} 號座錯碰槓，未補牌前即時糾正，依喊碰未碰罰 1 台{payee_zh}。",
                                "Seat {seat}'s wrong melded kong was corrected before the replacement: fined as a pung called and not made, 1 台{payee_en}."),
+    "wrong_kong_melded_call_previous": ("pen.wrong-kong.melded", "{seat} 號座錯碰槓，未補牌前即時糾正，強制復原；依喊碰未碰之處理，此牌為上家所打，不罰。",
+                                        "Seat {seat}'s wrong melded kong was corrected before the replacement: restored; as a pung called and not made it is not fined, the tile being the previous player's discard."),
     "wrong_kong_melded_restored": ("pen.wrong-kong.melded.1", "{seat} 號座錯碰槓，所補之牌尚未插入手牌即發現：該牌歸回槓上，判相公，該刻子見光死亮出門前。",
                                    "Seat {seat}'s wrong melded kong was found before the replacement reached the hand: the tile goes back, dead hand, and the pung stays exposed."),
     "wrong_kong_melded_returned": ("pen.wrong-kong.melded.2", "{seat} 號座錯碰槓，所補之牌已插入手牌尚未打牌即發現：{return_zh}，判相公，牌局依原順序繼續。",

@@ -49,3 +49,17 @@ def test_competition_forbids_the_other_end_after_a_chow():
     assert irr and irr[0].clause == "play.restrict.6" and irr[0].seq == s.last_seq - 1
     (ruling,) = hand.rulings.by_code("dead_hand")
     assert ruling.offender == 1 and ruling.cause == "claimed_tile_discarded"
+
+
+def test_a_wrong_melded_kong_on_the_previous_players_discard_caught_in_time_is_a_wrong_kong_ruling():
+    """pen.wrong-kong.melded applies 喊碰未碰 with its 上家 exemption: restored, not fined —
+    not a bare 「喊碰未碰」 ruling under pen.unfulfilled-call with no restore."""
+    s = Script(dealer=0).deal().discard(0, "5m").kong(1, "melded", "5m5m5m6m").report("caught", 1)
+    hand = _hand(s)
+    assert hand.rulings.codes == ("wrong_kong_melded_call_previous",)
+    (ruling,) = hand.rulings.rulings
+    assert ruling.clause == "pen.wrong-kong.melded" and ruling.has("restore") and not ruling.payments
+    assert "pen.unfulfilled-call" in ruling.cites
+    # from the seat across (not 上家): fined 1 台 to the discarder, as before
+    t = Script(dealer=0).deal().discard(0, "5m").kong(2, "melded", "5m5m5m6m").report("caught", 2)
+    assert _hand(t).rulings.codes == ("wrong_kong_melded_call",) and _hand(t).payments == (20, 0, -20, 0)
