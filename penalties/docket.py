@@ -73,6 +73,8 @@ class Docket:
     excused: set[int] = field(default_factory=set)
     #: (discard seq, seat): calls a priority decision upheld, or carried out on another tile
     excused_calls: set[tuple[int, int]] = field(default_factory=set)
+    #: (claim seq, seat) of claims a priority decision upheld by the gestures' times (prio.3, prio.4)
+    upheld_claims: set[tuple[int, int]] = field(default_factory=set)
     #: seat → seq of a claim that stood although the referee refused it (prio.penalty.2):
     #: its next discard's turn irregularities follow from it and are not ruled again
     stood: dict[int, int] = field(default_factory=dict)

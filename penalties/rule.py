@@ -147,6 +147,10 @@ def rule_record(record: HandRecord, *, side_stakes: Iterable[SideStake] = ()) ->
             (lost_pung if dec.lost == "pung" else lost_win).setdefault(seq, dec)
         if dec.code in ("pung_over_self_draw", "pung_over_win", "pung_over_draw", "pung_over_chow"):
             docket.excused_calls.add((dec.discard, dec.seat))  # the caller had priority
+            # prio.3 / prio.4 compare the gestures' times, not the record's order: a pung
+            # called before the chow's discard (or the draw's placing) but recorded after it
+            # is upheld, not a lost priority (docs/protocol.md)
+            docket.upheld_claims.update((seq, dec.seat) for seq in dec.evidence)
         if dec.lost == "pung":
             docket.excused_calls.add((dec.discard, dec.other))  # the call could not be carried out
     rejected = record.rejected()
@@ -247,7 +251,9 @@ def _act(docket: Docket, ev: Event, irrs: list[Irregularity], lost_win: dict, lo
         if not irrs and ev.seq not in lost_pung and not docket.is_dead(seat, ev.seq):
             return
         _use(docket, irrs)
-        if t is not EventType.CHOW and (ev.seq in lost_pung or "lost_priority" in codes):
+        if t is EventType.PUNG and ev.seq not in lost_pung and (ev.seq, seat) in docket.upheld_claims:
+            docket.stood[seat] = ev.seq  # the referee refused it by the record's order; by time it stood
+        elif t is not EventType.CHOW and (ev.seq in lost_pung or "lost_priority" in codes):
             _lost_pung(docket, ev, lost_pung.get(ev.seq), irrs)
         elif docket.is_dead(seat, ev.seq) or "dead_hand_act" in codes:
             dead_hand_act(docket, seat, ev.seq, "chow" if t is EventType.CHOW else "pung" if t is EventType.PUNG else "kong")

@@ -63,3 +63,18 @@ def test_a_wrong_melded_kong_on_the_previous_players_discard_caught_in_time_is_a
     # from the seat across (not 上家): fined 1 台 to the discarder, as before
     t = Script(dealer=0).deal().discard(0, "5m").kong(2, "melded", "5m5m5m6m").report("caught", 2)
     assert _hand(t).rulings.codes == ("wrong_kong_melded_call",) and _hand(t).payments == (20, 0, -20, 0)
+
+
+def test_a_pung_called_before_the_chows_discard_but_recorded_after_it_is_upheld_not_penalised():
+    """prio.3 compares the gestures' times: the pung (ts 102,000) came before the chow's
+    discard (ts 103,000), though recorded after it: upheld (pung_over_chow), no
+    lost_priority_pung; recorded and made after the discard (ts 103,500) it is penalised."""
+    def hand(pung_ts: int):
+        s = Script(dealer=0).deal().discard(0, "5m", ts=100_000).chow(1, "4m5m6m", ts=101_000)
+        s.discard(1, "9p", ts=103_000).pung(2, "5m5m5m", ts=pung_ts).discard(2, "1z", ts=max(pung_ts, 103_000) + 1000)
+        return _hand(s)
+
+    early = hand(102_000)
+    assert early.rulings.codes == ("pung_over_chow",) and early.payments == (0, 0, 0, 0)
+    late = hand(103_500)
+    assert late.rulings.codes == ("chow_over_pung", "lost_priority_pung")
