@@ -71,6 +71,8 @@ AT_CLOSE = frozenset({
 })
 
 _REPORT = EventType.REPORT
+_HAND_END = EventType.HAND_END
+_SKIP_LAST = EventType.SKIP_LAST_TILE
 _CLAIMS = frozenset({EventType.WIN, EventType.CHOW, EventType.PUNG, EventType.KONG})
 _STAGED_ACTS = frozenset({EventType.CHOW, EventType.PUNG, EventType.KONG})
 #: referee codes :func:`penalties.rule.rule_record` makes a ruling of on a non-claim event
@@ -214,6 +216,23 @@ class Step:
     result: HandResult | None = None
 
 
+_new = object.__new__
+_SET_SEQ, _SET_VERDICT, _SET_FINDINGS, _SET_RULINGS, _SET_RESULT = (Step.__dict__[n].__set__ for n in (
+    "seq", "verdict", "findings", "rulings", "result"))
+
+
+def _step(seq: int, verdict: Verdict, findings: tuple[Irregularity, ...]) -> Step:
+    """``Step(seq, verdict, findings)``, its slots filled directly (an event with nothing to
+    rule on, nearly every one: half the cost of the frozen dataclass's ``__init__``)."""
+    step = _new(Step)
+    _SET_SEQ(step, seq)
+    _SET_VERDICT(step, verdict)
+    _SET_FINDINGS(step, findings)
+    _SET_RULINGS(step, ())
+    _SET_RESULT(step, None)
+    return step
+
+
 class HandAdjudicator:
     """One hand, refereed and ruled on as its events come (see the module docstring).
 
@@ -256,27 +275,31 @@ class HandAdjudicator:
         verdict = ref.apply(event)
         self.events.append(event)
         st = ref.state
-        self.moments[event.seq] = moment(st)
+        seq = event.seq
+        etype = event.type
+        self.moments[seq] = moment(st)
         findings: tuple[Irregularity, ...] = ()
         if len(ref.findings) > self._seen_findings:
             findings = tuple(ref.findings[self._seen_findings:])
             self._seen_findings = len(ref.findings)
         if self.closed is not None:
-            return Step(event.seq, verdict, findings)
-        if event.type in CLOSING:
-            result = self.close(event.seq)
-            fresh = tuple(g for g in result.given if g.at == event.seq)
+            return _step(seq, verdict, findings)
+        if etype is _HAND_END or etype is _SKIP_LAST:  # CLOSING, by identity (an Enum's hash is slow)
+            result = self.close(seq)
+            fresh = tuple(g for g in result.given if g.at == seq)
             more = tuple(ref.findings[self._seen_findings:])
             self._seen_findings = len(ref.findings)
-            return Step(event.seq, verdict, findings + more, fresh, result)
-        if self._ended and event.type is not _REPORT:
-            return Step(event.seq, verdict, findings)  # after a ruling ended the hand only reports count
-        w = st.window
-        open_seq = w.seq if w is not None and not w.closed else None
-        if findings or event.type is _REPORT or (verdict.status is not _REJECTED and _may_rule(event, verdict)) \
-                or (self._deferred is not None and open_seq != self._deferred):
-            return Step(event.seq, verdict, findings, self._moment_rulings(event.seq, open_seq))
-        return Step(event.seq, verdict, findings)
+            return Step(seq, verdict, findings + more, fresh, result)
+        if self._ended and etype is not _REPORT:
+            return _step(seq, verdict, findings)  # after a ruling ended the hand only reports count
+        ruled = findings or etype is _REPORT or (
+            verdict.irregularities and verdict.status is not _REJECTED and _may_rule(event, verdict))
+        if ruled or self._deferred is not None:
+            w = st.window
+            open_seq = w.seq if w is not None and not w.closed else None
+            if ruled or open_seq != self._deferred:
+                return Step(seq, verdict, findings, self._moment_rulings(seq, open_seq))
+        return _step(seq, verdict, findings)
 
     def feed_all(self, events: Iterable[Event]) -> HandResult:
         """Feed every event of one hand, then close it (batch)."""
