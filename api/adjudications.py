@@ -23,8 +23,8 @@ from flask import jsonify, request
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
 from api.schemas import read_stream_body
-from referee.events import Mode
-from referee.replay import adjudicate_text
+from penalties.adjudicator import adjudicate_hands
+from referee.events import PROTOCOL_VERSION, Mode
 from referee.ruleset import Ruleset
 
 bp = Blueprint("adjudications", __name__, url_prefix="/api/v1", description="裁判 Adjudication of event streams (issue #4)")
@@ -34,17 +34,14 @@ _MODES = {m.value: m for m in Mode}
 
 
 def adjudication_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None) -> dict[str, Any]:
-    """A whole stream in, the adjudication document out (see the module docstring).
+    """A whole stream in, the adjudication document out (see the module docstring): every
+    hand through the one adjudicator (:func:`penalties.adjudicator.adjudicate_hands`), so
+    its ``outcome`` is the hand's one result and ``penalties`` its rulings.
 
     :raises referee.errors.MjrefError: an unreadable event or stream, naming its field.
     """
-    document = adjudicate_text(source, ruleset=ruleset, mode=mode)
-    # ---- penalties (issue #5): each hand's rulings under "penalties" ---------------------
-    from api.rulings import add_rulings
-
-    add_rulings(document, source, ruleset, mode)
-    # --------------------------------------------------------------------------------------
-    return document
+    return {"protocol": PROTOCOL_VERSION,
+            "hands": [hand.to_dict() for hand in adjudicate_hands(source, ruleset, mode)]}
 
 
 def _mode(value: Any) -> Mode | None:

@@ -3,11 +3,11 @@ the projections (hands, rulings, money) that the log rebuilds.
 
 Two parts:
 
-* **The seam to the referee** — :class:`HandReferee`, the only code here that knows the
-  referee's API (:class:`referee.machine.Referee`: ``apply(event) -> Verdict``,
-  ``finish() -> Adjudication``) and, later, :mod:`penalties`. It turns what they say into
-  plain dicts: each event's answer, the hand's rulings (each with ``payments`` per seat),
-  the outcome.
+* **The seam to the adjudicator** — :class:`HandReferee`, the only code here that knows the
+  domain's :class:`penalties.adjudicator.HandAdjudicator` (``feed(event) -> Step``: the
+  verdict, the rulings final at that event, and at the close the hand's one result). It
+  translates what it says into plain dicts: each event's answer, the hand's rulings (each
+  with ``payments`` per seat), the outcome.
 * **The service** — :class:`LiveService` (one per app): sequencing (idempotent by
   ``(hand, seq)``; a gap or a clash is a 409 naming the expected position), the group-
   committed write (:mod:`store.writer`), an in-memory referee per table (checked against
@@ -30,8 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from api.problems import ApiProblem, bad_request, not_found
-from penalties import rule, rule_record
-from penalties.record import hand_record, moment
+from penalties.adjudicator import CLOSING, HandAdjudicator
 from referee.errors import MjrefError
 from referee.events import Event, Mode, parse_event
 from referee.machine import Referee
@@ -79,36 +78,41 @@ def parse(raw: Any, table: Mapping[str, Any], index: int | None) -> Event:
 
 
 class HandReferee:
-    """One hand at one table, refereed live: the referee plus what the service needs from it.
+    """One hand at one table, as the service keeps it: the domain's
+    :class:`penalties.adjudicator.HandAdjudicator` (the one adjudicator ``flask replay``,
+    ``flask rule`` and the stream endpoints use too), translated into plain dicts.
 
-    While the hand runs, each event gets the referee's verdict (:class:`referee.machine.Referee`,
-    issue #4) and each irregularity becomes a ruling of kind ``irregularity`` (no money).
-    When the hand closes, :func:`penalties.rule` (issue #5) rules on the whole hand: its
-    rulings (kind ``penalty``, id ``pen.<seq>.<code>``) carry their payments, and the
-    ``outcome`` ruling carries the win's settlement as penalties leave it (a void win pays
-    nothing, 代位賠付 moves who pays). The hand's money is the sum of its rulings'
-    payments, so an official can overrule or amend each one.
+    Each event gets the adjudicator's verdict; each irregularity the referee reports becomes
+    a ruling of kind ``irregularity`` (no money); each ruling final at that event (a 相公, a
+    詐胡, a priority conflict resolved …) a ruling of kind ``penalty`` (id ``pen.<seq>.<code>``)
+    with its payments. When the hand closes (``hand_end``, ``skip_last_tile``) the rulings
+    are given in full with their payments in effect, and the ``outcome`` ruling carries the
+    standing wins' share of the money (a void win pays nothing, 代位賠付 moves who pays);
+    the hand's money is the sum of its rulings' payments, so an official can overrule or
+    amend each one.
     """
 
-    __slots__ = ("referee", "hand", "rulings", "outcome", "ended", "events", "penalties", "_seen_findings",
-                 "_moments")
+    __slots__ = ("adjudicator", "hand", "rulings", "outcome", "ended", "penalties", "_index")
 
     def __init__(self, table: Mapping[str, Any], hand: int):
-        self.referee = Referee(mode=Mode(table["mode"]))
+        self.adjudicator = HandAdjudicator(mode=Mode(table["mode"]))
         self.hand = hand
-        #: the referee's rulings on this hand so far, before overrides
+        #: the rulings on this hand so far, before overrides (a penalty given at its moment
+        #: and again at the close is kept once, as given last)
         self.rulings: list[dict] = []
+        self._index: dict[str, int] = {}
         self.outcome: dict | None = None  # set when the hand closes (hand_end, skip_last_tile)
         self.ended = False
-        #: the hand's events so far (penalties rule on the whole hand when it closes)
-        self.events: list[Event] = []
-        #: what penalties said when the hand closed (payments, next dealer ...), or why it could not
+        #: penalties' answer when the hand closed (payments, next dealer ...), or why it could not
         self.penalties: dict | None = None
-        self._seen_findings = 0
-        #: the wall after each event, as :func:`penalties.record.build` records it: penalties
-        #: then rules on this referee's replay instead of replaying the hand again (None: not
-        #: available, penalties replays)
-        self._moments: dict[int, Any] = {}
+
+    @property
+    def referee(self) -> Any:
+        return self.adjudicator.referee
+
+    @property
+    def events(self) -> list[Event]:
+        return self.adjudicator.events
 
     def apply(self, event: Event, field_prefix: str) -> dict:
         """Apply one event: its answer ``{hand, seq, verdict, irregularities?, rulings?, outcome?}``.
@@ -117,26 +121,24 @@ class HandReferee:
             with the field prefixed by *field_prefix*; nothing changed.
         """
         try:
-            verdict = self.referee.apply(event)
+            step = self.adjudicator.feed(event)
         except MjrefError as error:
             if error.field and not error.field.startswith(field_prefix):
                 error.field = f"{field_prefix}.{error.field}"
             raise
-        self.events.append(event)
-        self._moments[event.seq] = moment(self.referee.state)  # the wall, as penalties.record.build keeps it
-        answer: dict[str, Any] = {"hand": self.hand, **verdict.to_dict(event.seq)}
-        new = [self._ruling(irr) for irr in verdict.irregularities]
-        self._findings(new)
-        state = self.referee.state
-        if not self.ended and state is not None and state.ended:  # hand_end, or 海底 left undrawn
+        except Exception as error:  # noqa: BLE001 - a penalties bug must not stop a table's ingest
+            if event.type not in CLOSING or self.ended:
+                raise
+            return self._failed(event, error)
+        answer: dict[str, Any] = {"hand": self.hand, **step.verdict.to_dict(event.seq)}
+        new = [self._irregularity(irr) for irr in step.verdict.irregularities]
+        new.extend(self._irregularity(irr) for irr in step.findings)
+        if step.result is None:
+            new.extend(self._penalty(g, event.seq) for g in step.rulings)
+        else:
             self.ended = True
-            self.outcome = self._finish()
-            self._findings(new)  # closing the last claim window may find more
+            new.extend(self._close(step.result, event.seq))
             answer["outcome"] = self.outcome
-            closing = self._close(event.seq)
-            self.outcome = answer["outcome"] = {**self.outcome, "penalties": self.penalties}
-            self.rulings.extend(closing)
-            new.extend(closing)
         if new:
             answer["rulings"] = new
         return answer
@@ -150,67 +152,64 @@ class HandReferee:
 
     # -- helpers ------------------------------------------------------------------------
 
-    def _findings(self, new: list[dict]) -> None:
-        """Irregularities the referee found after their event (a call never completed)."""
-        findings = self.referee.findings
-        if len(findings) > self._seen_findings:
-            new.extend(self._ruling(irr) for irr in findings[self._seen_findings:])
-            self._seen_findings = len(findings)
+    def _failed(self, event: Event, error: Exception) -> dict:
+        """Penalties could not rule at the close: the referee's outcome stands (logged)."""
+        _log.exception("penalties could not rule on a hand; the referee's settlement stands")
+        verdict = self.referee.verdicts[-1][1] if len(self.referee.verdicts) else None
+        answer: dict[str, Any] = {"hand": self.hand, **(verdict.to_dict(event.seq) if verdict else {"seq": event.seq})}
+        self.ended = True
+        outcome = _jsonable(self.referee.finish().outcome.to_dict())
+        self.penalties = {"error": f"{type(error).__name__}: {error}"}
+        self.outcome = {**outcome, "penalties": self.penalties}
+        ruling = self._keep(self._outcome_ruling(outcome, event.seq, outcome.get("payments") or NO_PAYMENTS))
+        answer["outcome"] = self.outcome
+        answer["rulings"] = [ruling]
+        return answer
 
-    def _finish(self) -> dict:
-        """The hand's outcome (``referee.outcome.Outcome.to_dict``): kind, wins with their
-        score and settlement, ``payments`` per seat, the next hand's dealer."""
-        return _jsonable(self.referee.finish().outcome.to_dict())
-
-    def _record(self) -> Any:
-        """The closed hand as penalties reads it (:class:`penalties.record.HandRecord`), from
-        this referee: the same record :func:`penalties.record.build` makes by replaying the
-        hand (about 1 ms at the end of each hand), made from what the live referee kept."""
-        return hand_record(self.events, self.referee, self._moments)
-
-    def _close(self, seq: int) -> list[dict]:
-        """The rulings made when the hand closes: penalties' rulings and the outcome."""
-        outcome = self.outcome or {}
-        try:
-            if self.events and self.events[0].type.wire == "hand_start":
-                result = rule_record(self._record())
-            else:
-                result = rule(self.referee.finish(), events=self.events)
-        except Exception as error:  # noqa: BLE001 - a penalties bug must not stop a table's ingest
-            _log.exception("penalties could not rule on a hand; the referee's settlement stands")
-            self.penalties = {"error": f"{type(error).__name__}: {error}"}
-            return [self._outcome_ruling(outcome, seq, outcome.get("payments") or NO_PAYMENTS)]
-        self.penalties = {k: v for k, v in _jsonable(result.to_dict()).items() if k != "rulings"}
+    def _close(self, hand: Any, seq: int) -> list[dict]:
+        """The rulings given at the close: each penalty not given before (the projection keeps
+        every one with its final payments), and the outcome."""
+        result = _jsonable(hand.result.to_dict())
+        self.penalties = {k: v for k, v in _jsonable(hand.rulings.to_dict()).items() if k != "rulings"}
+        self.outcome = {**result, "penalties": self.penalties}
         closing = []
-        ruled: list[Any] = []
-        for ruling in result.rulings:
-            data = _jsonable(ruling.to_dict())
-            in_effect = [p for p in ruling.payments if any(p is t for t in result.transfers)]
-            ruled.extend(in_effect)
-            evidence = data.get("evidence") or [seq]
-            rid = self._unique(f"pen.{evidence[0]}.{data['code']}", closing)
-            closing.append({"id": rid, "hand": self.hand, "kind": "penalty", "seq": evidence[0],
-                            "seat": data.get("offender") if isinstance(data.get("offender"), int) else None,
-                            **data, "payments": list(_seat_totals(in_effect))})
-        rest = [t for t in result.transfers if not any(t is p for p in ruled)]
-        closing.append(self._outcome_ruling(outcome, seq, _seat_totals(rest)))
+        for g in hand.given:  # a ruling given at its moment is not given twice (unless it changed)
+            before = self.rulings[self._index[g.id]] if g.id in self._index else None
+            ruling = self._penalty(g, seq)
+            if ruling != before:
+                closing.append(ruling)
+        closing.append(self._keep(self._outcome_ruling(result, seq, hand.result.win_payments)))
         return closing
 
-    def _unique(self, base: str, pending: Sequence[dict] = ()) -> str:
-        taken = {r["id"] for r in self.rulings} | {r["id"] for r in pending}
+    def _keep(self, ruling: dict) -> dict:
+        at = self._index.get(ruling["id"])
+        if at is None:
+            self._index[ruling["id"]] = len(self.rulings)
+            self.rulings.append(ruling)
+        else:
+            self.rulings[at] = ruling
+        return ruling
+
+    def _unique(self, base: str) -> str:
         rid, n = base, 2
-        while rid in taken:
+        while rid in self._index:
             rid, n = f"{base}.{n}", n + 1
         return rid
 
-    def _ruling(self, irr: Any) -> dict:
+    def _penalty(self, given: Any, seq: int) -> dict:
+        data = _jsonable(given.ruling.to_dict())
+        evidence = data.get("evidence") or [seq]
+        return self._keep({"id": given.id, "hand": self.hand, "kind": "penalty", "seq": evidence[0],
+                           "seat": data.get("offender") if isinstance(data.get("offender"), int) else None,
+                           "at": given.at, **data, "cite_zh": given.cite_zh, "payments": list(given.payments)})
+
+    def _irregularity(self, irr: Any) -> dict:
         """The ruling on one irregularity (recorded in :attr:`rulings`); its id is
         ``<seq>.<code>`` (``.2``, ``.3`` for repeats), the same on every replay."""
         data = irr.to_dict()
         rid = self._unique(f"{data['seq']}.{data['code']}")
-        ruling = {"id": rid, "hand": self.hand, "kind": "irregularity", **data, "payments": list(NO_PAYMENTS)}
-        self.rulings.append(ruling)
-        return ruling
+        return self._keep({"id": rid, "hand": self.hand, "kind": "irregularity", **data,
+                           "payments": list(NO_PAYMENTS)})
 
     def _outcome_ruling(self, outcome: dict, seq: int, payments: Sequence[int]) -> dict:
         """The outcome as a ruling (id ``outcome``): an official may amend its payments."""
@@ -218,17 +217,6 @@ class HandReferee:
                 "clause": outcome.get("clause"), "seq": seq, "seat": None,
                 "detail_zh": outcome.get("detail_zh", "本盤結果"), "detail": outcome.get("detail", "the hand's outcome"),
                 "payments": [int(x) for x in payments]}
-
-
-def _seat_totals(payments: Iterable[Any]) -> tuple[int, int, int, int]:
-    """Net per seat of penalties' payments (outside side-stakers left out)."""
-    total = [0, 0, 0, 0]
-    for p in payments:
-        if isinstance(p.payer, int):
-            total[p.payer] -= p.amount
-        if isinstance(p.payee, int):
-            total[p.payee] += p.amount
-    return tuple(total)
 
 
 def _jsonable(value: Any) -> Any:

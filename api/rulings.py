@@ -10,8 +10,8 @@ Both take a stream (JSON Lines, or a JSON array of events; over HTTP also
                 "rulings": [...], "transfers": [...], "payments": [0, 0, 0, 0], "outside": {},
                 "hand_ended": false, "next_dealer": 1, "next_streak": 0, "next": {...}, "unruled": []}]}
 
-:func:`rulings_document` is the one function both call; the referee's adjudication
-document may embed :func:`hand_rulings` per hand (``penalties`` key).
+:func:`rulings_document` is the one function both call; it and the adjudication document
+(:mod:`api.adjudications`) translate the same :class:`penalties.adjudicator.HandResult`.
 """
 from __future__ import annotations
 
@@ -22,36 +22,30 @@ from flask import jsonify, request
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
 from api.schemas import read_stream_body
-from penalties import rule_stream
-from referee.events import PROTOCOL_VERSION
+from penalties.adjudicator import adjudicate_hands
+from referee.events import PROTOCOL_VERSION, Mode
 from referee.ruleset import Ruleset
 
 bp = Blueprint("rulings", __name__, url_prefix="/api/v1", description="罰則裁定 Penalty rulings (issue #5)")
 auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)
 
 
-def hand_rulings(record, rulings) -> dict[str, Any]:
-    """One hand's answer: the referee's outcome and the rulings (JSON-ready)."""
-    adj = record.adjudication
-    return {"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
-            "outcome": adj.outcome.to_dict(), **rulings.to_dict()}
+def hand_rulings(hand) -> dict[str, Any]:
+    """One hand's answer (JSON-ready): the one outcome and the rulings, each with its id and
+    the seq it was given at (:class:`penalties.adjudicator.HandResult`)."""
+    doc = hand.to_dict()
+    return {"table": doc["table"], "hand": doc["hand"], "mode": doc["mode"], "ruleset": doc["ruleset"],
+            "outcome": doc["outcome"], "closed_at": doc["closed_at"], **doc["penalties"]}
 
 
-def rulings_document(source: Any, ruleset: Ruleset | None = None) -> dict[str, Any]:
-    """A whole stream in, the rulings document out (see the module docstring).
+def rulings_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None) -> dict[str, Any]:
+    """A whole stream in, the rulings document out (see the module docstring): every hand
+    through the one adjudicator (:func:`penalties.adjudicator.adjudicate_hands`).
 
     :raises referee.errors.MjrefError: an unreadable event or stream, naming its field.
     """
     return {"protocol": PROTOCOL_VERSION,
-            "hands": [hand_rulings(record, rulings) for record, rulings in rule_stream(source, ruleset)]}
-
-
-def add_rulings(document: dict[str, Any], source: Any, ruleset: Ruleset | None = None, mode: Any = None) -> dict[str, Any]:
-    """Put each hand's rulings into the referee's adjudication document (key ``penalties``:
-    :meth:`penalties.Rulings.to_dict`). Called by :func:`api.adjudications.adjudication_document`."""
-    for hand, (_record, rulings) in zip(document.get("hands", []), rule_stream(source, ruleset, mode=mode)):
-        hand["penalties"] = rulings.to_dict()
-    return document
+            "hands": [hand_rulings(hand) for hand in adjudicate_hands(source, ruleset, mode)]}
 
 
 @bp.post("/rulings")

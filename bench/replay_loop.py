@@ -9,6 +9,10 @@ replay of the hands, whatever the start-up costs (imports, generating the hands)
 (second total − first total) / HANDS = instructions per hand replayed and adjudicated
 (:mod:`bench.bench_replay` does the same in CPU time). With ``--no-finish`` the hands are
 replayed without :meth:`Referee.finish` (scoring, settlement): the difference is its cost.
+With ``--adjudicator`` each hand goes through :class:`penalties.adjudicator.HandAdjudicator`
+(the referee, the wall after each event, penalties at the close: what live ingest, ``flask
+rule`` and the API run); with ``--rule`` through the path before issue #13 (a replay by
+:func:`penalties.record.build`, then :func:`penalties.rule.rule_record`).
 Instruction counts do not move with
 the machine's load, so two builds can be compared on a busy machine. The collector is
 frozen and then disabled, as the hands are input and a replay allocates little.
@@ -29,19 +33,36 @@ def main() -> None:
     rounds = int(args[0]) if args else 1
     finish = "--no-finish" not in sys.argv
     hands = [generate_hand(seed) for seed in range(HANDS)]
+    one = _one("--adjudicator" in sys.argv, "--rule" in sys.argv, finish)
     for events in hands:  # warm the lazy lookup tables, as a running service has them
-        ref = Referee()
-        ref.apply_all(events)
-        ref.finish()
+        one(events)
     gc.collect()
     gc.freeze()
     gc.disable()
     for _ in range(rounds - 1):
         for events in hands:
-            ref = Referee()
-            ref.apply_all(events)
-            if finish:
-                ref.finish()
+            one(events)
+
+
+def _one(adjudicator: bool, rule: bool, finish: bool):
+    """What is done to one hand."""
+    if adjudicator:
+        from penalties.adjudicator import HandAdjudicator
+
+        return lambda events: HandAdjudicator().feed_all(events)
+    if rule:
+        from penalties.record import build
+        from penalties.rule import rule_record
+
+        return lambda events: rule_record(build(events))
+
+    def referee(events):
+        ref = Referee()
+        ref.apply_all(events)
+        if finish:
+            ref.finish()
+
+    return referee
 
 
 if __name__ == "__main__":

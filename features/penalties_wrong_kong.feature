@@ -242,6 +242,19 @@
 
   # --- 錯碰槓 ---
 
+  @pen.wrong-kong.melded @pen.unfulfilled-call
+  場景: 錯碰槓上家之舍牌，未補牌前即時糾正：強制復原，依喊碰未碰之上家除外不罰
+    # pen.wrong-kong.melded：「錯碰槓：未補牌前即時糾正依喊碰未碰處罰。」
+    # pen.unfulfilled-call：「已為碰牌之意思表示(不限於喊碰)而未履行，罰1台付予打出該牌(上家之舍牌除外)者」
+    假設 罰則：實體桌開局，莊家 0 號座
+    當 罰則：0 號座打出 五萬
+    而且 罰則：1 號座明槓 "五萬五萬五萬六萬"
+    而且 罰則：裁判報告 1 號座 "caught"
+    那麼 罰則：裁定 "wrong_kong_melded_call_previous"，條文 "pen.wrong-kong.melded"
+    而且 罰則：處置含 "restore"
+    而且 罰則：宣讀 "此牌為上家所打，不罰"
+    而且 罰則：各家收付為 "0,0,0,0"
+
   @pen.wrong-kong.melded
   場景: 錯碰槓，未補牌前即時糾正：依喊碰未碰處罰
     # pen.wrong-kong.melded：「錯碰槓：未補牌前即時糾正依喊碰未碰處罰。」

@@ -82,9 +82,10 @@
     那麼 裁判：最後一個動作判定為「拒絕」
     而且 裁判：違規 "passed_pung"，條文 "play.pon"，違規者 2 號座
 
-  @app.after-claim
-  場景大綱: 吃碰後禁打：吃了不能打吃進的那張，App 也不能打另一頭
+  @app.after-claim @play.restrict.6
+  場景大綱: 吃碰後禁打：吃了不能打吃進的那張，也不能打另一頭（絡牌）
     # app.after-claim：「碰了不能打同一張。吃了不能打吃進的那張，也不能打另一頭的牌（用 4-5 吃 3，不能打 3 也不能打 6）。」
+    # play.restrict.6：「吃入牌時不得打出同(絡)牌」（docs/rulings.md R-set-13：比賽規則亦禁絡牌）
     假設 裁判：規則組 "<規則組>"
     而且 裁判：數位牌桌，莊家 0 號座
     而且 裁判：0 號座配牌 "3m"
@@ -99,7 +100,7 @@
     例子:
       | 規則組      | 打 | 判定 |
       | competition | 3m | 拒絕 |
-      | competition | 6m | 接受 |
+      | competition | 6m | 拒絕 |
       | app         | 3m | 拒絕 |
       | app         | 6m | 拒絕 |
 

@@ -139,6 +139,23 @@
     而且 裁判：第 4 個動作判定為「接受」
     而且 裁判：違規 "forbidden_discard_after_chow"，條文 "play.restrict.6"
 
+  @play.restrict.6 @play.chi
+  場景: 吃入牌時不得打出絡牌：用 4-5 吃 3，也不得打 6
+    # play.restrict.6：「吃入牌時不得打出同(絡)牌」
+    # play.chi：「吃牌後之捨牌不得為吃入牌之同(絡)牌。」（docs/rulings.md R-set-13：絡牌是同一搭子的另一頭）
+    假設 裁判：數位牌桌，莊家 0 號座
+    而且 裁判：0 號座配牌 "3m"
+    而且 裁判：1 號座配牌 "4m5m6m1z"
+    當 裁判：依序發生
+      | 座位 | 動作 | 牌     |
+      | 0    | 打   | 3m     |
+      | 1    | 吃   | 3m4m5m |
+      | 1    | 打   | 6m     |
+      | 1    | 打   | 1z     |
+    那麼 裁判：第 3 個動作判定為「拒絕」
+    而且 裁判：第 4 個動作判定為「接受」
+    而且 裁判：違規 "forbidden_discard_after_chow"，條文 "play.restrict.6"
+
   @play.restrict.6 @play.pon
   場景: 碰牌時不得打出同牌
     # play.restrict.6：「碰牌時不得打出同牌。」

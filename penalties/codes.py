@@ -8,6 +8,7 @@ names; a missing word shows as ``?`` rather than failing.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from referee.tiles import tile_name
@@ -41,6 +42,9 @@ CODES: dict[str, tuple[str, str, str]] = {
     # 包賠 pen.pay-all
     "pay_all": ("pen.pay-all", "{seat} 號座{why_zh}，依底注加牌面 {face} 台賠付三家與外插者，本盤終止。",
                 "Seat {seat}: {why}; it pays the three others and the outside side-stakers the base plus its face of {face} 台; the hand ends."),
+    # 紀錄有誤 deal.walls: the record shows more copies of a tile than the set holds
+    "record_error": ("deal.walls", "紀錄有誤：第 {seq} 號事件記錄的{tile}已見 {seen} 張，整副牌只有 {limit} 張；請裁判查明更正紀錄，此事件不予裁罰。",
+                     "The record is wrong: event {seq} records {tile}, already seen {seen} times where the set has {limit}; the officials are to find out and correct the record; the event is not penalised."),
     # 代位賠付 pen.substitute
     "substitute_liability": ("pen.substitute", "{payee} 號座{win_zh}落在 {seat} 號座的代位賠付時段內（{window_zh}），由 {seat} 號座代替{payers_zh}支付 {amount}。",
                              "Seat {payee}'s {win} falls within seat {seat}'s liability ({window}): seat {seat} pays {amount} instead of {payers}."),
@@ -65,6 +69,8 @@ CODES: dict[str, tuple[str, str, str]] = {
                                     "Seat {seat}'s wrong added kong stood within the last eight drawable tiles: it pays all three with its face of {face} 台 and the hand ends."),
     "wrong_kong_melded_call": ("pen.wrong-kong.melded", "{seat} 號座錯碰槓，未補牌前即時糾正，依喊碰未碰罰 1 台{payee_zh}。",
                                "Seat {seat}'s wrong melded kong was corrected before the replacement: fined as a pung called and not made, 1 台{payee_en}."),
+    "wrong_kong_melded_call_previous": ("pen.wrong-kong.melded", "{seat} 號座錯碰槓，未補牌前即時糾正，強制復原；依喊碰未碰之處理，此牌為上家所打，不罰。",
+                                        "Seat {seat}'s wrong melded kong was corrected before the replacement: restored; as a pung called and not made it is not fined, the tile being the previous player's discard."),
     "wrong_kong_melded_restored": ("pen.wrong-kong.melded.1", "{seat} 號座錯碰槓，所補之牌尚未插入手牌即發現：該牌歸回槓上，判相公，該刻子見光死亮出門前。",
                                    "Seat {seat}'s wrong melded kong was found before the replacement reached the hand: the tile goes back, dead hand, and the pung stays exposed."),
     "wrong_kong_melded_returned": ("pen.wrong-kong.melded.2", "{seat} 號座錯碰槓，所補之牌已插入手牌尚未打牌即發現：{return_zh}，判相公，牌局依原順序繼續。",
@@ -141,6 +147,35 @@ CODES: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: words that name a seat: read out by the hand's winds (東家, 南家 …, :mod:`penalties.words`)
+SEAT_WORDS = ("seat", "payee", "other")
+_SEAT_ZH = re.compile(r" ?\{(seat|payee|other)\} 號座")
+_SEAT_EN = re.compile(r"\b[Ss]eat \{(seat|payee|other)\}")
+
+
+def _by_wind(codes: dict[str, tuple[str, str, str]]) -> dict[str, tuple[str, str, str]]:
+    """The templates with each seat word standing alone (「{seat} 號座」 → 「{seat}」), as
+    :func:`render` fills it with the seat's name (「東家」, or 「1 號座」 without the winds)."""
+    out = {}
+    for code, (clause, zh, en) in codes.items():
+        zh = _SEAT_ZH.sub(r"{\1}", zh.replace("莊家 {seat} 號座", "莊家（{seat}）"))
+        out[code] = (clause, zh, _SEAT_EN.sub(r"{\1}", en))
+    return out
+
+
+CODES = _by_wind(CODES)
+
+
+def seat_words(seat: int, east: int | None) -> tuple[str, str]:
+    """``(zh, en)`` naming *seat*: by its wind this hand when the wall-break seat *east* is
+    known (「南家」, "South (seat 1)"), else by number (「1 號座」, "seat 1")."""
+    from .words import seat_en, seat_zh
+
+    if east is None:
+        return f"{seat} 號座", f"seat {seat}"
+    return seat_zh(seat, east), seat_en(seat, east)
+
+
 def words(**raw: Any) -> dict[str, Any]:
     """Template words: tile indices under ``tile``/``tiles`` keys become names (zh under
     ``*_zh`` keys when not given)."""
@@ -158,17 +193,24 @@ class _Missing(dict):
         return "?"
 
 
-def render(code: str, **raw: Any) -> tuple[str, str, str]:
-    """``(clause, text_zh, text)`` of a code with its words."""
+def render(code: str, *, east: int | None = None, **raw: Any) -> tuple[str, str, str]:
+    """``(clause, text_zh, text)`` of a code with its words; seats are named by their wind
+    when *east* (the hand's wall-break seat, 開門位) is given."""
     clause, zh, en = CODES[code]
     w = words(**raw)
+    en_words = _Missing(w)
     zh_words = _Missing(w)
     for key, value in list(w.items()):
         if key.endswith("_zh"):
             zh_words[key[:-3]] = value
     if "tile_zh" in w:
         zh_words["tile"] = w["tile_zh"]
-    return clause, zh.format_map(zh_words), en.format_map(_Missing(w))
+    for key in SEAT_WORDS:
+        value = w.get(key)
+        if type(value) is int and 0 <= value < 4:
+            zh_words[key], en_words[key] = seat_words(value, east)
+    text = en.format_map(en_words)
+    return clause, zh.format_map(zh_words), text[:1].upper() + text[1:]
 
 
-__all__ = ["CODES", "render", "words"]
+__all__ = ["CODES", "SEAT_WORDS", "render", "seat_words", "words"]

@@ -73,6 +73,8 @@ class Docket:
     excused: set[int] = field(default_factory=set)
     #: (discard seq, seat): calls a priority decision upheld, or carried out on another tile
     excused_calls: set[tuple[int, int]] = field(default_factory=set)
+    #: (claim seq, seat) of claims a priority decision upheld by the gestures' times (prio.3, prio.4)
+    upheld_claims: set[tuple[int, int]] = field(default_factory=set)
     #: seat → seq of a claim that stood although the referee refused it (prio.penalty.2):
     #: its next discard's turn irregularities follow from it and are not ruled again
     stood: dict[int, int] = field(default_factory=dict)
@@ -95,7 +97,7 @@ class Docket:
              payments: tuple[Payment, ...] = (), cites: tuple[str, ...] = (), cause: str = "",
              clause: str | None = None, **words: Any) -> Ruling:
         """Build a ruling from the catalogue (:data:`penalties.codes.CODES`) and add it."""
-        default_clause, zh, en = render(code, **{"seat": offender, **words})
+        default_clause, zh, en = render(code, east=self.east, **{"seat": offender, **words})
         return self.add(Ruling(code, clause or default_clause, offender, tuple(dict.fromkeys(evidence)), tuple(effects),
                                tuple(payments), zh, en, tuple(c for c in cites if c != (clause or default_clause)), cause))
 
@@ -103,6 +105,18 @@ class Docket:
         self.liabilities.append(liability)
 
     # ---- reading
+    @property
+    def east(self) -> int | None:
+        """The hand's wall-break seat (開門位 = 東): seats are read out by wind from it."""
+        state = self.record.adjudication.state
+        return getattr(state, "east", None)
+
+    def seat_zh(self, seat: int) -> str:
+        """「東家」…: *seat* as the official names it (:func:`penalties.codes.seat_words`)."""
+        from .codes import seat_words
+
+        return seat_words(seat, self.east)[0]
+
     def is_dead(self, seat: int | None, seq: int) -> bool:
         """The seat was ruled a dead hand before event *seq*."""
         return seat is not None and seat in self.dead and self.dead[seat] < seq

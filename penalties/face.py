@@ -90,9 +90,15 @@ def _scored(record: HandRecord, st: Any, seat: int, win: Event) -> int | None:
             return None
         counts[tile] += 1
     else:
-        if st.turn != seat or st.drawn is None or st.drawn >= KINDS:
+        if st.turn != seat:
             return None
         tile = st.drawn
+        if tile is None and s.unknown and win.tiles:
+            # a physical table that did not record the drawn tile: the hand shown with the
+            # win ends with the winning tile (docs/protocol.md), so the face is known (R-pen-1)
+            tile = win.tiles[-1]
+        if tile is None or tile >= KINDS:
+            return None
         source = _SELF.get(int(st.source), WinSource.WALL)
         discarder = None
     if s.unknown:

@@ -38,7 +38,7 @@ from .errors import AdjudicationError, ReportError
 from .extra_wins import transfers as win_transfers
 from .face import face_value
 from .payments import check_zero, net
-from .record import HandRecord, build
+from .record import HandRecord
 from .rulings import Effect, Payment, Rulings
 from .side_stakes import SideStake
 from .unfulfilled_call import rule_call
@@ -113,27 +113,21 @@ def rule(source: Any, ruleset: Ruleset | None = None, stakes: Stakes | None = No
     :raises referee.events.EventError: an unreadable event.
     :raises penalties.errors.SideStakeError: a side stake that cannot be read.
     """
+    from .adjudicator import HandAdjudicator
+
     hand = _hand_events(source, events)
-    return rule_record(build(hand, ruleset=ruleset, stakes=stakes), side_stakes=side_stakes)
+    return HandAdjudicator(ruleset, stakes=stakes, side_stakes=side_stakes).feed_all(hand).rulings
 
 
 def rule_stream(source: Any, ruleset: Ruleset | None = None, stakes: Stakes | None = None, *,
                 side_stakes: Iterable[SideStake] = (), mode: Any = None) -> list[tuple[HandRecord, Rulings]]:
     """Rule on every hand of a stream: ``(record, rulings)`` per hand (the record holds the
-    referee's adjudication). *mode* (:class:`referee.events.Mode`) overrides the tables'."""
-    if isinstance(source, (str, bytes)):
-        parsed = parse_stream(source)
-    elif isinstance(source, (list, tuple)):
-        parsed = [e if isinstance(e, Event) else parse_event(e, index=i) for i, e in enumerate(source)]
-    else:
-        raise AdjudicationError(f"a stream is JSON Lines text or a list of events, got {type(source).__name__}",
-                                field="events", reason_zh="事件流須為 JSON Lines 文字或事件的清單")
-    out = []
-    listed = tuple(side_stakes)
-    for hand in split_hands(parsed):
-        record = build(hand, ruleset=ruleset, stakes=stakes, mode=mode)
-        out.append((record, rule_record(record, side_stakes=listed)))
-    return out
+    referee's adjudication), each hand through :class:`penalties.adjudicator.HandAdjudicator`.
+    *mode* (:class:`referee.events.Mode`) overrides the tables'."""
+    from .adjudicator import adjudicate_hands
+
+    return [(h.record, h.rulings) for h in adjudicate_hands(source, ruleset, mode, stakes=stakes,
+                                                             side_stakes=side_stakes)]
 
 
 # --- ruling -----------------------------------------------------------------------------------
@@ -153,6 +147,10 @@ def rule_record(record: HandRecord, *, side_stakes: Iterable[SideStake] = ()) ->
             (lost_pung if dec.lost == "pung" else lost_win).setdefault(seq, dec)
         if dec.code in ("pung_over_self_draw", "pung_over_win", "pung_over_draw", "pung_over_chow"):
             docket.excused_calls.add((dec.discard, dec.seat))  # the caller had priority
+            # prio.3 / prio.4 compare the gestures' times, not the record's order: a pung
+            # called before the chow's discard (or the draw's placing) but recorded after it
+            # is upheld, not a lost priority (docs/protocol.md)
+            docket.upheld_claims.update((seq, dec.seat) for seq in dec.evidence)
         if dec.lost == "pung":
             docket.excused_calls.add((dec.discard, dec.other))  # the call could not be carried out
     rejected = record.rejected()
@@ -236,6 +234,8 @@ def _report(docket: Docket, ev: Event, walks: dict, stakes_list: list, void_back
 def _act(docket: Docket, ev: Event, irrs: list[Irregularity], lost_win: dict, lost_pung: dict) -> None:
     seat = ev.seat
     t = ev.type
+    if irrs and any(i.code == "too_many_copies" for i in irrs):
+        irrs = _record_errors(docket, irrs)
     codes = tuple(i.code for i in irrs)
     if seat is None or ev.seq in docket.ruled:
         for irr in irrs:
@@ -251,7 +251,9 @@ def _act(docket: Docket, ev: Event, irrs: list[Irregularity], lost_win: dict, lo
         if not irrs and ev.seq not in lost_pung and not docket.is_dead(seat, ev.seq):
             return
         _use(docket, irrs)
-        if t is not EventType.CHOW and (ev.seq in lost_pung or "lost_priority" in codes):
+        if t is EventType.PUNG and ev.seq not in lost_pung and (ev.seq, seat) in docket.upheld_claims:
+            docket.stood[seat] = ev.seq  # the referee refused it by the record's order; by time it stood
+        elif t is not EventType.CHOW and (ev.seq in lost_pung or "lost_priority" in codes):
             _lost_pung(docket, ev, lost_pung.get(ev.seq), irrs)
         elif docket.is_dead(seat, ev.seq) or "dead_hand_act" in codes:
             dead_hand_act(docket, seat, ev.seq, "chow" if t is EventType.CHOW else "pung" if t is EventType.PUNG else "kong")
@@ -353,6 +355,20 @@ def _claimed_after(docket: Docket, irr: Irregularity) -> bool:
     return False
 
 
+def _record_errors(docket: Docket, irrs: list[Irregularity]) -> list[Irregularity]:
+    """A fifth copy of a tile (or a second of a flower) in the record (``deal.walls``): the
+    record is wrong, not the player; the ruling says so with the event's seq, and the
+    event's other irregularities (the tile not held …) follow from the same bad record."""
+    for irr in irrs:
+        if irr.code == "too_many_copies":
+            docket.make("record_error", offender=None, evidence=(irr.seq,), seq=irr.seq, tile=irr.fact("tile"),
+                        seen=irr.fact("seen"), limit=irr.fact("limit"))
+    for irr in irrs:
+        docket.used.add((irr.seq, irr.code))
+    docket.ruled.add(irrs[0].seq)
+    return []
+
+
 def _use(docket: Docket, irrs: list[Irregularity]) -> None:
     for irr in irrs:
         if irr.code in REFEREE_CAUSES or irr.code in ("wrong_kong", "exposed_discard", "lost_priority",
@@ -383,6 +399,7 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
     transfers: list[Payment] = []
     replaced: list[Payment] = []
     paid_winners: list[int] = [record.event(seq).seat for seq in docket.upheld]
+    standing: list[int] = []  # claim seqs of the referee's wins that stand and are paid
     for win in record.wins:
         claim = win.claim
         if claim.seq in docket.void_wins or claim.seq in docket.superseded or (ended is not None and claim.seq > ended):
@@ -397,6 +414,7 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
         paid = win_transfers(win.settlement) if win.settlement is not None else ()
         transfers.extend(paid)
         paid_winners.append(claim.seat)
+        standing.append(claim.seq)
         gone, _payments = _substitute(docket, win, paid)
         replaced.extend(gone)
         fees = peek.fees(docket, claim.seat)
@@ -408,7 +426,8 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
     streak_marker.rule_marker(docket)
     # every payment in effect
     rulings_payments = [p for r in docket.rulings for p in r.payments]
-    in_effect = [t for t in transfers if not any(t is g for g in replaced)] + rulings_payments
+    win_share = [t for t in transfers if not any(t is g for g in replaced)]
+    in_effect = win_share + rulings_payments
     in_effect += list(_side_stake_rulings(docket, stakes_list, tuple(in_effect), void_backers))
     check_zero(in_effect)
     totals = net(in_effect)
@@ -420,7 +439,8 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
                             if (i.seq, i.code) not in used and i.code not in _NOT_PENALTIES}, key=lambda x: (x[1], x[0])))
     rulings = tuple(sorted(docket.rulings, key=lambda r: (r.evidence[0] if r.evidence else -1)))
     return Rulings(rulings, tuple(in_effect), payments, outside, docket.ended is not None or any(
-        r.ends_hand for r in docket.rulings), nxt.dealer, nxt.streak, unruled + tuple(unruled_reports), nxt)
+        r.ends_hand for r in docket.rulings), nxt.dealer, nxt.streak, unruled + tuple(unruled_reports), nxt,
+        tuple(standing), tuple(sorted(docket.upheld)), tuple(win_share))
 
 
 def _substitute(docket: Docket, win, paid: tuple[Payment, ...]):
@@ -440,8 +460,8 @@ def _side_stake_rulings(docket: Docket, stakes_list: list[SideStake], in_effect:
             continue
         out.extend(mine)
         level = "插" if s.units == 1 else "飄" if s.units == 2 else "飛"
-        backer_zh = f"外插者 {s.backer} 依附 {s.principal} 號座" if s.kind == "outside" else \
-            f"{s.principal} 號座內插 {s.units} 底（{level}）"
+        backer_zh = f"外插者 {s.backer} 依附{docket.seat_zh(s.principal)}" if s.kind == "outside" else \
+            f"{docket.seat_zh(s.principal)}內插 {s.units} 底（{level}）"
         backer_en = f"the outside backer {s.backer} rides on seat {s.principal}" if s.kind == "outside" else \
             f"seat {s.principal} raises its own base by {s.units} (inside stake, {level})"
         docket.make("side_stake", offender=None, evidence=(record.events[0].seq,), payments=mine,

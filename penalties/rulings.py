@@ -343,6 +343,12 @@ class Rulings:
     unruled: tuple[tuple[str, int], ...] = field(default=())
     #: the next hand (:class:`referee.outcome.NextHand`: dealer, streak, round wind)
     next: Any = None
+    #: claim seqs of the referee's wins that stand and are paid as it settled them
+    standing: tuple[int, ...] = ()
+    #: WIN event seqs the referee refused that a priority ruling upheld (paid by that ruling)
+    upheld: tuple[int, ...] = ()
+    #: the standing wins' share of :attr:`transfers` (what no ruling moved): the outcome's money
+    win_transfers: tuple[Payment, ...] = ()
 
     @property
     def codes(self) -> tuple[str, ...]:

@@ -114,7 +114,7 @@ def settle_win(docket: Docket, win, transfers: tuple[Payment, ...]) -> tuple[tup
     docket.make("substitute_liability", offender=offenders[0], evidence=evidence, payments=payments,
                 effects=tuple(lia.effect() for lia in found), cites=cites, payee=claim.seat, win_zh=win_zh, win=win_en,
                 window_zh=window_zh, window=window_en, amount=amount,
-                payers_zh=" " + "、".join(f"{p} 號座" for p in payers) if payers else "原應付者",
+                payers_zh="、".join(docket.seat_zh(p) for p in payers) if payers else "原應付者",
                 payers=", ".join(f"seat {p}" for p in payers) or "the usual payers")
     return replaced, payments
 

@@ -47,7 +47,10 @@ def rule_call(docket: Docket, *, seat: int, seq: int, discarder: int | None, til
                            cites=cites)
     if discarder is None:
         return None
-    if discarder == (seat - 1) % 4:
+    if discarder == (seat - 1) % 4:  # 上家之舍牌除外 (pen.unfulfilled-call)
+        if code != "unfulfilled_call":  # a wrong kong caught in time: restored, the call not fined
+            return docket.make(f"{code}_previous", offender=seat, evidence=evidence, cites=cites,
+                               effects=(Effect("restore", seat=seat),))
         return docket.make("unfulfilled_call_previous", offender=seat, evidence=evidence, tile=tile, cites=cites)
     r = docket.record
     payment = fine(seat, discarder, tai=1, stakes=r.stakes)
@@ -56,7 +59,7 @@ def rule_call(docket: Docket, *, seat: int, seq: int, discarder: int | None, til
                            cites=cites)
     return docket.make(code, offender=seat, evidence=evidence, payments=(payment,), cites=cites,
                        effects=(Effect("restore", seat=seat),),
-                       payee_zh=f"付予打出該牌的 {discarder} 號座", payee_en=f" to seat {discarder}, who discarded the tile")
+                       payee_zh=f"付予打出該牌的{docket.seat_zh(discarder)}", payee_en=f" to seat {discarder}, who discarded the tile")
 
 
 __all__ = ["pair_shown", "rule_call"]

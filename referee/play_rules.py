@@ -14,6 +14,7 @@ class PlayRules:
 
     __slots__ = (
         "ruleset", "multiple_wins", "passed_win_concealed_kong_releases", "passed_pung", "chow_forbids_other_end",
+        "chow_other_end_clause",
         "chow_forbid_own_recent", "melded_kong_from_previous", "melded_kong_replacement_self_draw",
         "rob_concealed_kong", "last_tiles_no_claims", "last_tile_may_decline", "declared_ready",
         "heavenly_at_first_discard", "heavenly_dealer", "earthly_dealer_discard", "earthly_requires_kept_draw",
@@ -46,6 +47,9 @@ class PlayRules:
         self.abortive_four_kongs: bool = v["play.abortive_four_kongs"]
         #: settle.liability != none (包牌): the referee names the liable seat
         self.liability: bool = v["settle.liability"] != "none"
+        #: the clause the profile reads the other end (絡牌) from: play.restrict.6 (「同(絡)牌」,
+        #: R-set-13) or app.after-claim
+        self.chow_other_end_clause: str = (ruleset.sources.get("play.chow.forbidden_discards") or ("play.restrict.6",))[0]
         #: play.chow.forbid_own_recent_discard (play.chi, play.restrict.6)
         self.chow_forbid_own_recent: bool = v["play.chow.forbid_own_recent_discard"]
         #: play.melded_kong_from_previous_player (app.kong.limits)

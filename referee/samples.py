@@ -152,7 +152,7 @@ SAMPLES: tuple[Sample, ...] = (
     Sample("play_restrict_4", "行牌禁制 4：吃牌的打序宣告自摸", "Restriction 4: a self-draw in a turn that began with a chow",
            ("play.restrict.4", "play.chi"),
            _s(hands={0: "4s", 1: "123m456m789m11s456p23s"}),
-           ((0, "打", "4s"), (1, "吃", "2s3s4s"), (1, "胡"), (1, "打", "1s"), (None, "結束")),
+           ((0, "打", "4s"), (1, "吃", "2s3s4s"), (1, "胡"), (1, "打", "9m"), (None, "結束")),
            outcome="void", codes=("self_draw_not_from_draw", "passed_win")),
     Sample("play_restrict_5", "行牌禁制 5：靠張後暗槓，補牌成胡而可胡之牌同巡打過", "Restriction 5: kong after placing the drawn tile",
            ("play.restrict.5", "tai.24"),

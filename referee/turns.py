@@ -385,7 +385,8 @@ class TurnsMixin:
         if in_turn and x in st.after_claim_forbidden and exposed_meld is None:
             if st.intake is Intake.CHOW:
                 problems.append(self._irr(ev, "forbidden_discard_after_chow", tile=st.after_claim_tile, discard=x,
-                                          clause="app.after-claim" if x != st.after_claim_tile else "play.restrict.6"))
+                                          clause=st.rules.chow_other_end_clause if x != st.after_claim_tile
+                                          else "play.restrict.6"))
             else:
                 problems.append(self._irr(ev, "forbidden_discard_after_pung", tile=x))
         ready = seat.ready

@@ -253,7 +253,7 @@ CODES: dict[str, tuple[str, str, str]] = {
     "ready_not_played": ("app.ready", "此規則組不玩宣告聽牌", "this ruleset has no declared ready hands"),
     "ready_changed": ("app.ready", "宣告聽牌後只能打摸到的牌", "after declaring ready, only the drawn tile may be discarded"),
     # officials
-    "reported": ("pen.dead-hand", "裁判報告：{code_reported}", "official's report: {code_reported}"),
+    "reported": ("pen.dead-hand", "裁判報告，依報告內容裁定", "official's report: {code_reported}"),
 }
 
 

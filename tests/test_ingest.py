@@ -427,29 +427,32 @@ def _sample_hands():
 
 
 @pytest.mark.parametrize("events", list(_sample_hands()))
-def test_penalties_read_the_live_referee_as_they_read_their_own_replay(events):
-    """At the end of a hand the live referee hands penalties the record it kept (the wall
-    after each event) instead of penalties replaying the hand: the rulings are the same
-    as penalties' own replay (``penalties.rule``) gives."""
+def test_the_live_seam_answers_as_the_batch_rulings_document(events):
+    """The live seam (:class:`api.live.HandReferee`) feeds the one adjudicator event by
+    event; ``flask rule`` / ``POST /api/v1/rulings`` (:func:`api.rulings.rulings_document`)
+    give the same rulings, payments and next hand for the same stream (issue #13)."""
     from api.live import HandReferee, _jsonable, parse
-    from penalties import rule
+    from api.rulings import rulings_document
     from referee.errors import MjrefError
 
     table = {"mode": events[0].get("mode", "digital"), "ruleset": "competition", "params": {}}
     live = HandReferee(table, events[0].get("hand", 1))
-    parsed = []
+    bodies = []
     for body in events:
         event = parse(body, table, None)
         try:
             live.apply(event, "event")
         except MjrefError:
             pytest.skip("a stream the referee cannot follow (a sample of an error)")
-        parsed.append(event)
+        bodies.append(dict(body, mode=table["mode"]) if body["type"] == "hand_start" else body)
         if live.ended:
             break
     assert live.ended, "every stream here ends with hand_end"
-    assert live._moments is not None
-    own = rule(live.referee.finish(), events=parsed)
-    assert live.penalties == {k: v for k, v in _jsonable(own.to_dict()).items() if k != "rulings"}
+    (batch,) = rulings_document(bodies)["hands"]
+    assert live.penalties == {k: v for k, v in _jsonable(batch).items()
+                              if k in live.penalties}
+    assert live.outcome["payments"] == batch["payments"] == batch["outcome"]["payments"]
     kept = [r for r in live.rulings if r["kind"] == "penalty"]
-    assert [r["code"] for r in kept] == [r.code for r in own.rulings]
+    assert sorted((r["id"], r["code"], r["at"], r["payments"]) for r in kept) == \
+        sorted((r["id"], r["code"], r["at"], r["net"]) for r in batch["rulings"])
+    assert [sum(p) for p in zip(*(r["payments"] for r in live.rulings))] == batch["payments"]

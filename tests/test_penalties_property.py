@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from penalties import rule
+from penalties.irregular import inject
 from penalties.rulings import Ruling, parse_ruling
 from referee.events import event_to_dict
 from referee.generator import generate_hand, physical_view
@@ -23,57 +24,8 @@ def _hand(seed: int) -> list[dict]:
     return [dict(e) for e in _HANDS[seed]]
 
 
-_TILES = ["1m", "5m", "9m", "3p", "7p", "2s", "8s", "1z", "5z", "7z"]
-_REPORTS = ["dead_hand", "stolen_tile", "peeked", "walking_eye", "walking_eye_violation", "wall_disturbed", "caught",
-            "tile_unidentifiable", "pair_exposed", "wrong_kong", "passed_win", "draw_holding_tile", "long_hand"]
-
-
-def _injection(rng: random.Random, seat: int) -> list[dict]:
-    """One irregular act or report, as the table would record it."""
-    kind = rng.randrange(14)
-    t = rng.choice(_TILES)
-    if kind == 0:
-        return [{"type": "draw", "seat": seat, "count": 1}]
-    if kind == 1:
-        return [{"type": "discard", "seat": seat, "tiles": t}]
-    if kind == 2:
-        return [{"type": "call", "seat": seat, "kind": rng.choice(["pung", "kong", "chow", "win"])}]
-    if kind == 3:
-        return [{"type": "pung", "seat": seat, "tiles": t * 2 + rng.choice(_TILES)}]
-    if kind == 4:
-        return [{"type": "kong", "seat": seat, "kind": "concealed", "tiles": t * 3 + rng.choice(_TILES)}]
-    if kind == 5:
-        return [{"type": "win", "seat": seat}]
-    if kind == 6:
-        return [{"type": "touch_wall", "seat": seat}]
-    if kind == 7:
-        return [{"type": "place", "seat": seat}]
-    if kind == 8:
-        return [{"type": "reveal", "seat": seat, "tiles": t + t}]
-    if kind == 9:
-        return [{"type": "tail_draw", "seat": seat, "count": 1}]
-    if kind == 10:
-        return [{"type": "chow", "seat": seat, "tiles": "3m4m5m"}]
-    if kind == 11:
-        return [{"type": "discard", "seat": seat, "tiles": t, "exposed": True}]
-    if kind == 12:
-        return [{"type": "skip_last_tile", "seat": seat}]
-    code = rng.choice(_REPORTS)
-    note = {"dead_hand": "stolen_tile", "walking_eye_violation": "told"}.get(code)
-    return [{"type": "report", "seat": seat, "code": code, **({"note": note} if note else {})}]
-
-
 def _inject(events: list[dict], rng: random.Random, count: int) -> list[dict]:
-    for _ in range(count):
-        at = rng.randrange(20, len(events))  # after the deal
-        for item in reversed(_injection(rng, rng.randrange(4))):
-            events.insert(at, {**item, "table": events[0].get("table", ""), "hand": events[0].get("hand", 0)})
-    ts = 0
-    for i, e in enumerate(events):
-        e["seq"] = i + 1
-        ts = max(ts + 1, e.get("ts", 0))
-        e["ts"] = ts
-    return events
+    return inject(events, rng, count)
 
 
 def _check(rulings) -> None:

@@ -100,5 +100,5 @@ def test_the_adjudication_carries_the_same_rulings(sample, client):
     rulings = client.post("/api/v1/rulings", data=body, content_type="application/x-ndjson").get_json()
     for adj_hand, hand in zip(adjudication["hands"], rulings["hands"]):
         assert adj_hand["penalties"] == {k: v for k, v in hand.items()
-                                         if k not in ("table", "hand", "mode", "ruleset", "outcome")}
+                                         if k not in ("table", "hand", "mode", "ruleset", "outcome", "closed_at")}
         assert adj_hand["outcome"] == hand["outcome"]

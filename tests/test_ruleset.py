@@ -191,7 +191,6 @@ def test_play_rules_where_the_app_differs(rules):
     comp, app = rules["competition"], rules["app"]
     pairs = {
         "play.passed_win.concealed_kong_releases": (False, True),
-        "play.chow.forbidden_discards": ("same", "same_and_other_end"),
         "play.melded_kong_from_previous_player": (True, False),
         "flowers.unreplaced": ("dead_hand", "exhaustive_draw"),
         "ready.heavenly_declare_at": ("after_flower_replacement", "first_discard"),
@@ -199,6 +198,8 @@ def test_play_rules_where_the_app_differs(rules):
         "ready.requires_no_prior_claims": (False, True),
     }
     assert {k: (comp[k], app[k]) for k in pairs} == pairs
+    # 「同(絡)牌」 (play.chi, play.restrict.6) read as the app does: R-set-13, issue #13
+    assert comp["play.chow.forbidden_discards"] == app["play.chow.forbidden_discards"] == "same_and_other_end"
     assert comp.describe("flowers.numbering").values == ("ju3-zhu4", "zhu3-ju4")
 
 

@@ -1,0 +1,501 @@
+"""One hand, one verdict (issue #13): the referee and the penalties as one adjudicator.
+
+:class:`HandAdjudicator` is fed a hand's events one at a time. Each :meth:`~HandAdjudicator.feed`
+answers a :class:`Step`: the referee's verdict on the event, the irregularities it found
+after their event (a call never carried out), and the **rulings final at that moment** —
+a reported or observed 相公 when it happens, a 詐胡 when declared, a 喊碰未碰 when the next
+act shows it, a priority conflict when the claim window that held it closes, a liability
+window when it opens. At the hand's close (``hand_end``, or ``skip_last_tile``: 海底 left
+undrawn, ``tai.25``) — or, in batch, at the end of the hand's events — it gives **one
+result** (:class:`HandResult`): who won or why not, one set of payments, the next dealer,
+streak and round.
+
+Live ingest (``api/live.py``), ``POST /api/v1/adjudications``, ``POST /api/v1/rulings``,
+``flask replay``, ``flask rule`` and the tournament's sync (which reads the live service's
+projections) all go through it: live and batch are the same code fed the same events, so
+they agree by construction (``tests/test_adjudicator.py`` holds them to it).
+
+Facts are computed once: the referee follows the hand (its wall after each event is kept
+as a :class:`penalties.record.Moment`), and penalties read that record
+(:func:`penalties.rule.rule_record`); nothing replays the hand a second time, except the
+moment rulings below.
+
+How a ruling is "final at the moment": after an event that may be ruled on (an
+irregularity that stood, a finding, an official's ``report``), the rulings on the hand so
+far are made on the events up to now. A ruling is given at once when no claim on the
+tile in play can still change it: no claim window is open (a second win on the same
+discard decides whether the first was a false win or a lost priority, ``prio.8``,
+``prio.penalty.1``), or the ruling is one no claim changes (:data:`AT_ONCE`: a 相公, a
+walking eye's violation, 包賠). Rulings that depend on how far an error gets (a wrong kong's
+or pung's stage, ``pen.wrong-kong.*``, ``pen.wrong-pon.*``) or on the end of the hand (代位賠付
+falling due, the streak marker, side stakes) are given at the close: :data:`AT_CLOSE`.
+A ruling given at a moment is given again, unchanged, at the close.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.events import Event, EventType, Mode, parse_event, parse_stream
+from referee.machine import Referee
+from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
+from referee.replay import split_hands
+from referee.ruleset import Ruleset
+from referee.scoring.context import Stakes
+from referee.verdicts import Irregularity, Status, Verdict
+
+from .dead_hand import REFEREE_CAUSES
+from .errors import AdjudicationError
+from .record import HandRecord, Moment, hand_record, moment
+from .rulings import Payment, Ruling, Rulings
+from .side_stakes import SideStake
+
+#: events that close a hand: its result is made then (a later event gets a verdict only)
+CLOSING = frozenset({EventType.HAND_END, EventType.SKIP_LAST_TILE})
+#: rulings no later claim can change: given at their event even with a claim window open
+AT_ONCE = frozenset({"dead_hand", "dead_hand_second_violation", "walking_eye_violation",
+                     "walking_eye_second_violation", "pay_all"})
+#: rulings that only the rest of the hand settles (how far an error got, what falls due
+#: at the end): given at the close
+AT_CLOSE = frozenset({
+    "walking_eye_fee", "walking_eye_passed_win", "substitute_liability", "streak_marker_low", "streak_marker_high",
+    "side_stake", "side_stake_void", "wrong_kong_concealed", "wrong_kong_concealed_exhausted",
+    "wrong_kong_concealed_found", "wrong_kong_added_corrected", "wrong_kong_added_robbed",
+    "wrong_kong_added_restored", "wrong_kong_added_returned", "wrong_kong_added_completed",
+    "wrong_kong_added_last_tiles", "wrong_kong_melded_call", "wrong_kong_melded_call_previous",
+    "wrong_kong_melded_restored", "wrong_kong_melded_returned", "wrong_kong_melded_completed",
+    "wrong_kong_melded_last_tiles",
+    "wrong_pung_caught", "wrong_pung_completed", "wrong_chow_completed", "exposed_discard_restored",
+    "exposed_discard_claimed", "exposed_discard_won", "exposed_discard_won_twice", "exposed_discard_unnoticed",
+})
+
+_REPORT = EventType.REPORT
+_HAND_END = EventType.HAND_END
+_SKIP_LAST = EventType.SKIP_LAST_TILE
+_CLAIMS = frozenset({EventType.WIN, EventType.CHOW, EventType.PUNG, EventType.KONG})
+_STAGED_ACTS = frozenset({EventType.CHOW, EventType.PUNG, EventType.KONG})
+#: referee codes :func:`penalties.rule.rule_record` makes a ruling of on a non-claim event
+_RULED = frozenset({*REFEREE_CAUSES, "wrong_kong", "exposed_discard", "lost_priority", "dead_hand_act",
+                    "unfulfilled_call", "second_intake"})
+_REJECTED = Status.REJECTED
+_NO_PAYMENTS = (0, 0, 0, 0)
+
+
+def seat_totals(payments: Iterable[Payment]) -> tuple[int, int, int, int]:
+    """Net per seat of *payments* (outside side-stakers left out)."""
+    total = [0, 0, 0, 0]
+    for p in payments:
+        if type(p.payer) is int:
+            total[p.payer] -= p.amount
+        if type(p.payee) is int:
+            total[p.payee] += p.amount
+    return (total[0], total[1], total[2], total[3])
+
+
+def ruling_id(ruling: Ruling, taken: set[str]) -> str:
+    """A ruling's stable id, ``pen.<first evidence seq>.<code>`` (``.2``, ``.3`` for a
+    repeat); the same on every replay, so an official's override finds it again."""
+    base = f"pen.{ruling.evidence[0] if ruling.evidence else 0}.{ruling.code}"
+    rid, n = base, 2
+    while rid in taken:
+        rid, n = f"{base}.{n}", n + 1
+    taken.add(rid)
+    return rid
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A ruling as given: its id, when (the seq of the event that made it final), and its
+    money in effect, net per seat."""
+
+    id: str
+    at: int
+    ruling: Ruling
+    payments: tuple[int, int, int, int]
+
+    @property
+    def cite_zh(self) -> str:
+        """The clause as the official cites it: 「依〈錯碰之處理〉第 2 條：「…」」 (:mod:`penalties.clauses`)."""
+        from .clauses import cite_zh
+
+        return cite_zh(self.ruling.clause)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "at": self.at, **self.ruling.to_dict(), "cite_zh": self.cite_zh,
+                "net": list(self.payments)}
+
+
+@dataclass(frozen=True, slots=True)
+class VoidWin:
+    """A win the referee scored that does not stand, and the ruling that says so."""
+
+    seat: int
+    seq: int
+    ruling: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "seq": self.seq, "ruling": self.ruling}
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The hand's one outcome: how it ended, the wins that stand, the one set of payments
+    (the wins' settlement as the rulings leave it, plus the rulings' money), who deals next.
+
+    :param kind: ``win``, ``exhaustive_draw``, ``void`` (the stream stopped) or
+        ``ended_by_irregularity`` (詐胡, 包賠 … ended it, or voided every win).
+    :param win_payments: the standing wins' share of :attr:`payments` (net per seat).
+    """
+
+    kind: OutcomeKind
+    clause: str
+    seq: int | None
+    detail_zh: str
+    detail: str
+    wins: tuple[WinResult, ...]
+    voided: tuple[VoidWin, ...]
+    upheld: tuple[int, ...]
+    payments: tuple[int, int, int, int]
+    win_payments: tuple[int, int, int, int]
+    next: NextHand
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "clause": self.clause, "seq": self.seq, "detail_zh": self.detail_zh,
+                "detail": self.detail, "wins": [w.to_dict() for w in self.wins],
+                "voided": [v.to_dict() for v in self.voided], "upheld": list(self.upheld),
+                "payments": list(self.payments), "win_payments": list(self.win_payments),
+                "next": self.next.to_dict()}
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Everything said about one hand: the referee's adjudication (verdicts, irregularities,
+    the final table), penalties' rulings, each ruling as given, and the one :class:`Result`.
+
+    :param closed_at: the seq of the event that closed the hand (None: the stream stopped).
+    """
+
+    record: HandRecord
+    rulings: Rulings
+    given: tuple[Given, ...]
+    result: Result
+    closed_at: int | None
+
+    @property
+    def adjudication(self) -> Adjudication:
+        return self.record.adjudication
+
+    @property
+    def payments(self) -> tuple[int, int, int, int]:
+        return self.result.payments
+
+    def to_dict(self) -> dict[str, Any]:
+        """The hand as ``flask replay`` / ``flask rule`` and the API answer it: the referee's
+        verdicts and irregularities, the rulings (each with its id and the seq it was given
+        at), and the one outcome."""
+        adj = self.adjudication
+        rulings = self.rulings.to_dict()
+        rulings["rulings"] = [g.to_dict() for g in self.given]
+        return {"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
+                "outcome": self.result.to_dict(), "closed_at": self.closed_at,
+                "irregularities": [i.to_dict() for i in adj.irregularities],
+                "verdicts": [v.to_dict(seq) for seq, v in adj.verdicts], "final": adj.final,
+                "penalties": rulings}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The answer to one event: the verdict, irregularities found after their event, the
+    rulings final now, and — at the close — the hand's result."""
+
+    seq: int
+    verdict: Verdict
+    findings: tuple[Irregularity, ...] = ()
+    rulings: tuple[Given, ...] = ()
+    result: HandResult | None = None
+
+
+_new = object.__new__
+_SET_SEQ, _SET_VERDICT, _SET_FINDINGS, _SET_RULINGS, _SET_RESULT = (Step.__dict__[n].__set__ for n in (
+    "seq", "verdict", "findings", "rulings", "result"))
+
+
+def _step(seq: int, verdict: Verdict, findings: tuple[Irregularity, ...]) -> Step:
+    """``Step(seq, verdict, findings)``, its slots filled directly (an event with nothing to
+    rule on, nearly every one: half the cost of the frozen dataclass's ``__init__``)."""
+    step = _new(Step)
+    _SET_SEQ(step, seq)
+    _SET_VERDICT(step, verdict)
+    _SET_FINDINGS(step, findings)
+    _SET_RULINGS(step, ())
+    _SET_RESULT(step, None)
+    return step
+
+
+class HandAdjudicator:
+    """One hand, refereed and ruled on as its events come (see the module docstring).
+
+    :param ruleset: / :param mode: override the stream's (``--ruleset``, ``--mode``).
+    :param stakes: overrides the stakes of ``hand_start``.
+    :param side_stakes: 插花 recorded outside the stream.
+    """
+
+    __slots__ = ("ruleset", "mode", "stakes", "side_stakes", "referee", "events", "moments", "closed",
+                 "_seen_findings", "_given", "_taken", "_deferred", "_ended")
+
+    def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None, *, stakes: Stakes | None = None,
+                 side_stakes: Iterable[SideStake] = ()) -> None:
+        self.ruleset = ruleset
+        self.mode = mode
+        self.stakes = stakes
+        self.side_stakes = tuple(side_stakes)
+        self.referee = Referee(ruleset, mode)
+        self.events: list[Event] = []
+        self.moments: dict[int, Moment] = {}
+        #: the hand's result, once closed
+        self.closed: HandResult | None = None
+        self._seen_findings = 0
+        #: ruling identity (code, offender, evidence) → (id, seq given at) for rulings given so far
+        self._given: dict[tuple, tuple[str, int]] = {}
+        self._taken: set[str] = set()
+        #: the claim window (its seq) that held back a ruling: looked at again when it moves on
+        self._deferred: int | None = None
+        #: a ruling given at a moment ended the hand (詐胡, 包賠 …)
+        self._ended = False
+
+    # ------------------------------------------------------------------ feeding
+
+    def feed(self, event: Event) -> Step:
+        """Apply one event: its :class:`Step`.
+
+        :raises referee.machine.StreamError: a stream the referee cannot follow (nothing changed).
+        """
+        ref = self.referee
+        verdict = ref.apply(event)
+        self.events.append(event)
+        st = ref.state
+        seq = event.seq
+        etype = event.type
+        self.moments[seq] = moment(st)
+        findings: tuple[Irregularity, ...] = ()
+        if len(ref.findings) > self._seen_findings:
+            findings = tuple(ref.findings[self._seen_findings:])
+            self._seen_findings = len(ref.findings)
+        if self.closed is not None:
+            return _step(seq, verdict, findings)
+        if etype is _HAND_END or etype is _SKIP_LAST:  # CLOSING, by identity (an Enum's hash is slow)
+            result = self.close(seq)
+            fresh = tuple(g for g in result.given if g.at == seq)
+            more = tuple(ref.findings[self._seen_findings:])
+            self._seen_findings = len(ref.findings)
+            return Step(seq, verdict, findings + more, fresh, result)
+        if self._ended and etype is not _REPORT:
+            return _step(seq, verdict, findings)  # after a ruling ended the hand only reports count
+        ruled = findings or etype is _REPORT or (
+            verdict.irregularities and verdict.status is not _REJECTED and _may_rule(event, verdict))
+        if ruled or self._deferred is not None:
+            w = st.window
+            open_seq = w.seq if w is not None and not w.closed else None
+            if ruled or open_seq != self._deferred:
+                return Step(seq, verdict, findings, self._moment_rulings(seq, open_seq))
+        return _step(seq, verdict, findings)
+
+    def feed_all(self, events: Iterable[Event]) -> HandResult:
+        """Feed every event of one hand, then close it (batch)."""
+        for ev in events:
+            self.feed(ev)
+        return self.close()
+
+    def close(self, seq: int | None = None) -> HandResult:
+        """The hand's result (made once: at the closing event, or now, when the stream stopped).
+
+        :raises penalties.errors.PenaltyError: a report that cannot be read (a side stake's note …).
+        """
+        if self.closed is not None:
+            return self.closed
+        if not self.events:
+            raise AdjudicationError("a hand's events start with hand_start", field="events[0].type",
+                                    reason_zh="每盤的事件須以 hand_start 開始")
+        from .rule import rule_record
+
+        record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode)
+        rulings = rule_record(record, side_stakes=self.side_stakes)
+        at = seq if seq is not None else self.events[-1].seq
+        given = tuple(self._give(r, at, key) for r, key in _identities(rulings.rulings))
+        self.closed = HandResult(record, rulings, given, one_result(record, rulings, given), seq)
+        return self.closed
+
+    # ------------------------------------------------------------------ the moment's rulings
+
+    def _moment_rulings(self, seq: int, open_seq: int | None) -> tuple[Given, ...]:
+        """Rulings on the hand so far that are final now (module docstring): each that no
+        claim on the tile in play can change — its acts all came before the claim window
+        open now (the window they were made in has closed), or it is one no claim changes.
+        Those held back are looked at again when the window moves on."""
+        self._deferred = None
+        try:
+            rulings = self._rule_prefix()
+        except Exception:  # noqa: BLE001 - nothing is final yet; the close rules on the hand and says what is wrong
+            return ()
+        out = []
+        for r, key in _identities(rulings.rulings):
+            if r.code in AT_CLOSE or key in self._given or self._staged(r):
+                continue
+            if open_seq is not None and not (r.evidence and max(r.evidence) < open_seq) and not self._at_once(r):
+                self._deferred = open_seq
+                continue
+            out.append(self._give(r, seq, key))
+            self._ended = self._ended or r.ends_hand
+        return tuple(out)
+
+    def _staged(self, r: Ruling) -> bool:
+        """A 相公 for a wrong claim (a chow, pung or kong that may not be made): how far it
+        gets decides its ruling (``pen.wrong-pon.1``/``.2``, ``pen.substitute``), so it is
+        given at the close."""
+        if r.code != "dead_hand" or not r.evidence:
+            return False
+        return self.events[self._index(r.evidence[0])].type in _STAGED_ACTS
+
+    def _at_once(self, r: Ruling) -> bool:
+        """A ruling final while a claim window is open: one no claim changes (:data:`AT_ONCE`),
+        or a false self-drawn win by the seat that took the window's tile in turn (a claim on
+        that tile made later comes after the declaration, ``prio.2``)."""
+        if r.code in AT_ONCE:
+            return True
+        w = self.referee.state.window
+        if r.code == "false_win" and r.evidence and w is not None and w.taken is not None:
+            ev = self.events[self._index(r.evidence[0])]
+            return ev.type is EventType.WIN and ev.seat == w.taken.seat
+        return False
+
+    def _index(self, seq: int) -> int:
+        for i in range(len(self.events) - 1, -1, -1):
+            if self.events[i].seq == seq:
+                return i
+        raise LookupError(seq)
+
+    def _rule_prefix(self) -> Rulings:
+        """Penalties on the events so far, as if the hand closed now (a referee of its own
+        follows them: the live one must not close its claim window)."""
+        from .rule import rule_record
+
+        ref = Referee(self.ruleset, self.mode)
+        ref.apply_all(self.events)
+        record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode)
+        return rule_record(record, side_stakes=self.side_stakes)
+
+    def _give(self, ruling: Ruling, seq: int, key: tuple) -> Given:
+        seen = self._given.get(key)
+        if seen is None:
+            seen = self._given[key] = (ruling_id(ruling, self._taken), seq)
+        return Given(seen[0], seen[1], ruling, seat_totals(ruling.payments))
+
+
+def _may_rule(event: Event, verdict: Verdict) -> bool:
+    """The referee's verdict on *event* is one penalties may rule on (as
+    :func:`penalties.rule.rule_record` reads them): a claim or win that stood irregular,
+    or an irregularity of a code it rules on (a 相公 cause, a wrong kong, a lost priority …);
+    a data error alone (a tile the wall does not have) is not."""
+    if not verdict.irregularities:
+        return False
+    if event.type in _CLAIMS:
+        return True
+    return any(i.code in _RULED for i in verdict.irregularities)
+
+
+def _identities(rulings: Sequence[Ruling]) -> list[tuple[Ruling, tuple]]:
+    """Each ruling with what identifies it from one moment to the next: its code, offender
+    and evidence, and which of the rulings alike it is (three side stakes on one hand)."""
+    count: dict[tuple, int] = {}
+    out = []
+    for r in rulings:
+        base = (r.code, r.offender, r.evidence)
+        n = count[base] = count.get(base, 0) + 1
+        out.append((r, (*base, n)))
+    return out
+
+
+# ------------------------------------------------------------------ the one result
+
+
+def one_result(record: HandRecord, rulings: Rulings, given: Sequence[Given]) -> Result:
+    """The hand's one outcome from the referee's and the rulings: a win voided by a ruling
+    is not a win (the hand ended on an irregularity), the money is penalties', who deals
+    next is penalties' (``pen.false-win.3`` …)."""
+    outcome = record.adjudication.outcome
+    standing = set(rulings.standing)
+    wins = tuple(w for w in outcome.wins if w.claim.seq in standing)
+    by_evidence: dict[int, str] = {}
+    for g in given:
+        if g.ruling.evidence and (g.ruling.has("win_void") or g.ruling.has("passed_win")
+                                  or g.ruling.ends_hand or g.ruling.code.startswith("lost_priority")):
+            by_evidence.setdefault(g.ruling.evidence[0], g.id)
+    voided = tuple(VoidWin(w.claim.seat, w.claim.seq, by_evidence.get(w.claim.seq) or _first_ending(given))
+                   for w in outcome.wins if w.claim.seq not in standing)
+    upheld = tuple(rulings.upheld)
+    win_payments = seat_totals(rulings.win_transfers)
+    nxt = rulings.next if rulings.next is not None else outcome.next
+    if wins or upheld:
+        names_zh, names = _names(record, wins, upheld)
+        seq = wins[0].claim.seq if wins else upheld[0]
+        return Result(OutcomeKind.WIN, "play.win", seq, f"{names_zh}胡牌", f"won: {names}", wins, voided, upheld,
+                      rulings.payments, win_payments, nxt)
+    ending = next((g for g in given if g.ruling.ends_hand), None)
+    if ending is None and voided:
+        ending = next((g for g in given if g.id == voided[0].ruling), None)
+    if ending is not None:
+        r = ending.ruling
+        return Result(OutcomeKind.ENDED_BY_IRREGULARITY, r.clause, ending.at, f"本盤因違規終止：{r.text_zh}",
+                      f"the hand ended on an irregularity: {r.text}", (), voided, (), rulings.payments, win_payments,
+                      nxt)
+    return Result(outcome.kind, outcome.clause, outcome.seq, outcome.detail_zh, outcome.detail, (), voided, (),
+                  rulings.payments, win_payments, nxt)
+
+
+def _first_ending(given: Sequence[Given]) -> str | None:
+    return next((g.id for g in given if g.ruling.ends_hand), None)
+
+
+def _names(record: HandRecord, wins: Sequence[WinResult], upheld: Sequence[int]) -> tuple[str, str]:
+    from .words import seat_zh
+
+    zh, en = [], []
+    setup = record.setup
+    east = record.adjudication.state.east if record.adjudication.state is not None else setup.dealer
+    for w in wins:
+        c = w.claim
+        zh.append(f"{seat_zh(c.seat, east)}{c.source.zh}")
+        en.append(f"seat {c.seat} ({c.source.value})")
+    for seq in upheld:
+        seat = record.event(seq).seat
+        zh.append(f"{seat_zh(seat, east)}（依優先權）")
+        en.append(f"seat {seat} (by priority)")
+    return "、".join(zh), ", ".join(en)
+
+
+# ------------------------------------------------------------------ whole streams
+
+
+def _events(source: Any) -> list[Event]:
+    if isinstance(source, (str, bytes)):
+        return parse_stream(source)
+    if isinstance(source, (list, tuple)):
+        return [e if isinstance(e, Event) else parse_event(e, index=i) for i, e in enumerate(source)]
+    raise AdjudicationError(f"a stream is JSON Lines text or a list of events, got {type(source).__name__}",
+                            field="events", reason_zh="事件流須為 JSON Lines 文字或事件的清單")
+
+
+def adjudicate_hands(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None, *,
+                     stakes: Stakes | None = None, side_stakes: Iterable[SideStake] = ()) -> list[HandResult]:
+    """Every hand of a stream through its own :class:`HandAdjudicator`, event by event.
+
+    :raises referee.errors.MjrefError: an unreadable event or a stream the referee cannot follow.
+    """
+    listed = tuple(side_stakes)
+    return [HandAdjudicator(ruleset, mode, stakes=stakes, side_stakes=listed).feed_all(hand)
+            for hand in split_hands(_events(source))]
+
+
+__all__ = ["AT_CLOSE", "AT_ONCE", "CLOSING", "Given", "HandAdjudicator", "HandResult", "Result", "Step", "VoidWin",
+           "adjudicate_hands", "one_result", "ruling_id", "seat_totals"]
