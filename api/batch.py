@@ -194,36 +194,30 @@ def _array_hands(path: str, number: int, text: bytes) -> Iterator[HandText]:
 # --- one hand ---------------------------------------------------------------------------------
 
 
-def judge(events: list, ruleset: Any = None, mode: Any = None) -> tuple[Any, Any]:
-    """One hand refereed and ruled on in one pass: ``(record, rulings)``.
-
-    The referee replays the hand once (:func:`penalties.record.build`, the record holds its
-    :class:`referee.outcome.Adjudication`) and penalties rule on that record. This is the one
-    call the hand adjudicator (issue #13) stands in for: with it, ``judge`` returns that
-    adjudicator's result for the hand, and :func:`replay_answer` / :func:`rule_answer` become
-    its ``to_dict()`` and :func:`api.rulings.hand_rulings` of it — the same answers
-    :func:`api.adjudications.adjudication_document` and :func:`api.rulings.rulings_document`
-    give per hand, which ``tests/test_batch.py`` compares with.
+def judge(events: list, ruleset: Any = None, mode: Any = None) -> Any:
+    """One hand through the one hand adjudicator (:class:`penalties.adjudicator.HandAdjudicator`,
+    issue #13), event by event as live ingest feeds it: its :class:`~penalties.adjudicator.HandResult`
+    — the referee's adjudication, penalties' rulings as given, the one outcome. The same answers
+    :func:`api.adjudications.adjudication_document` and :func:`api.rulings.rulings_document` give
+    per hand, which ``tests/test_batch.py`` compares with.
 
     :raises referee.errors.MjrefError: a hand the referee or penalties cannot read.
     """
-    from penalties.record import build
-    from penalties.rule import rule_record
+    from penalties.adjudicator import HandAdjudicator
 
-    record = build(events, ruleset=ruleset, mode=mode)
-    return record, rule_record(record)
+    return HandAdjudicator(ruleset, mode).feed_all(events)
 
 
-def replay_answer(record: Any, rulings: Any) -> dict[str, Any]:
+def replay_answer(hand: Any) -> dict[str, Any]:
     """``flask replay``'s answer for a hand: the adjudication with its rulings (``penalties``)."""
-    return {**record.adjudication.to_dict(), "penalties": rulings.to_dict()}
+    return hand.to_dict()
 
 
-def rule_answer(record: Any, rulings: Any) -> dict[str, Any]:
+def rule_answer(hand: Any) -> dict[str, Any]:
     """``flask rule``'s answer for a hand (:func:`api.rulings.hand_rulings`)."""
     from api.rulings import hand_rulings
 
-    return hand_rulings(record, rulings)
+    return hand_rulings(hand)
 
 
 ANSWERS = {"replay": replay_answer, "rule": rule_answer}
@@ -280,8 +274,8 @@ def answer_hand(hand: HandText, settings: Settings) -> Answer:
     try:
         events = decode(hand)
         split_hands(events)  # the stream's own error for events before hand_start
-        record, rulings = judge(events, settings.ruleset, settings.mode)
-        answer = ANSWERS[settings.command](record, rulings)
+        hand_result = judge(events, settings.ruleset, settings.mode)
+        answer = ANSWERS[settings.command](hand_result)
         text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
     except MjrefError as error:
         from api import problem
@@ -289,8 +283,8 @@ def answer_hand(hand: HandText, settings: Settings) -> Answer:
         return Answer(hand.source, hand.line, problem=problem(error)[0])
     except Exception as error:  # noqa: BLE001 — a bug must not stop a 100,000-hand batch
         return Answer(hand.source, hand.line, problem=_internal(error))
-    codes = tuple(i.code for i in record.adjudication.irregularities)
-    return Answer(hand.source, hand.line, text=text, codes=codes, ruled=bool(rulings.rulings))
+    codes = tuple(i.code for i in hand_result.adjudication.irregularities)
+    return Answer(hand.source, hand.line, text=text, codes=codes, ruled=bool(hand_result.given))
 
 
 def _internal(error: Exception) -> dict[str, Any]:
