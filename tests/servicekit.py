@@ -39,8 +39,10 @@ def pause(seconds: float) -> None:
 
 
 def make_token(database: str | os.PathLike, role: str, table: str | None = None, label: str = "") -> str:
-    """A new token's secret, written straight to the database file."""
+    """A new token's secret, written straight to the database file (waiting up to 30 s for a
+    running server's writer: on a loaded machine its commits can outlast the store's 5 s)."""
     db = connect(database)
+    db.conn.execute("PRAGMA busy_timeout = 30000")
     try:
         with db.atomic():
             secret, _row = create_token(db, role=role, table=table, label=label or role)
