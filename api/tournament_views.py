@@ -85,18 +85,19 @@ def audit_dict(loaded, entries: list[AuditEntry]) -> list[dict]:
     """The audit trail with each actor's role and label (never a token's secret)."""
     ids = sorted({int(e.by) for e in entries if e.by.isdigit()})
     who = tstore.token_labels(get_db(), ids)
-    scorer = loaded.provenance.entries
     out = []
     for e in entries:
         row = {"seq": e.seq, "kind": e.kind, "by": e.by, "by_label": who.get(int(e.by), {}).get("label") if e.by.isdigit() else None,
                "by_role": who.get(int(e.by), {}).get("role") if e.by.isdigit() else None, "at": e.at,
                "in_effect": e.in_effect, "reason": e.reason,
                "result": hand_dict(e.result) if e.result is not None else None}
-        entered = scorer.get(e.seq + 1)
-        if entered is not None and e.result is not None and tuple(entered.key) == tuple(loaded.records[e.seq - 1].event.key):
-            row["entry"] = asdict(entered.entry)
-        arranged = loaded.provenance.arrangements.get(e.seq + 1)
-        if arranged is not None and e.result is not None and tuple(arranged.key) == tuple(loaded.records[e.seq - 1].event.key):
-            row["house_arrangement"] = arranged.reason
+        if e.result is not None:
+            key = loaded.records[e.seq - 1].event.key
+            entered = loaded.provenance.entry_with(e.seq, key)
+            if entered is not None:
+                row["entry"] = asdict(entered.entry)
+            arranged = loaded.provenance.arrangement_with(e.seq, key)
+            if arranged is not None:
+                row["house_arrangement"] = arranged.reason
         out.append(row)
     return out

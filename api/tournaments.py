@@ -63,6 +63,7 @@ from api.tournament_state import Loaded, Written, load, refused, replayed, write
 from api.tournament_views import (
     audit_dict, hand_dict, plan_dict, quality, record_dict, summary, wind_of,
 )
+from referee.play_rules import PlayRules
 from referee.ruleset import Ruleset
 from referee.scoring import Stakes
 from referee.scoring.table import table_for
@@ -579,9 +580,9 @@ def _check_typed(loaded: Loaded, state, prov: Provenance, key: tuple, result: Ha
     arrangement (``house_arrangement``, recorded beside the hand for the audit) is not checked."""
     settings = loaded.settings
     ruleset = Ruleset.load(settings.ruleset)
-    check_typed(result, table_for(ruleset), Stakes(settings.base, settings.per_tai),
-                multiple_wins=bool(ruleset.get("play.multiple_wins", False)), deal=deal_of(state, prov, key),
-                max_winners=2 if ruleset.get("play.multiple_wins_limit", "all") == "two" else 3)
+    rules = PlayRules.of(ruleset)  # play.multiple_wins, play.multiple_wins_limit as the referee reads them
+    check_typed(result, table_for(ruleset), Stakes(settings.base, settings.per_tai), multiple_wins=rules.multiple_wins,
+                deal=deal_of(state, prov, key), max_winners=rules.multiple_wins_limit)
 
 
 @blp.post("/<tid>/hands")
@@ -918,15 +919,12 @@ def decide_cut(data: dict, tid: str):
         now = replayed(db, tid)
         try:
             tables = st.advancement(now.state, round_no, take, _chain(data["tie_breaks"]))
-        except StandingsError as exc:
-            raise refused(EventLogError(exc.message, field=exc.field, reason_zh=exc.reason_zh)) from None
-        advance = next((a for a in tables if a.table == table), None)
-        if advance is None:
-            raise refused(EventLogError(f"round {round_no} has no table {table}", field="table",
-                                        reason_zh=f"第 {round_no} 輪沒有第 {table} 桌"))
-        try:
+            advance = next((a for a in tables if a.table == table), None)
+            if advance is None:
+                raise StandingsError(f"round {round_no} has no table {table}", field="table",
+                                     reason_zh=f"第 {round_no} 輪沒有第 {table} 桌")
             st.check_cut_decision(advance, take, event.advancing)
-        except StandingsError as exc:
+        except StandingsError as exc:  # the state refuses it: 409 naming the field
             raise refused(EventLogError(exc.message, field=exc.field, reason_zh=exc.reason_zh)) from None
         return [event]
 

@@ -151,14 +151,7 @@ class Hand:
         """
         held = _check_copies(concealed, melds)
         flowers = check_flowers(sorted(flowers))  # sorted first: the same first error as Hand(…)
-        hand = _new(cls)
-        _SET_CONCEALED(hand, concealed)
-        _SET_MELDS(hand, melds)
-        _SET_FLOWERS(hand, flowers)
-        _SET_KEYS(hand, _counted_keys(concealed))
-        _SET_SIZE(hand, WINNING_SIZE)
-        _SET_HELD(hand, held)
-        return hand
+        return _filled(cls, concealed, melds, flowers, WINNING_SIZE, held)
 
     @classmethod
     def from_tiles(cls, tiles: Iterable[int], melds: Iterable[Meld] = (), flowers: Iterable[int] = ()) -> Hand:
@@ -190,14 +183,7 @@ class Hand:
             return cls(concealed, exposed, laid)  # its error, in its order
         # what __post_init__ checks, done: 34 counts of 0–4 (made here), the flowers (parse_flowers)
         held = _check_copies(concealed, exposed)
-        hand = _new(cls)
-        _SET_CONCEALED(hand, concealed)
-        _SET_MELDS(hand, exposed)
-        _SET_FLOWERS(hand, laid)
-        _SET_KEYS(hand, _counted_keys(concealed))
-        _SET_SIZE(hand, size)
-        _SET_HELD(hand, held)
-        return hand
+        return _filled(cls, concealed, exposed, laid, size, held)
 
     @property
     def size(self) -> int:
@@ -239,6 +225,19 @@ _SET_FLOWERS = Hand.__dict__["flowers"].__set__
 _SET_KEYS = Hand.__dict__["_keys"].__set__
 _SET_SIZE = Hand.__dict__["_size"].__set__
 _SET_HELD = Hand.__dict__["_held"].__set__
+
+
+def _filled(cls: type[Hand], concealed: tuple[int, ...], melds: tuple[Meld, ...], flowers: tuple[int, ...],
+            size: int, held: tuple[int, ...] | None) -> Hand:
+    """A hand whose checks its caller already made, its slots filled directly."""
+    hand = _new(cls)
+    _SET_CONCEALED(hand, concealed)
+    _SET_MELDS(hand, melds)
+    _SET_FLOWERS(hand, flowers)
+    _SET_KEYS(hand, _counted_keys(concealed))
+    _SET_SIZE(hand, size)
+    _SET_HELD(hand, held)
+    return hand
 
 
 def _check_copies(concealed: Sequence[int], melds: Sequence[Meld]) -> tuple[int, ...] | None:

@@ -101,6 +101,17 @@ class Provenance:
     #: (round, table, take) → the official's decision of a tie at that cut
     cuts: dict[tuple[int, int, int], CutDecided] = field(default_factory=dict)
 
+    def entry_with(self, seq: int, key) -> ScorerEntered | None:
+        """The scorer's entry written with the hand record *seq* of hand *key* (the API
+        appends it right after that record), if any."""
+        entered = self.entries.get(seq + 1)
+        return entered if entered is not None and tuple(entered.key) == tuple(key) else None
+
+    def arrangement_with(self, seq: int, key) -> HouseArrangement | None:
+        """The house arrangement written with the hand record *seq* of hand *key*, if any."""
+        arranged = self.arrangements.get(seq + 1)
+        return arranged if arranged is not None and tuple(arranged.key) == tuple(key) else None
+
     def dealer_of(self, round_no: int, table: int, match: int) -> int | None:
         """The 將's first dealer by its 定莊 throw, if recorded."""
         drawn = self.draws.get((round_no, table, match))

@@ -93,8 +93,8 @@ def deal_of(state: EventState, provenance: Provenance,
     if not earlier or earlier[-1].key[3] != key[3] - 1:
         return None
     previous = earlier[-1]
-    entered = provenance.entries.get(previous.seq + 1)  # written right after the record in effect
-    if entered is None or tuple(entered.key) != previous.key or previous.result.penalty is not None:
+    entered = provenance.entry_with(previous.seq, previous.key)
+    if entered is None or previous.result.penalty is not None:
         return None
     return next_deal(entered.entry.dealer, entered.entry.streak, previous.result)
 

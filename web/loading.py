@@ -101,19 +101,9 @@ def load(tournament_id: str) -> Tournament:
                         field=exc.field) from None
     # 定莊 (seat.dealer): each 將's first dealer, from its recorded throw
     first_dealers = {key: drawn.dealer_draw.dealer for key, drawn in loaded.provenance.draws.items()}
+    entered = {h.key: e.entry for h in loaded.state.hands if (e := loaded.provenance.entry_with(h.seq, h.key))}
     return Tournament(tournament_id, loaded.row, loaded.records, loaded.state, first_dealers,
-                      entered_dealers(loaded.state, loaded.provenance.entries))
-
-
-def entered_dealers(state, entries) -> dict[tuple[int, int, int, int], tuple[int, int]]:
-    """Each hand's dealer and streak as its scorer entered them: the :class:`ScorerEntered`
-    written with the record in effect (the API appends it right after that record)."""
-    out = {}
-    for hand in state.hands:
-        entered = entries.get(hand.seq + 1)
-        if entered is not None and tuple(entered.key) == hand.key:
-            out[hand.key] = (entered.entry.dealer, entered.entry.streak)
-    return out
+                      {key: (entry.dealer, entry.streak) for key, entry in entered.items()})
 
 
 def list_all() -> list[dict]:
