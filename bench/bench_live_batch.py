@@ -1,6 +1,6 @@
 """Live = batch over thousands of hands, through the HTTP API (issue #13 item 3).
 
-Generates HANDS hands (:func:`penalties.irregular.irregular_hand`: legal generated hands,
+Generates HANDS hands (:func:`testkit.irregular.irregular_hand`: legal generated hands,
 half as a physical table records them, half digital, with 1–4 irregular acts or officials'
 reports injected each), posts each to its own table **one event per POST** (``POST
 /api/v1/tables/{id}/events``), then posts the whole stream once to ``POST
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from api.auth import create_token
     from app import create_app
-    from penalties.irregular import irregular_hand
+    from testkit.irregular import irregular_hand
     from store import connect
 
     tmp = Path(tempfile.mkdtemp(prefix="mjref-live-batch-"))

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from api.live import HandReferee, _jsonable, parse
 from api.rulings import rulings_document
 from penalties.adjudicator import HandAdjudicator, adjudicate_hands
-from penalties.irregular import irregular_hand
-from penalties.samples import SAMPLES_DIR
+from testkit.irregular import irregular_hand
+from testkit.penalty_samples import SAMPLES_DIR
 from referee.errors import MjrefError
 from referee.events import parse_event
 from tests.servicekit import create_table, official  # noqa: F401 - fixtures

@@ -3,7 +3,7 @@ our own per defect, ruled through the one adjudicator (:mod:`penalties.adjudicat
 from __future__ import annotations
 
 from penalties.adjudicator import adjudicate_hands
-from penalties.script import Script
+from testkit.script import Script
 
 
 def _hand(script: Script):

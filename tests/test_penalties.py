@@ -16,7 +16,7 @@ from penalties import (
 from penalties.codes import CODES, render
 from penalties.payments import check_zero, dealer_tai, fine, net, pay_all, seat_totals, split, streak_for, substitute
 from penalties.rulings import EFFECTS, PAYMENT_KINDS, WINDOWS
-from penalties.script import Script
+from testkit.script import Script
 from penalties.side_stakes import follow, parse_note
 from referee.errors import MjrefError
 from referee.ruleset import Ruleset

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from penalties import rule
-from penalties.irregular import inject
+from testkit.irregular import inject
 from penalties.rulings import Ruling, parse_ruling
 from referee.events import event_to_dict
 from referee.generator import generate_hand, physical_view

@@ -10,7 +10,7 @@ import pytest
 from penalties import rule
 from penalties.face import face_value
 from penalties.record import build
-from penalties.script import Script
+from testkit.script import Script
 from referee.events import event_to_dict
 from referee.generator import generate_hand
 from referee.replay import replay

@@ -8,16 +8,16 @@ import pytest
 
 from referee.events import to_jsonl
 from referee.replay import adjudicate_text
-from referee.samples import SAMPLES, SAMPLES_DIR
+from testkit.referee_samples import SAMPLES, SAMPLES_DIR
 
 PREFIXES = ("win_", "draw_", "deal_", "play_", "ready_", "prio_")
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.name)
 def test_sample_file_is_up_to_date(sample):
-    assert sample.path.exists(), f"{sample.path} missing: run python -m referee.samples"
+    assert sample.path.exists(), f"{sample.path} missing: run python -m testkit.referee_samples"
     assert sample.path.read_text(encoding="utf-8") == to_jsonl(sample.events()), \
-        "stale sample: run python -m referee.samples"
+        "stale sample: run python -m testkit.referee_samples"
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.name)

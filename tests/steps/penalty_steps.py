@@ -1,7 +1,7 @@
 """Steps for features/penalties_*.feature and features/priority*.feature (issue #5).
 
 Every step text starts with 「罰則：」 (steps are global across features). A scenario tells
-a physical table's hand event by event, as an official would (:class:`penalties.script.Script`
+a physical table's hand event by event, as an official would (:class:`testkit.script.Script`
 writes the events), then rules on it with :func:`penalties.rule` — the real code.
 
 Seats are numbers 0–3 (counterclockwise; 下家 = the next number). Tiles are written in the
@@ -18,7 +18,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from penalties import rule
-from penalties.script import Script
+from testkit.script import Script
 from referee.tiles import format_tiles, parse_tiles
 
 _TS = r"(?:，時間 (?P<ts>\d+) 毫秒)?$"

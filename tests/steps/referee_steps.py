@@ -3,12 +3,12 @@
 Every step text starts with 「裁判：」 (steps are global across features). A scenario sets up
 a hand — the table's mode and ruleset, the dealer, the tiles each seat is dealt, what the
 wall gives — then tells what happened act by act, as event sequences; the steps turn that
-into the protocol's events with :class:`referee.scenario.Scenario` and run the real
+into the protocol's events with :class:`testkit.scenario.Scenario` and run the real
 referee (:class:`referee.machine.Referee`) on them.
 
 Acts: a table 「| 座位 | 動作 | 牌 |」 (optional 「時間」 column, ms; a row whose seat is 「-」
 is left out, so an outline's examples can drop an act), or one line
-「裁判：N 號座 動作 "牌"」. Actions are those of :data:`referee.scenario.ACTIONS` (打 摸 補
+「裁判：N 號座 動作 "牌"」. Actions are those of :data:`testkit.scenario.ACTIONS` (打 摸 補
 補花 吃 碰 明槓 暗槓 加槓 胡 天聽 地聽 宣告聽牌 喊碰 喊胡 伸手 靠張 不要 棄海底 亮牌 打明牌 報告
 結束 摸打). Seats are 0–3 counterclockwise; tiles in compact (5m) or Chinese (五萬) notation.
 """
@@ -22,7 +22,7 @@ from pytest_bdd import given, parsers, then, when
 from referee.dice import counted_seat
 from referee.events import Mode
 from referee.machine import Referee
-from referee.scenario import Scenario, cycle
+from testkit.scenario import Scenario, cycle
 from referee.tiles import Wind, parse_tiles
 from referee.verdicts import Status
 from referee.wall import describe_position

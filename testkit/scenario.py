@@ -23,11 +23,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import MjrefError
-from .events import Call, Event, EventType, Mode, ReadyKind, Setup
-from .melds import MeldKind
-from .tiles import FLOWER_BASE, Wind, full_set, parse_tiles
-from .wall import TILES, deal_takes, draw_order, tail_index
+from referee.errors import MjrefError
+from referee.events import Call, Event, EventType, Mode, ReadyKind, Setup
+from referee.melds import MeldKind
+from referee.tiles import FLOWER_BASE, Wind, full_set, parse_tiles
+from referee.wall import TILES, deal_takes, draw_order, tail_index
 
 
 class ScenarioError(MjrefError, ValueError):
@@ -174,7 +174,7 @@ class Scenario:
 
     def layout(self) -> list[int]:
         """The wall as laid out (the ``wall`` event), for the break the dice give."""
-        from .dice import counted_seat
+        from referee.dice import counted_seat
 
         total = sum(self.dice)
         seat, skip = counted_seat(self.dealer, total), total
@@ -261,7 +261,7 @@ class _Builder:
         self.tail_k = 0
         #: a referee following along, so draws are written out with the tile the wall holds
         #: even after a refused act
-        from .machine import Referee
+        from referee.machine import Referee
 
         self.ref = Referee()
 

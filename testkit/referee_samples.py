@@ -1,9 +1,9 @@
 """The referee's sample streams (``data/samples/{win,draw,deal,play,ready,prio}_*.jsonl``):
 one for each kind of win, the exhaustive draw, the dice, and each play restriction broken.
 
-Each :class:`Sample` is a scripted hand (:mod:`referee.scenario`) with what the referee
+Each :class:`Sample` is a scripted hand (:mod:`testkit.scenario`) with what the referee
 must say about it: the outcome, how the win came, the irregularity codes. ``python -m
-referee.samples`` writes the files; ``tests/test_referee_samples.py`` checks they are up to
+testkit.referee_samples`` writes the files; ``tests/test_referee_samples.py`` checks they are up to
 date, that they adjudicate as stated, and that the CLI and the API give the same answer.
 ``docs/protocol.md`` walks through several of them.
 """
@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .events import Event, Mode, to_jsonl
+from referee.events import Event, Mode, to_jsonl
 from .scenario import Scenario, cycle
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
@@ -273,6 +273,6 @@ def write(directory: Path = SAMPLES_DIR) -> list[Path]:
     return paths
 
 
-if __name__ == "__main__":  # python -m referee.samples
+if __name__ == "__main__":  # python -m testkit.referee_samples
     for p in write(Path(sys.argv[1]) if len(sys.argv) > 1 else SAMPLES_DIR):
         print(p)

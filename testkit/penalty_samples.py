@@ -2,7 +2,7 @@
 ``prio.*`` clause (and ``bet.chahua``, ``score.streak-marker``), each a physical table's hand
 as an official would tell it, with the rulings it must get.
 
-``python -m penalties.samples`` writes the files; ``tests/test_penalties_samples.py`` checks
+``python -m testkit.penalty_samples`` writes the files; ``tests/test_penalties_samples.py`` checks
 they are up to date and that the CLI and the API rule on them alike.
 """
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """Write a hand's stream the way an official tells it: a small builder of protocol events.
 
-Used by the sample streams (``data/samples/pen_*.jsonl``, :mod:`penalties.samples`), the
+Used by the sample streams (``data/samples/pen_*.jsonl``, :mod:`testkit.penalty_samples`), the
 feature steps and the tests. A physical table by default: the deal and the draws are
 counted, not shown; discards, melds and reports carry their tiles. Timestamps advance by
 *step* ms per event unless given (the priority rules compare them).
 
     >>> s = Script(dealer=0).deal()
     >>> s.discard(0, "5m").draw(1).place(1).discard(1, "9p")  # doctest: +ELLIPSIS
-    <penalties.script.Script object at ...>
+    <testkit.script.Script object at ...>
 """
 from __future__ import annotations
 
