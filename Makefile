@@ -1,17 +1,18 @@
-# mjref: make run / make test. The venv is (re)installed only when requirements.txt changes.
+# mjref: make run / make test. The venv is (re)installed only when requirements*.txt or pyproject.toml change.
 VENV  := .venv
 PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 HOST  := 127.0.0.1
 PORT  := 8000
-# uWSGI worker processes and threads per process (python -m api.serve): one process runs Python on
+# uWSGI worker processes and threads per process (python -m mjref.serve): one process runs Python on
 # one core at a time, live ingest needs both cores (docs/performance.md, bench/bench_ingest.py); a
 # thread runs one request at a time (nginx in front holds the clients' connections)
 PROCESSES := 2
 THREADS := 128
 # started as root, the service runs as this user (created when missing; docs/api.md); empty: stay root
 RUN_USER := mjref
-# the server holds the clients' connections in Debian's nginx, in front of uWSGI (api/serve.py)
+# the server holds the clients' connections in Debian's nginx, in front of uWSGI (mjref/serve.py)
 NGINX := /usr/sbin/nginx
 
 .PHONY: run test
@@ -20,7 +21,7 @@ run: $(STAMP) $(NGINX)
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
 	@echo "資料庫 database: $${MJREF_DATABASE:-instance/mjref.sqlite3} (首次啟動時建立 created on first start)"
 	@echo "第一個權杖 first token: $(VENV)/bin/flask --app app tokens create --role admin --label 管理員"
-	$(PY) -m api.serve --host $(HOST) --port $(PORT) --threads $(THREADS) --processes $(PROCESSES) --user "$(RUN_USER)"
+	$(PY) -m mjref.serve --host $(HOST) --port $(PORT) --threads $(THREADS) --processes $(PROCESSES) --user "$(RUN_USER)"
 
 # the browser tests (tests/test_pages_browser.py) drive Debian's Chromium; install it when missing
 CHROMIUM := /usr/bin/chromium
@@ -30,7 +31,7 @@ APT      := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # tests/test_any_date.py runs the clock tests with the system date shifted (Debian's faketime)
 FAKETIME := /usr/bin/faketime
 
-test: $(STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX)
+test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX)
 	$(PY) -m pytest -q -n 2
 
 $(CHROMIUM):
@@ -48,6 +49,12 @@ $(FAKETIME):
 $(PY):
 	python3 -m venv $(VENV)
 
-$(STAMP): requirements.txt | $(PY)
+# the service's packages, and mjref itself in editable mode: the `mjref` command (pyproject.toml)
+$(STAMP): requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): requirements-test.txt $(STAMP)
+	$(PY) -m pip install -q -r requirements-test.txt
+	touch $(TEST_STAMP)

@@ -1,7 +1,7 @@
 """mjref：臺灣十六張麻將裁判與賽事服務 — Taiwanese 16-tile mahjong referee and tournament service.
 
 Application factory (Flask tutorial style).  ``make run`` serves it with uWSGI
-(``python -m api.serve``, each worker calls :func:`create_app`); ``flask --app app run``
+(``python -m mjref.serve``, each worker calls :func:`create_app`); ``flask --app app run``
 for development.
 """
 from __future__ import annotations

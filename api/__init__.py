@@ -6,7 +6,7 @@ Every error leaves as ``application/problem+json`` (RFC 9457)::
 
 A :class:`referee.errors.MjrefError` (bad input caught by the domain code) is a 400;
 werkzeug's HTTP errors (404, 405, a malformed JSON body...) keep their status; an
-:class:`api.problems.ApiProblem` (401, 403, 409 ...) carries its own members; a body or
+:class:`services.problems.ApiProblem` (401, 403, 409 ...) carries its own members; a body or
 query that fails a flask-smorest schema is a 400 naming the field, like a
 :class:`marshmallow.ValidationError`; a database that cannot commit is a 503.
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from api.validation import first_error, reason_zh
 from referee.errors import MjrefError
 
-if TYPE_CHECKING:  # imported where used: ``python -m api`` (the calculators) needs neither Flask nor OpenAPI
+if TYPE_CHECKING:  # imported where used: ``mjref analyze|score`` (the calculators) needs neither Flask nor OpenAPI
     from flask import Flask, Response
     from marshmallow import ValidationError
     from werkzeug.exceptions import HTTPException
@@ -47,7 +47,7 @@ _HTTP_TITLES_ZH = {
 
 def problem(exc: MjrefError | HTTPException) -> tuple[dict, int]:
     """The problem+json body and status for an error."""
-    from api.problems import ApiProblem
+    from services.problems import ApiProblem
     from store import StoreUnavailableError
 
     if isinstance(exc, ApiProblem):

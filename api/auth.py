@@ -50,7 +50,7 @@ from marshmallow import Schema, fields, validate
 
 from api.clikit import emit, reports_errors
 from api.openapi import BEARER, Blueprint, link, links
-from api.problems import ApiProblem, not_found
+from services.problems import ApiProblem, not_found
 from referee.errors import MjrefError
 from store import get_db, get_writer
 from store import tables as table_store

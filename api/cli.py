@@ -3,8 +3,8 @@
 Every command prints JSON on stdout; errors leave as problem JSON on stderr with
 exit status 2 (:mod:`api.clikit`, which holds the pieces commands share). This module
 holds :func:`init_app`, the one place commands are registered; the hand calculators
-(``analyze``, ``score``) are in :mod:`api.hand_commands`, which ``python -m api`` runs
-without the server.
+(``analyze``, ``score``) are in :mod:`api.hand_commands`, which ``mjref`` (:mod:`mjref.cli`) also
+runs without the app. ``mjref COMMAND`` runs every command here too.
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ and the published seating the hall screen shows.
 =============================================================  ===============  ==========================
 
 Every write is a clock event appended to the tournament's log with whatever the clock then
-has due (:func:`clocks.record.record_clock`: a last table's report closes the round at once
+has due (:func:`services.clock_log.record_clock`: a last table's report closes the round at once
 when auto-close is on), and wakes the scheduler. An action the clock does not allow now (a
 round started twice, time called before the start, a table reported twice) is a **409**
 ``event_refused`` naming the field, nothing written; a malformed body or a setting that
@@ -27,13 +27,12 @@ from datetime import datetime, timedelta
 from flask import current_app, jsonify
 from marshmallow import Schema, fields, validate
 
-import clocks
+from services import clock_service
 from api import auth, idempotency
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from api.problems import ApiProblem, not_found
+from services.problems import ApiProblem, not_found
 from api.schemas import StrictBoolean
-from clocks.record import dealer_of, record_clock
-from clocks.scheduler import late_tolerance
+from services.clock_log import dealer_of, late_tolerance, record_clock
 from store import get_db
 from store import tournaments as tstore
 from tournament.clock import (
@@ -153,7 +152,7 @@ def _write(tournament_id: str, events: list, actor: int):
     except (ClockError, EventLogError) as exc:
         raise _refused(exc) from None
     if not result[3]:
-        clocks.notify(tournament_id)
+        clock_service.notify(tournament_id)
     return idempotency.respond(*result)
 
 
@@ -276,7 +275,7 @@ def _status_response(tournament_id: str):
 
 def _scheduler_view() -> dict:
     """The process that answered: its scheduler's role and pid."""
-    service = clocks.scheduler()
+    service = clock_service.scheduler()
     role = "off" if service is None else "leader" if service.leading else "standby"
     return {"role": role, "pid": os.getpid()}
 

@@ -1,8 +1,8 @@
 """The hand calculators as commands: ``analyze`` and ``score`` (issues #2, #3).
 
 Registered on the app (``flask --app app analyze …``, :mod:`api.cli`) and runnable without
-it, for a one-hand answer at the speed of a calculator (issue #17): ``python -m api analyze
-TILES`` / ``python -m api score FILE`` import neither Flask nor the OpenAPI machinery (0.2 s
+it, for a one-hand answer at the speed of a calculator (issue #17): ``mjref analyze
+TILES`` / ``mjref score FILE`` (:mod:`mjref.cli`) import neither Flask nor the OpenAPI machinery (0.2 s
 of CPU from process start instead of 0.6 s: ``docs/performance.md``). The answers are the
 same either way.
 """
@@ -47,12 +47,3 @@ def score_command(file) -> None:
     except json.JSONDecodeError as error:
         raise ValidationError({"body": [f"不是有效的 JSON not valid JSON: {error}"]}) from None
     emit(score_body(body))
-
-
-@click.group()
-def main() -> None:
-    """mjref 手牌計算 hand calculators: analyze, score (the same as ``flask --app app …``)."""
-
-
-main.add_command(analyze_command)
-main.add_command(score_command)

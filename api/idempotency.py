@@ -37,7 +37,7 @@ from typing import Any
 from flask import Response, current_app, g, jsonify, request
 
 from api import auth
-from api.problems import ApiProblem, bad_request
+from services.problems import ApiProblem, bad_request
 from store import get_db, get_writer
 from store import idempotency as istore
 from store import tables as table_store

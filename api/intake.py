@@ -32,7 +32,7 @@ from typing import Any
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from api.problems import ApiProblem
+from services.problems import ApiProblem
 
 #: the body size limit when the configuration gives none (docs/api.md)
 DEFAULT_MAX_CONTENT_LENGTH = 4 * 1024 * 1024

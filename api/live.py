@@ -18,7 +18,7 @@ Sequencing of a table's play stream: hands are numbered from :data:`FIRST_HAND`,
 within a hand from :data:`FIRST_SEQ`, each event exactly one after the last stored; the
 first event of the next hand may follow at any time (an unfinished hand stays as it is).
 
-No Flask here beyond raising :class:`api.problems.ApiProblem`; ``api/tables.py`` and
+No Flask here beyond raising :class:`services.problems.ApiProblem`; ``api/tables.py`` and
 ``api/overrides.py`` are the HTTP side.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from api.problems import ApiProblem, bad_request, not_found
+from services.problems import ApiProblem, bad_request, not_found
 from penalties.adjudicator import CLOSING, HandAdjudicator
 from referee.errors import MjrefError
 from referee.events import Event, Mode, parse_event

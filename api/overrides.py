@@ -22,7 +22,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, vali
 from api import auth
 from api.live import DECISIONS, MAX_INT, MAX_MONEY
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from api.problems import not_found
+from services.problems import not_found
 from api.tables import service
 from store import get_db
 from store import tables as ts

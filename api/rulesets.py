@@ -13,7 +13,7 @@ from marshmallow import INCLUDE, Schema, fields
 
 from api import auth, intake
 from api.openapi import MAYBE_BEARER, Blueprint
-from api.problems import not_found
+from services.problems import not_found
 from api.schemas import params_query_parameters, profile_property
 from referee.ruleset import Ruleset, available_profiles, profile_info
 

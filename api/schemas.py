@@ -153,7 +153,7 @@ def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
 
     :raises referee.errors.RulesetError: an unknown profile or parameter, naming it.
     """
-    from api.intake import check_json_text, loads  # here: the calculators (python -m api) load no Flask
+    from api.intake import check_json_text, loads  # here: the calculators (mjref analyze|score) load no Flask
 
     stripped = text.strip()
     one_object = stripped.startswith("{") and "\n{" not in stripped

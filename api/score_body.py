@@ -1,6 +1,6 @@
 """The body of ``POST /api/v1/score`` and ``flask score`` (issue #3): its schema, and
 :func:`score_body`, which validates it, scores and settles the win (:mod:`api.scoring`
-documents the fields). No Flask here: ``python -m api score`` reads it without the server.
+documents the fields). No Flask here: ``mjref score`` reads it without the server.
 """
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ from api import auth, intake
 from api.clikit import emit
 from api.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, table_totals
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
-from api.problems import ApiProblem, bad_request, not_found
+from services.problems import ApiProblem, bad_request, not_found
 from api.schemas import params_property, profile_property
 from api.tournament_schemas import TOURNAMENT_ID
 from referee.errors import MjrefError

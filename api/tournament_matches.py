@@ -15,9 +15,9 @@ from flask import jsonify
 
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
-from api.problems import not_found
+from services.problems import not_found
 from api.tournament_schemas import AnySchema
-from api.tournament_state import load
+from services.tournament_log import load
 from tournament.match import MatchState
 from tournament.typed import deal_of
 

@@ -1,9 +1,8 @@
-"""A tournament's state for the service: its log replayed (cached by last seq), and appends.
+"""A tournament's appends for the API: the events written, the answer made in the same transaction.
 
-The log is the truth (``tournament_events``); every read replays it with
-:func:`tournament.events.replay` and folds the side events with
-:func:`tournament.provenance.fold`. A replay is kept per tournament and reused while the
-log's last sequence number is unchanged (the log is append-only: same number, same log).
+Reads are :mod:`services.tournament_log` (the log replayed, cached by its last seq), shared
+with the pages and the clocks; this module re-exports :func:`load` and :func:`replayed`
+for the API's views.
 
 Writes go through the group-committed writer (:func:`store.tournaments.append_events`),
 their answer made in the same transaction (:func:`write`, :mod:`api.idempotency`):
@@ -14,60 +13,18 @@ Bodies that are malformed are 400s before anything reaches the writer.
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
 
 from api import idempotency
-from api.problems import ApiProblem, not_found
-from store import get_db
-from store import tournaments as tstore
 from referee.errors import MjrefError
+from services.problems import ApiProblem
+from services.tournament_log import Loaded, keep, load, replayed
+from store import tournaments as tstore
 from tournament.errors import EventLogError
-from tournament.events import EventState, Record, replay
-from tournament.provenance import Provenance, fold
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """A tournament as its log says now: the row, the records, the state, the side events."""
-
-    row: dict
-    records: tuple[Record, ...]
-    state: EventState
-    provenance: Provenance
-
-    @property
-    def settings(self):
-        return self.state.settings
-
-
-def _cache() -> tuple[dict, threading.Lock]:
-    ext = current_app.extensions
-    if "mjref.tournaments" not in ext:
-        ext["mjref.tournaments"] = ({}, threading.Lock())
-    return ext["mjref.tournaments"]
-
-
-def load(tournament_id: str, db=None) -> Loaded:
-    """The tournament replayed (404 when there is none)."""
-    db = db or get_db()
-    row = tstore.get_tournament(db, tournament_id)
-    if row is None:
-        raise not_found("tournament", "賽事", tournament_id, "tournament_id")
-    last = tstore.last_seq(db, tournament_id)
-    entries, lock = _cache()
-    hit = entries.get(tournament_id)
-    if hit is not None and hit.records and hit.records[-1].seq == last and hit.row["created_at"] == row["created_at"]:
-        return hit
-    records = tuple(tstore.load_records(db, tournament_id))
-    loaded = Loaded(row, records, replay(records), fold(records))
-    with lock:
-        entries[tournament_id] = loaded
-    return loaded
+from tournament.events import Record
 
 
 def refused(exc: MjrefError) -> ApiProblem:
@@ -91,19 +48,6 @@ class Written:
         if self._loaded is None:
             self._loaded = replayed(self.db, self.tournament_id)
         return self._loaded
-
-
-def replayed(db, tournament_id: str) -> Loaded:
-    """The tournament as *db* sees it (inside a transaction too), past the cache."""
-    records = tuple(tstore.load_records(db, tournament_id))
-    return Loaded(tstore.get_tournament(db, tournament_id), records, replay(records), fold(records))
-
-
-def _keep(loaded: Loaded) -> None:
-    """Cache a replay made inside a transaction once it is committed (its last seq names it)."""
-    entries, lock = _cache()
-    with lock:
-        entries[loaded.row["id"]] = loaded
 
 
 def write(tournament_id: str, events: list | Callable[[Any], list], *, actor: int | None,
@@ -137,7 +81,7 @@ def write(tournament_id: str, events: list | Callable[[Any], list], *, actor: in
     except idempotency.Duplicate as dup:
         return idempotency.respond(200, dup.body)
     if kept and not result[3]:
-        _keep(kept[0])  # committed: the next read need not replay it again
+        keep(kept[0])  # committed: the next read need not replay it again
     return idempotency.respond(*result)
 
 

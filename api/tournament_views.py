@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from api.problems import bad_request
+from services.problems import bad_request
 from store import get_db
 from store import tournaments as tstore
 from tournament.codec import encode

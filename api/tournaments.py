@@ -50,8 +50,8 @@ from flask import Response, jsonify
 from api import auth, idempotency
 from api.idempotency import Duplicate
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
-from api.problems import ApiProblem, bad_request, not_found
-from api.tournament_results import sync_report
+from services.problems import ApiProblem, bad_request, not_found
+from services.tournament_results import sync_report
 from api.tournament_schemas import (
     AdvancementQuerySchema, AnySchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema, EntryResultSchema,
     HandsQuerySchema,
@@ -770,7 +770,7 @@ def revert(data: dict, tid: str):
 @_idempotent_or_duplicate
 def link_table(data: dict, tid: str):
     """連結裁判桌 Link a referee table (created with this tournament's id) to a (round, table, 將):
-    its closed hands become the 將's hands (:func:`api.tournament_results.sync_table_results`)."""
+    its closed hands become the 將's hands (:func:`services.tournament_results.sync_table_results`)."""
     principal = _official()
     load(tid)
     key = (data["round"], data["table"], data["match"])

@@ -1,6 +1,6 @@
 """Live ingest under load: many tables posting events at once, real HTTP, the real server.
 
-Starts the service as ``make run`` does (``python -m api.serve``: uWSGI, ``--processes``
+Starts the service as ``make run`` does (``python -m mjref.serve``: uWSGI, ``--processes``
 worker processes of ``--threads`` threads) on a fresh SQLite file and a free loopback port,
 creates the tables and one ``table`` token
 for each, then plays generated legal hands (``referee.generator``): every table is one
@@ -80,9 +80,9 @@ def tree_cpu_seconds(pid: int, part: str = "both") -> float:
 
 
 def start_server(db: Path, port: int, *, threads: int, synchronous: str, log, processes: int = 1) -> subprocess.Popen:
-    """The service as ``make run`` starts it (``python -m api.serve``), ready to answer."""
+    """The service as ``make run`` starts it (``python -m mjref.serve``), ready to answer."""
     env = {**os.environ, "MJREF_DATABASE": str(db), "MJREF_SQLITE_SYNCHRONOUS": synchronous}
-    cmd = [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads),
+    cmd = [sys.executable, "-m", "mjref.serve", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads),
            "--processes", str(processes)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 20

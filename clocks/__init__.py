@@ -2,13 +2,13 @@
 
 The rules are :mod:`tournament.clock` (pure); this package runs them in time:
 :mod:`clocks.scheduler` (one ``BackgroundScheduler`` per deployment, by a lock file beside
-the database, :mod:`clocks.lock`), :mod:`clocks.record` (check and append inside the
+the database, :mod:`clocks.lock`), :mod:`services.clock_log` (check and append inside the
 writer's transaction). HTTP is :mod:`api.clocks`.
 
 Under ``flask run --reload`` both the reloader's process and its serving child make an app:
 whichever takes the lock first runs the jobs (usually the reloader's, which outlives code
 reloads: restart it after changing the clocks' code). Under ``make run`` (several uWSGI
-processes, ``api/serve.py``) one worker leads and the others stand by.
+processes, ``mjref/serve.py``) one worker leads and the others stand by.
 
 Configuration (``app.config``, env ``MJREF_*``):
 
@@ -30,11 +30,11 @@ import atexit
 
 import click
 
-from flask import Flask, current_app
+from flask import Flask
 
 from clocks.scheduler import ClockScheduler, flag
+from services.clock_service import EXTENSION, notify, scheduler  # noqa: F401 - the package's API
 
-EXTENSION = "mjref.clocks"
 
 
 def _cli_command() -> bool:
@@ -56,17 +56,6 @@ def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = service
     service.start()
     atexit.register(service.shutdown)
-
-
-def scheduler(app: Flask | None = None) -> ClockScheduler | None:
-    return (app or current_app).extensions.get(EXTENSION)
-
-
-def notify(tournament_id: str, app: Flask | None = None) -> None:
-    """After a clock-related write: the scheduler (if this process runs it) looks again now."""
-    service = scheduler(app)
-    if service is not None:
-        service.notify(tournament_id)
 
 
 __all__ = ["enabled", "init_app", "notify", "scheduler"]

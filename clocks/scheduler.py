@@ -6,7 +6,7 @@ scheduler (it takes the lock, :mod:`clocks.lock`) it runs every clocked tourname
 and schedules each tournament's next due time (:func:`tournament.clock.next_due`) as a
 one-off job, again after every run. A periodic tick (``CLOCK_TICK_SECONDS``) runs them all
 again — it picks up writes made by another process (a worker that is not the scheduler)
-— and records referee tables' closed hands (``api.tournament_results.sync_table_results``).
+— and records referee tables' closed hands (``services.tournament_results.sync_table_results``).
 A process that did not get the lock retries every
 ``CLOCK_STANDBY_SECONDS``, so it takes over when the holder dies.
 """
@@ -20,7 +20,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 
 from clocks.lock import SchedulerLock, lock_path
-from clocks.record import dealer_of, record_clock
+from services.clock_log import dealer_of, late_tolerance, record_clock
+from services.tournament_results import sync_table_results
 from store import connect, get_writer
 from store import clocks as clock_store
 from store.tournaments import load_records
@@ -37,11 +38,6 @@ def flag(value: object, default: bool) -> bool:
     if isinstance(value, str):
         return value.strip().lower() not in ("", "0", "false", "off", "no")
     return bool(value)
-
-
-def late_tolerance(config) -> timedelta:
-    """``CLOCK_LATE_SECONDS`` (default 5): an action recorded later than this after its time is marked late."""
-    return timedelta(seconds=float(config.get("CLOCK_LATE_SECONDS", 5)))
 
 
 def _wall() -> datetime:
@@ -116,8 +112,6 @@ class ClockScheduler:
 
     def sync(self, tournament_id: str) -> None:
         """Record referee tables' closed hands in the tournament's log (the API's sync)."""
-        from api.tournament_results import sync_table_results  # here: api imports this package
-
         try:
             get_writer(self.app).submit(lambda tx: sync_table_results(tx.db, tournament_id))
         except Exception:  # noqa: BLE001 - a job never dies: logged, tried again next tick

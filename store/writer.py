@@ -15,7 +15,7 @@ raises is rolled back alone (its savepoint) and its submitter gets the exception
 other jobs of the batch still commit. If the commit itself fails, every job of the batch
 gets :class:`StoreUnavailableError` and nothing of the batch is stored.
 
-Several server processes (``api/serve.py``) each have their own writer; with *lock_path*
+Several server processes (``mjref/serve.py``) each have their own writer; with *lock_path*
 the leaders of all processes take turns through an exclusive ``flock`` on that file around
 each batch, so a process waits in the kernel (woken at once) instead of in SQLite's
 busy handler, which sleeps and retries (1, 2, 5, 10 ... ms) and so adds its sleeps to the

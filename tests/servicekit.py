@@ -1,7 +1,7 @@
 """Helpers for the service's tests (issue #6): tokens, generated hands, a real server.
 
 Everything is real: tokens are made by the same code as ``flask tokens create``, hands
-by the referee's generator, the server is ``python -m api.serve`` (nginx in front of
+by the referee's generator, the server is ``python -m mjref.serve`` (nginx in front of
 uWSGI, as ``make run`` starts it, two worker processes) in a subprocess on a free
 loopback port.
 """
@@ -93,7 +93,7 @@ def free_port() -> int:
 def start_server(database: Path, port: int, *, threads: int | None = None, processes: int = 2,
                  log: Path | None = None, user: str | None = None,
                  env: dict[str, str] | None = None) -> subprocess.Popen:
-    """The service as ``make run`` starts it (``python -m api.serve``: the uWSGI master,
+    """The service as ``make run`` starts it (``python -m mjref.serve``: the uWSGI master,
     *processes* worker processes sharing the file, *threads* per worker, default as ``make
     run``, and nginx in front) on 127.0.0.1:*port*, ready to answer; as *user* if given (and
     the tests run as root, like ``make run``'s ``--user``); *env* adds configuration
@@ -101,7 +101,7 @@ def start_server(database: Path, port: int, *, threads: int | None = None, proce
     env = {**os.environ, "MJREF_DATABASE": str(database), **(env or {})}
     out = open(log, "ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [sys.executable, "-m", "api.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),
+        [sys.executable, "-m", "mjref.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),
          *(["--threads", str(threads)] if threads else []), *(["--user", user] if user else [])],
         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )

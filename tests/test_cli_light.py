@@ -1,9 +1,10 @@
-"""``python -m api analyze|score``: the hand calculators without the server (issue #17, the
-one-hand CLI answer): the same answers as ``flask --app app …``, with neither Flask nor the
+"""``mjref analyze|score`` (``python -m mjref``): the hand calculators without the server (issue #17, the
+one-hand CLI answer; issue #19 item 5): the same answers as ``flask --app app …``, with neither Flask nor the
 OpenAPI machinery imported."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,12 +16,12 @@ HEAVY = ("flask", "flask_smorest", "werkzeug", "apispec", "webargs", "store", "s
 
 
 def light(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "api", *args], cwd=ROOT, input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "mjref", *args], cwd=ROOT, input=stdin, capture_output=True,
                           text=True, encoding="utf-8", timeout=120)
 
 
 def test_the_calculators_import_neither_flask_nor_openapi():
-    code = ("import sys, api.hand_commands, api.score_body; "
+    code = ("import sys, mjref.cli, api.hand_commands, api.score_body; "
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -50,3 +51,30 @@ def test_errors_are_the_same_problem_json():
     assert bad.returncode == 2 and json.loads(bad.stderr)["field"] == "tiles"
     body = light("score", "-", stdin=json.dumps({**SCORE, "winner": 7}))
     assert body.returncode == 2 and json.loads(body.stderr)["field"] == "winner"
+
+
+def mjref(*args: str, stdin: str | None = None, database: Path | None = None) -> subprocess.CompletedProcess:
+    """The installed console script (``pyproject.toml``; ``make test`` installs the project)."""
+    script = Path(sys.executable).with_name("mjref")
+    assert script.is_file(), "the mjref command is not installed: pip install -e . (make test does)"
+    env = dict(os.environ, **({"MJREF_DATABASE": str(database)} if database else {}))
+    return subprocess.run([str(script), *args], cwd=ROOT, input=stdin, capture_output=True, text=True,
+                          encoding="utf-8", timeout=120, env=env)
+
+
+def test_the_mjref_command_runs_the_apps_commands_as_flask_does(app, tmp_path):
+    """``mjref replay`` is the app's own ``flask replay``: the same document for a sample."""
+    sample = ROOT / "data" / "samples" / "draw_exhausted.jsonl"
+    flask = app.test_cli_runner().invoke(args=["replay", str(sample)])
+    result = mjref("replay", str(sample), database=tmp_path / "cli.sqlite3")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(flask.stdout)
+
+
+def test_the_mjref_command_scores_from_stdin_and_lists_every_command():
+    result = mjref("score", "-", stdin=json.dumps(SCORE))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["tai"] == 4
+    listing = mjref("--help")
+    for command in ("analyze", "score", "serve", "replay", "rule", "tokens", "tables"):
+        assert f"  {command} " in listing.stdout, listing.stdout

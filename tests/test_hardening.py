@@ -2,7 +2,7 @@
 or a dropped connection, and auth before anything reads a body.
 
 The real app on a real SQLite file; the WSGI app called directly where a test must see
-whether the body was read; a real server (``python -m api.serve``: uWSGI and the
+whether the body was read; a real server (``python -m mjref.serve``: uWSGI and the
 live-ingest fast path) for what only a server shows.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@ unprivileged user, the database is theirs to write, every request is one line of
 
 ``make run`` passes ``--user mjref``; this test uses ``nobody`` (there on every Debian)
 and a database under pytest's private (mode 700) folder, so the server must also reach
-folders closed to that user (:func:`api.serve.open_the_way`).
+folders closed to that user (:func:`mjref.serve.open_the_way`).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from api.serve import LOG_FORMAT, closed_folders, nginx_conf
+from mjref.serve import LOG_FORMAT, closed_folders, nginx_conf
 from tests.servicekit import bearer, free_port, make_token, pause, request, start_server
 
 USER = "nobody"

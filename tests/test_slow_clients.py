@@ -1,7 +1,7 @@
 """Slow and idle clients cannot take the service offline (issue #12 item 2).
 
 The real server as ``make run`` starts it (nginx in front of 2 uWSGI workers × 128 threads,
-:mod:`api.serve`), on loopback. 300 clients hold idle keep-alive connections (one request
+:mod:`mjref.serve`), on loopback. 300 clients hold idle keep-alive connections (one request
 answered, then nothing) and 300 more trickle a request head, one header line every 5 s, and
 open a new connection as soon as one is closed. Before nginx held the connections, the
 first 256 of them took every worker thread and ``GET /health`` timed out for as long as
@@ -9,7 +9,7 @@ they stayed open (uWSGI's timeout is per read: a line every 5 s never ends a req
 
 Now, for the whole run: ``/health`` answers within 1 s, a table posts its hand event by
 event and every post is answered, the idle connections stay open, and no trickling
-connection lives longer than :data:`api.serve.HEADER_SECONDS` (plus a little slack).
+connection lives longer than :data:`mjref.serve.HEADER_SECONDS` (plus a little slack).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import socket
 import threading
 import time
 
-from api.serve import HEADER_SECONDS, IDLE_SECONDS
+from mjref.serve import HEADER_SECONDS, IDLE_SECONDS
 from tests.servicekit import bearer, free_port, hand_events, make_token, request, start_server
 
 IDLE = 300

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import render_template
 
-from api.problems import ApiProblem
+from services.problems import ApiProblem
 
 TITLES = {
     400: ("請求錯誤", "Bad request"),

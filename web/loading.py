@@ -1,7 +1,7 @@
 """A tournament as the pages read it: its row, its log replayed, its players' names.
 
 The event log is the source of truth: every page reads it (``store.tournaments.load_records``)
-and folds it (``tournament.events.replay``) — through :func:`api.tournament_state.load`,
+and folds it (``tournament.events.replay``) — through :func:`services.tournament_log.load`,
 which keeps the fold while the log is unchanged, shared with the API. Reads follow the
 ``tournaments`` read area of :mod:`api.auth`; lookups that miss raise
 :class:`web.errors.PageError` (404), never a 500.
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from api.auth import check_read
-from api.problems import ApiProblem
-from api.tournament_state import load as replayed
+from services.problems import ApiProblem
+from services.tournament_log import load as replayed
 from referee.errors import MjrefError
 from store import get_db
 from store import tournaments as tournament_store
@@ -84,7 +84,7 @@ def check_access() -> None:
 
 def load(tournament_id: str) -> Tournament:
     """The tournament, its log folded; after the read check. The replay is the API's
-    (:func:`api.tournament_state.load`: ``load_records`` + ``replay``, kept while the log's last
+    (:func:`services.tournament_log.load`: ``load_records`` + ``replay``, kept while the log's last
     sequence number is unchanged), so pages and API share one cached fold per tournament.
 
     :raises PageError: 401/403 (reads), 404 (no such tournament), 409 (a log that does not fold).

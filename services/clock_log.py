@@ -46,3 +46,8 @@ def record_clock(db: sqlite_utils.Database, tournament_id: str, events: Sequence
     if owed:
         added += append_events(db, tournament_id, owed, at=format_time(now))
     return added
+
+
+def late_tolerance(config) -> timedelta:
+    """``CLOCK_LATE_SECONDS`` (default 5): an action recorded later than this after its time is marked late."""
+    return timedelta(seconds=float(config.get("CLOCK_LATE_SECONDS", 5)))

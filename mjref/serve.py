@@ -1,6 +1,6 @@
 """Serve mjref: nginx in front, uWSGI workers behind it (``make run``; issue #6's load, issue #12's clients).
 
-    python -m api.serve --host 127.0.0.1 --port 8000 --threads 128 --processes 2 [--user mjref]
+    python -m mjref.serve --host 127.0.0.1 --port 8000 --threads 128 --processes 2 [--user mjref]
 
 This writes a runtime folder (the nginx configuration, the workers' sockets, nginx's buffers),
 then replaces itself (``exec``) with the ``uwsgi`` binary installed in the virtualenv
@@ -203,9 +203,9 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int |
         "        }" for status, *rest in problems)
     temp = "\n".join(f"    {kind}_temp_path {run}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     servers = "\n".join(f"        server unix:{path};" for path in worker_sockets(run, processes))
-    return f"""# written by python -m api.serve (api/serve.py) at every start; edits are lost
+    return f"""# written by python -m mjref.serve (mjref/serve.py) at every start; edits are lost
 daemon off;
-master_process off;  # one process under the uWSGI master: it dies with it (api/serve.py)
+master_process off;  # one process under the uWSGI master: it dies with it (mjref/serve.py)
 worker_rlimit_nofile {2 * NGINX_CONNECTIONS + 64};
 pid {run}/nginx.pid;
 error_log stderr warn;
@@ -215,7 +215,7 @@ events {{
 }}
 
 http {{
-    access_log off;  # uWSGI logs every request (api/serve.py LOG_FORMAT)
+    access_log off;  # uWSGI logs every request (mjref/serve.py LOG_FORMAT)
 {temp}
     server_tokens off;
     client_header_timeout {HEADER_SECONDS}s;  # the whole head, from its first byte (one timer)
@@ -443,7 +443,7 @@ def uwsgi_argv(host: str, port: int, threads: int, processes: int, run: Path,
         "--log-format", LOG_FORMAT, "--logger-req", "fd:1",
         "--attach-daemon2", f"cmd=exec {nginx} -p {run} -c {run}/nginx.conf -e stderr,stopsignal={int(signal.SIGQUIT)}",
         "--chdir", str(ROOT), "--pythonpath", str(ROOT), "--virtualenv", sys.prefix,
-        "--eval", "import api.serve; application = api.serve.worker_app()",
+        "--eval", "import mjref.serve; application = mjref.serve.worker_app()",
     ]
 
 
@@ -455,7 +455,7 @@ def _somaxconn() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m api.serve", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m mjref.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--threads", type=int, default=int(os.environ.get("MJREF_THREADS", 128)),
