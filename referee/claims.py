@@ -168,7 +168,7 @@ class ClaimsMixin:
             discarder.pond.remove(w.tile)
         meld = TableMeld(_MELD_OF[intake], tuple(tiles), w.tile, w.seat, ev.seq)
         seat.melds.append(meld)
-        self._begin_turn(st, s, intake, ev.seq)
+        st.begin_turn(s, intake, ev.seq)
         st.drawn = None
         st.source = _DEALT_SOURCE
         st.claims_made += 1

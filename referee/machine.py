@@ -70,6 +70,10 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
 
     __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings")
 
+    #: take a legal draw and discard on the fast paths of :meth:`_draw` and :meth:`_discard`;
+    #: :class:`ReferenceReferee` turns them off, and tests/test_fast_paths.py holds the two equal
+    fast_paths = True
+
     def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None) -> None:
         self.state: TableState | None = None
         #: (seq, verdict) per event, in order
@@ -100,7 +104,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
 
     def apply_all(self, events) -> None:
         """Apply events in turn: :meth:`apply` on each, without the per-call overhead
-        (batch replay uses it; the verdicts are the same)."""
+        (batch replay uses it; the verdicts are the same: tests/test_fast_paths.py)."""
         dispatch = _DISPATCH
         record = self.verdicts.seqs.append  # as VerdictLog.append, inline for speed
         odd = self.verdicts.odd
@@ -247,3 +251,20 @@ _DISPATCH = {
     EventType.TOUCH_WALL: Referee._touch, EventType.PLACE: Referee._place, EventType.REVEAL: Referee._reveal,
     EventType.REPORT: Referee._report, EventType.HAND_END: Referee._hand_end,
 }
+
+class ReferenceReferee(Referee):
+    """The referee with its fast paths off (``fast_paths = False``): every draw and discard
+    checked rule by rule (:meth:`_checked_draw`, :meth:`_checked_discard`), and :meth:`apply_all` as plain
+    :meth:`apply` calls. Slower, and the reference the tuned :class:`Referee` is held to:
+    the same verdicts, irregularities, state and adjudication on every stream
+    (tests/test_fast_paths.py; issue #19 item 3).
+    """
+
+    __slots__ = ()
+
+    fast_paths = False
+
+    def apply_all(self, events) -> None:
+        for ev in events:
+            self.apply(ev)
+

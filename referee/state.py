@@ -235,6 +235,7 @@ class Taken:
 # enum members as module names, for TableState() (an Enum class attribute is slow in 3.11, see
 # referee.table_ops)
 _DIGITAL, _SETUP_PHASE, _NO_INTAKE, _DEALT_SOURCE = Mode.DIGITAL, Phase.SETUP, Intake.NONE, Source.DEALT
+_MELDED_KONG_INTAKE = Intake.MELDED_KONG
 _NO_DICT: dict = {}
 _NO_LIST: list = []
 _NO_SET: frozenset = frozenset()
@@ -336,25 +337,10 @@ class TableState:
         self.break_skip: int | None = None
         self.seats = [SeatState(s) for s in range(4)]
         self.phase = _SETUP_PHASE
-        #: the seat whose turn it is (after a discard: the discarder, until someone takes a tile)
-        self.turn = setup.dealer
-        self.intake = _NO_INTAKE
-        #: replacements the turn's player owes from the tail (flowers laid out, kongs)
-        self.owed = 0
-        #: why, oldest first: Source.KONG / MELDED_KONG / FLOWER
-        self.owed_kinds: list[Source] = []
+        self.begin_turn(setup.dealer, _NO_INTAKE, None)  # the per-turn facts, before the first turn
         self.source = _DEALT_SOURCE
-        #: the tile last taken into the turn's hand (摸打 / 靠張), and whether it was placed
+        #: the tile last taken into the turn's hand (摸打 / 靠張)
         self.drawn: int | None = None
-        self.placed = False
-        self.turn_kongs = 0
-        self.melded_kong_turn = False
-        #: the drawn tile was placed into the hand before this turn's concealed kong (play.restrict.5)
-        self.placed_before_kong = False
-        self.kong_this_turn = False
-        #: after a chow or pung: the claimed tile and the tiles that may not be discarded now
-        self.after_claim_tile: int | None = None
-        self.after_claim_forbidden: tuple[int, ...] = ()
         self.window: Window | None = None
         self.prev_window: Window | None = None
         self.deal_index = 0
@@ -375,9 +361,6 @@ class TableState:
         self.abortive: str | None = None
         #: the hand ended because a flower was not replaced (app.flowers.no-replace)
         self.unreplaced_end = False
-        #: seq of the act that began the turn (its draw, claim); None before the first
-        self.turn_start_seq: int | None = None
-        self.ready_discard_pending: int | None = None
         self.flower_win_seat: int | None = None
         self.table = ""
         self.hand_no = 0
@@ -392,6 +375,31 @@ class TableState:
         #: per tile, a bit per seat whose known hand waits on it (set when the waits are
         #: computed): the seats worth checking for 過水 when that tile is let go
         self.waiters = [0] * KINDS
+
+    def begin_turn(self, seat: int, intake: Intake, seq: int | None) -> None:
+        """A turn begins: its draw, its claim (a chow, pung or melded kong), or the hand's
+        start. The one place where the facts that last one turn are set (issue #19 item 3)."""
+        #: the seat whose turn it is (after a discard: the discarder, until someone takes a tile)
+        self.turn = seat
+        #: how the turn took its tile: drawn, claimed (Intake), or none yet
+        self.intake = intake
+        #: replacements the turn's player owes from the tail (flowers laid out, kongs), and
+        #: why, oldest first: Source.KONG / MELDED_KONG / FLOWER
+        self.owed = 0
+        self.owed_kinds: list[Source] = []
+        #: whether the taken tile was placed into the hand (physical tables' 靠張)
+        self.placed = False
+        self.turn_kongs = 0
+        self.melded_kong_turn = intake is _MELDED_KONG_INTAKE
+        #: the drawn tile was placed into the hand before this turn's concealed kong (play.restrict.5)
+        self.placed_before_kong = False
+        self.kong_this_turn = False
+        #: after a chow or pung: the claimed tile and the tiles that may not be discarded now
+        self.after_claim_tile: int | None = None
+        self.after_claim_forbidden: tuple[int, ...] = ()
+        #: seq of the act that began the turn (its draw, claim); None before the first
+        self.turn_start_seq = seq
+        self.ready_discard_pending: int | None = None
 
     # ------------------------------------------------------------------ reading
 

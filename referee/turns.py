@@ -19,7 +19,7 @@ _LAST_STACK2 = 2 * (STACKS - 1)
 from .table_ops import (
     _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
     _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
-    _CALL_ZH, _mark_waiters, _refresh_waits, _waits_of, _MELDED_KONG_INTAKE, _DECLARED, _BINDING_CALLS,
+    _CALL_ZH, _mark_waiters, _refresh_waits, _waits_of, _DECLARED, _BINDING_CALLS,
 )
 
 
@@ -37,12 +37,12 @@ class TurnsMixin:
     def _draw(self, st: TableState, ev: Event) -> Verdict:
         """摸牌 (play.draw): the next player after the discarder, from the front of the wall;
         never from the dead wall (play.exhausted)."""
-        # fast path: the expected draw of a legal hand
+        # fast path: the expected draw of a legal hand, as _checked_draw would take it
         w = st.window
         s = ev.seat
         wall = st.wall
-        if w is not None and st.intake is _NONE and w.taken is None and not w.closed and not st.wins \
-                and (w.seat + 1) % 4 == s and w.kind is _DISCARD_W and st.phase is _PLAY:
+        if self.fast_paths and w is not None and st.intake is _NONE and w.taken is None and not w.closed \
+                and not st.wins and (w.seat + 1) % 4 == s and w.kind is _DISCARD_W and st.phase is _PLAY:
             tiles = wall.tiles
             front = wall.front
             if tiles is not None:
@@ -69,7 +69,9 @@ class TurnsMixin:
                     seat.n += 1
                     seat.keys[SUIT_OF[tile]] += UNIT_OF[tile]
                     seat.waits = None
-                # the turn begins (as _begin_turn)
+                seq = ev.seq
+                # the turn begins: TableState.begin_turn(s, _DRAW, seq), inline and writing only
+                # what differs (2 % of a hand; tests/test_fast_paths.py compares every field)
                 st.turn = s
                 st.intake = _DRAW
                 if st.owed:
@@ -84,7 +86,6 @@ class TurnsMixin:
                 if st.after_claim_tile is not None:
                     st.after_claim_tile = None
                     st.after_claim_forbidden = ()
-                seq = ev.seq
                 st.turn_start_seq = seq
                 st.ready_discard_pending = None
                 st.source = _LAST_TILE if live == 1 else _WALL_SOURCE
@@ -104,6 +105,11 @@ class TurnsMixin:
                     taken.placed_ts = None
                 w.taken = taken
                 return ACCEPTED
+        return self._checked_draw(st, ev)
+
+    def _checked_draw(self, st: TableState, ev: Event) -> Verdict:
+        """A draw checked rule by rule: the reference that the fast path of :meth:`_draw`
+        must agree with (:class:`referee.machine.ReferenceReferee`, tests/test_fast_paths.py)."""
         done = self._after_end(st, ev)
         if done:
             return done
@@ -125,8 +131,9 @@ class TurnsMixin:
             return refused
         seat = st.seats[s]
         w = st.window
-        if w is not None and w.kind is _DISCARD_W and w.seat != s and not w.closed:
-            self._reached(st, w, seat, ev)
+        reached = w is not None and w.kind is _DISCARD_W and w.seat != s and not w.closed
+        if reached:
+            self._passed_by_reaching(seat, w.tile, ev.seq)
         wall.take_front(1)
         if tile is None:
             seat.unknown += 1
@@ -134,39 +141,31 @@ class TurnsMixin:
             seat.held_flowers.append(tile)
         else:
             _add(seat, tile)
-        self._begin_turn(st, s, _DRAW, ev.seq)
+        st.begin_turn(s, _DRAW, ev.seq)
         st.source = Source.LAST_TILE if wall.live == 0 else Source.WALL
         st.drawn = tile
         seat.drawn_count += 1
         if seat.drawn_count == 1:
             seat.first_drawn = tile
         if w is not None and w.taken is None and not w.closed:
-            w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
+            w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)  # the draw that took the tile is its drawer's touch
+        elif reached:  # a draw out of turn, after the tile was taken: a touch of the wall all the same
+            w.note_touch(s, (ev.ts, ev.seq))
         return self._stands(problems) if problems else ACCEPTED
 
-    def _begin_turn(self, st: TableState, s: int, intake: Intake, seq: int) -> None:
-        st.turn = s
-        st.intake = intake
-        st.owed = 0
-        st.owed_kinds = []
-        st.placed = False
-        st.turn_kongs = 0
-        st.melded_kong_turn = intake is _MELDED_KONG_INTAKE
-        st.placed_before_kong = False
-        st.kong_this_turn = False
-        st.after_claim_tile = None
-        st.after_claim_forbidden = ()
-        st.turn_start_seq = seq
-        st.ready_discard_pending = None
-
     def _reached(self, st: TableState, w: Window, seat: SeatState, ev: Event) -> None:
-        """A hand reached to the wall while *w*'s tile could be claimed: a win on it is passed
-        (play.passed-win: 得胡牌者已伸手摸牌即視同過水; prio.5, prio.8)."""
+        """A hand reached to the wall while *w*'s tile could be claimed (觸牌 touch_wall): a
+        win on it is passed (play.passed-win: 得胡牌者已伸手摸牌即視同過水; prio.5, prio.8)."""
         w.note_touch(seat.seat, (ev.ts, ev.seq))
+        self._passed_by_reaching(seat, w.tile, ev.seq)
+
+    @staticmethod
+    def _passed_by_reaching(seat: SeatState, tile: int, seq: int) -> None:
+        """過水 by reaching to the wall (play.passed-win): the seat could have won on *tile*."""
         if seat.passed is None:
             waits = seat.waits  # as _could_win, inline for speed
-            if waits is not None and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
-                seat.passed = ev.seq
+            if waits is not None and tile in waits and not seat.dead_hand and tile not in seat.revealed:
+                seat.passed = seq
 
     def _drawn_tile(self, st: TableState, ev: Event, expected: int | None, problems: list) -> tuple[int | None, Verdict | None]:
         """The tile a draw takes (play.draw): at a known wall the wall's own (*expected*; a
@@ -262,7 +261,8 @@ class TurnsMixin:
         seat = st.seats[s]
         x = ev.tiles[0]
         w = st.window  # the window the discard closes (and keeps as the previous one)
-        if s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed and x < KINDS \
+        if self.fast_paths and s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed \
+                and x < KINDS \
                 and seat.hand[x] and not st.wins and not ev.exposed and not seat.held_flowers \
                 and seat.ready is None and x not in st.after_claim_forbidden:
             # fast path: _apply_discard of a known tile in turn, no meld touched, no lapse

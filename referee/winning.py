@@ -171,8 +171,11 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
                     problems.append(irr(ev, "lost_priority", clause="prio.5", kind="win", kind_zh="胡牌"))
                 else:
                     undo = taken
-            if s in window.touched:
-                touch_seq = window.touched[s][1]
+            touch = window.touched.get(s)
+            if touch is None and taken is not None and taken.intake is _DRAW and taken.seat == s:
+                touch = (taken.ts, taken.seq)  # the drawer's own draw of the wall reached for it
+            if touch is not None:
+                touch_seq = touch[1]
                 problems.append(irr(ev, "passed_win", clause="play.passed-win", evidence=(ev.seq, touch_seq),
                                     reached_for_wall=True, prio="prio.8" if len(window.wins) else "prio.5"))
             if tile in seat.revealed:

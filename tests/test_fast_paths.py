@@ -1,0 +1,129 @@
+"""The tuned referee is held to its plain reference (issue #19 item 3).
+
+:class:`referee.machine.Referee` takes a legal draw and discard on fast paths (``_draw``,
+``_discard``) and batch streams through :meth:`~referee.machine.Referee.apply_all`;
+:class:`referee.machine.ReferenceReferee` checks every draw and discard rule by rule and
+applies events one :meth:`apply` at a time. On generated hands with irregularities injected
+(digital and physical tables) both must give the same verdict for every event, the same
+irregularities, the same table state after every event — each seat's hand, waits, 過水
+mark, pond, melds, the turn's facts — and the same adjudication.
+"""
+from __future__ import annotations
+
+import enum
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.events import parse_stream
+from referee.machine import ReferenceReferee, Referee
+from referee.state import SeatState, TableState
+from testkit.irregular import irregular_hand
+
+#: TableState fields that are the same facts in other objects (the rules, the setup);
+#: everything else is compared
+SKIP = {"rules", "setup", "events"}
+#: SeatState's ``wall_draw``: a record object the fast draw recycles instead of allocating a
+#: new one per draw (no fact of its own: a window's ``taken`` holds its content, compared)
+SEAT_SKIP = {"wall_draw"}
+
+
+def plain(value, depth: int = 0):
+    """A comparable picture of *value*: objects with slots become dicts of their fields
+    (windows and records a few levels deep), enums their names, sequences lists."""
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, (int, float, str, bool, type(None))):
+        return value
+    if isinstance(value, dict):
+        return {plain(k, depth): plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [plain(v, depth + 1) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    slots = [n for cls in type(value).__mro__ for n in getattr(cls, "__slots__", ())]
+    if not slots:
+        return repr(value)
+    if depth > 3:
+        return type(value).__name__
+    return {n: plain(getattr(value, n, None), depth + 1) for n in slots if not n.startswith("__")}
+
+
+def picture(state: TableState) -> dict:
+    shown = {n: plain(getattr(state, n), 1) for n in TableState.__slots__ if n not in SKIP and n != "seats"}
+    shown["seats"] = [{n: plain(getattr(seat, n), 1) for n in SeatState.__slots__ if n not in SEAT_SKIP} for seat in state.seats]
+    return shown
+
+
+def both(events):
+    """Each event applied to the tuned and to the reference referee: the two pictures after each."""
+    fast, slow = Referee(), ReferenceReferee()
+    for ev in events:
+        a, b = fast.apply(ev), slow.apply(ev)
+        assert a == b, f"seq {ev.seq} {ev.type.wire}: {a} != {b}"
+        assert picture(fast.state) == picture(slow.state), f"the state differs after seq {ev.seq} {ev.type.wire}"
+    return fast, slow
+
+
+def stream(seed: int, salt: int, count: int, physical: bool):
+    return parse_stream(irregular_hand(seed, salt, count, physical=physical))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 399), salt=st.integers(0, 10_000), count=st.integers(0, 4), physical=st.booleans())
+def test_the_fast_paths_equal_the_reference_event_by_event(seed, salt, count, physical):
+    events = stream(seed, salt, count, physical)
+    fast, slow = both(events)
+    assert fast.irregularities == slow.irregularities
+    assert fast.finish().to_dict() == slow.finish().to_dict()
+
+
+@pytest.mark.parametrize("physical", [False, True], ids=["digital", "physical"])
+def test_batch_apply_all_equals_the_reference(physical):
+    """``apply_all`` (the batch loop) and the reference's plain ``apply`` calls, over 60 hands."""
+    for seed in range(60):
+        events = stream(seed, seed * 7 + 1, seed % 4, physical)
+        fast, slow = Referee(), ReferenceReferee()
+        fast.apply_all(events)
+        slow.apply_all(events)
+        assert list(fast.verdicts) == list(slow.verdicts), seed
+        assert picture(fast.state) == picture(slow.state), seed
+        assert fast.finish().to_dict() == slow.finish().to_dict(), seed
+
+
+def passed_win_streams(physical: bool, hands: int = 400) -> list[list[dict]]:
+    """Generated hands won on a discard by the seat after the discarder, rewritten so that the
+    winner draws instead (得胡牌者已伸手摸牌即視同過水, play.passed-win) and then declares the
+    win on that discard anyway: the fast draw must mark the 過水 as the reference does."""
+    found = []
+    for seed in range(hands):
+        events = irregular_hand(seed, 0, 0, physical=physical)
+        at = next((i for i, e in enumerate(events) if e["type"] == "win"), None)
+        if at is None or events[at - 1]["type"] != "discard" or (events[at - 1]["seat"] + 1) % 4 != events[at]["seat"]:
+            continue
+        winner, head = events[at]["seat"], {k: events[at][k] for k in ("table", "hand")}
+        tail = [{**head, "type": "draw", "seat": winner}, {**head, "type": "win", "seat": winner},
+                {**head, "type": "hand_end"}]
+        stream = events[:at] + tail
+        for i, e in enumerate(stream):
+            e["seq"], e["ts"] = i + 1, 1000 * (i + 1)
+        found.append(stream)
+    return found
+
+
+@pytest.mark.parametrize("physical", [False, True], ids=["digital", "physical"])
+def test_a_win_passed_by_drawing_is_marked_on_the_fast_path_as_on_the_reference(physical):
+    streams = passed_win_streams(physical)
+    assert len(streams) >= 5
+    for events in streams:
+        fast, slow = both(parse_stream(events))
+        drawer = fast.state.seats[events[-2]["seat"]]
+        if not physical:  # a physical table's hands are not known, nor their waits
+            assert drawer.passed == events[-3]["seq"], "the draw is the 過水"
+        assert fast.finish().to_dict() == slow.finish().to_dict()
+
+
+def test_the_reference_takes_no_fast_path():
+    """The reference turns the fast paths off, and the batch loop is its plain ``apply``."""
+    assert Referee.fast_paths and not ReferenceReferee.fast_paths
+    assert ReferenceReferee.apply_all is not Referee.apply_all
