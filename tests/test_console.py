@@ -254,3 +254,183 @@ def test_the_secret_key_is_kept_next_to_the_database(app, tmp_path):
                                             (-5, "剛剛")])
 def test_time_since_in_words(seconds, words):
     assert ago(seconds)[0] == words
+
+
+# --- the hall, a table, a replay ----------------------------------------------------------------------
+
+
+def test_the_hall_and_its_live_part(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    html = client.get("/hall").get_data(as_text=True)
+    assert 'data-live="/hall/live"' in html and "第 1 盤" in html and "南風圈" in html
+    live = client.get("/hall/live")
+    assert live.headers["Cache-Control"] == "no-store"
+    doc = live.get_json()
+    assert set(doc) == {"version", "html"} and 'id="table-T1"' in doc["html"]
+    assert client.get("/hall/live").get_json()["version"] == doc["version"]  # nothing changed, same version
+    client.post("/api/v1/tables/T1/events", json={"events": hand_events(3)[60:62]}, headers=bearer(official_secret))
+    assert client.get("/hall/live").get_json()["version"] != doc["version"]
+
+
+def test_open_rulings_are_flagged_in_the_hall(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    assert "open-flag" not in client.get("/hall/live").get_json()["html"]
+    report(client, "stolen_tile", 1)
+    html = client.get("/hall/live").get_json()["html"]
+    assert "⚑ 待處理裁定 1 件" in html and "/tables/T1/hands/1/rulings/pen.61.dead_hand" in html
+
+
+def test_anyone_may_watch_when_the_deployment_makes_events_public(tmp_path, app_clock):
+    from app import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"), "CLOCK": app_clock,
+                      "PUBLIC_READS": "tables,events,rulings"})
+    client = app.test_client()
+    headers = bearer(make_token(app.config["DATABASE"], "official"))
+    create_table(client, headers, "T1")
+    client.post("/api/v1/tables/T1/events", json={"events": hand_events(3)[:30]}, headers=headers)
+    assert client.get("/hall").status_code == 200 and client.get("/tables/T1/").status_code == 200
+    assert client.get("/tables/T1/report").status_code == 302  # acting still needs an official
+
+
+def test_a_table_page_lists_the_latest_events_and_all_on_request(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    html = client.get("/tables/T1/").get_data(as_text=True)
+    assert html.count('<tr class="verdict-') == 40 and "共 60" in html
+    assert client.get("/tables/T1/?events=all").get_data(as_text=True).count('<tr class="verdict-') == 60
+    assert client.get("/tables/T1/?hand=7").status_code == 404
+    assert client.get("/tables/T9/").status_code == 404
+    assert client.get("/tables/T1/live").get_json()["html"].count('<tr class="verdict-') == 40
+
+
+def test_the_names_form(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    token = form_token(client, "/tables/T1/")
+    response = client.post("/tables/T1/names", data={"csrf_token": token, "name0": "甲", "name1": "x" * 41})
+    assert response.status_code == 400
+    assert field_error(response.get_data(as_text=True), "name1").startswith("名字最多 40 字")
+    response = client.post("/tables/T1/names", data={"csrf_token": token, "name0": "王小明", "name1": "李大華"})
+    assert response.status_code == 302
+    html = client.get("/tables/T1/").get_data(as_text=True)
+    assert '<span class="name">王小明</span>' in html and '<span class="name">李大華</span>' in html
+
+
+def test_a_replay_step_is_the_referees_state_and_verdict_there(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    html = client.get("/tables/T1/hands/1/replay?upto=40").get_data(as_text=True)
+    events = hand_events(3)
+    assert f"seq 40：" in html and 'upto=39' in html and 'upto=41' in html
+    assert 'id="step-verdict">合規' in html
+    # the state at seq 40 is the API's replay up to 40
+    api = client.get("/api/v1/tables/T1/hands/1/replay?upto=40", headers=bearer(official_secret)).get_json()
+    pond = [seat[5][1] for seat in api["state"]["seats"]]  # ("pond", [...]) per seat
+    shown = re.findall(r'<span class="discards">(.*?)</span></span>', html, re.S)
+    drawn = re.compile(r'class="tile(?:-text)? tile-')  # one tile, as text or as its picture
+    assert sum(len(p) for p in pond) == sum(len(drawn.findall(s)) for s in shown) > 0
+    assert events[39]["type"] in html
+    for bad in ("abc", "999", "-1"):
+        response = client.get(f"/tables/T1/hands/1/replay?upto={bad}")
+        assert response.status_code == 400 and "upto" in response.get_data(as_text=True)
+    assert client.get("/tables/T1/hands/5/replay").status_code == 404
+
+
+# --- report, overrule -----------------------------------------------------------------------------------
+
+
+def report(client, code: str, seat: int | None, note: str = ""):
+    token = form_token(client, "/tables/T1/report")
+    return client.post("/tables/T1/report", data={"csrf_token": token, "code": code,
+                                                  "seat": "" if seat is None else str(seat), "note": note})
+
+
+@pytest.mark.parametrize("code, seat, note, field, reason", [
+    ("", 1, "", "code", "請選擇報告代碼"),
+    ("no_such_code", 1, "", "code", "請選擇報告代碼"),
+    ("stolen_tile", 7, "", "seat", "座位須為 0–3"),
+    ("stolen_tile", 1, "x" * 2001, "note", "證據說明最多 2000 字"),
+])
+def test_a_bad_report_is_named_at_its_field_and_stores_nothing(client, official_secret, table_with_hand, code, seat,
+                                                              note, field, reason):
+    sign_in(client, official_secret)
+    response = report(client, code, seat, note)
+    assert response.status_code == 400
+    assert field_error(response.get_data(as_text=True), field).startswith(reason)
+    detail = client.get("/api/v1/tables/T1", headers=bearer(official_secret)).get_json()
+    assert detail["next"] == {"hand": 1, "seq": 61}
+
+
+def test_a_report_is_ruled_at_once(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    response = report(client, "stolen_tile", 1, "兩家目擊")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'data-ruling="pen.61.dead_hand"' in html and "西家偷牌，判相公" in html
+    stored = client.get("/api/v1/tables/T1/events?hand=1", headers=bearer(official_secret)).get_json()["events"][-1]
+    assert stored["body"] == {"type": "report", "hand": 1, "seq": 61, "code": "stolen_tile",
+                              "clause": "pen.dead-hand", "seat": 1, "note": "兩家目擊"}
+    assert stored["actor"] is not None
+
+
+def override(client, ruling: str, **fields):
+    path = f"/tables/T1/hands/1/rulings/{ruling}"
+    return client.post(path, data={"csrf_token": form_token(client, path), **fields})
+
+
+@pytest.mark.parametrize("fields, field, reason", [
+    ({"decision": "overrule"}, "reason_zh", "覆判須寫明理由"),
+    ({"decision": "overrule", "reason_zh": "   "}, "reason_zh", "覆判須寫明理由"),
+    ({"reason_zh": "理由"}, "decision", ""),
+    ({"decision": "amend", "reason_zh": "改", "p0": "100", "p1": "0", "p2": "0", "p3": "0"}, "p0", "四家收付總和須為 0"),
+    ({"decision": "amend", "reason_zh": "改", "p0": "1.5", "p1": "0", "p2": "0", "p3": "0"}, "p0", "須為整數"),
+])
+def test_a_bad_override_is_named_at_its_field_and_stores_nothing(client, official_secret, table_with_hand, fields,
+                                                                field, reason):
+    sign_in(client, official_secret)
+    report(client, "stolen_tile", 1)
+    response = override(client, "pen.61.dead_hand", **fields)
+    assert response.status_code == 400
+    shown = field_error(response.get_data(as_text=True), field)
+    assert shown and shown.startswith(reason)
+    assert client.get("/api/v1/tables/T1/overrides").get_json()["overrides"] == []
+
+
+def test_overrule_amend_reinstate_from_the_form(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    report(client, "stolen_tile", 1)
+    response = override(client, "pen.61.dead_hand", decision="overrule", reason_zh="未偷牌", reason="no theft")
+    assert response.status_code == 302 and response.headers["Location"].endswith("?done=1")
+    rulings = {r["id"]: r for r in client.get("/api/v1/tables/T1/rulings").get_json()["rulings"]}
+    assert rulings["pen.61.dead_hand"]["status"] == "overruled"
+    override(client, "pen.61.dead_hand", decision="amend", reason_zh="改判罰款", p0="-300", p1="100", p2="100",
+             p3="100")
+    rulings = {r["id"]: r for r in client.get("/api/v1/tables/T1/rulings").get_json()["rulings"]}
+    assert rulings["pen.61.dead_hand"]["status"] == "amended"
+    assert rulings["pen.61.dead_hand"]["effective"]["payments"] == [-300, 100, 100, 100]
+    override(client, "pen.61.dead_hand", decision="reinstate", reason_zh="恢復")
+    audit = client.get("/api/v1/tables/T1/overrides").get_json()["overrides"]
+    assert [o["decision"] for o in audit] == ["overrule", "amend", "reinstate"]
+    assert {o["by"]["label"] for o in audit} == {"王裁判"}
+    page = client.get("/tables/T1/hands/1/rulings/pen.61.dead_hand").get_data(as_text=True)
+    assert page.count("<li><time") == 3 and "未偷牌" in page and "改判罰款" in page
+
+
+def test_a_ruling_page_prints_the_clause_and_the_words(client, official_secret, table_with_hand):
+    sign_in(client, official_secret)
+    report(client, "stolen_tile", 1)
+    page = client.get("/tables/T1/hands/1/rulings/pen.61.dead_hand").get_data(as_text=True)
+    from penalties.clauses import clauses
+
+    heading, text = clauses()["pen.dead-hand"]
+    assert f"<code>pen.dead-hand</code> {heading}" in page and text in page
+    assert 'id="read-out">西家偷牌，判相公' in page and "seq 61：裁判報告" in page
+    assert client.get("/tables/T1/hands/1/rulings/nope").status_code == 404
+
+
+def test_only_officials_act(app, client, table_with_hand):
+    pin, _ = issue_pin(app, "T1")
+    client.post("/signin", data={"csrf_token": form_token(client), "how": "pin", "table": "T1", "pin": pin})
+    token = form_token(client, "/tables/T1/")
+    for path, data in (("/tables/T1/report", {"code": "stolen_tile"}), ("/tables/T1/names", {"name0": "x"}),
+                       ("/tables/T1/hands/1/rulings/x", {"decision": "overrule", "reason_zh": "x"})):
+        response = client.post(path, data={"csrf_token": token, **data})
+        assert response.status_code == 403 and "限裁判" in response.get_data(as_text=True), path

@@ -55,6 +55,8 @@ from web.times import ago
 
 bp = Blueprint("console", __name__, template_folder="templates")
 
+#: the latest events a table page lists (``?events=all``: every one)
+EVENTS_SHOWN = 40
 #: most characters in a seat's name
 MAX_NAME = 40
 #: most characters in a report's note or an override's reason
@@ -293,8 +295,10 @@ def _table_page_data(table_id: str) -> dict:
         return data
     entry = next(h for h in index if h["hand"] == hand)
     east, view = _hand_state(table, hand, entry["last_seq"], names, True)
-    data.update(view=view, east=east, ago=_ago(entry["last_at"]),
-                events=[event_row(e, east, names, True) for e in ts.events(db, table_id, hand=hand, stream=None)],
+    logged = ts.events(db, table_id, hand=hand, stream=None)
+    shown = logged if request.args.get("events") == "all" else logged[-EVENTS_SHOWN:]
+    data.update(view=view, east=east, ago=_ago(entry["last_at"]), event_total=len(logged),
+                events=[event_row(e, east, names, True) for e in shown],
                 rulings=[ruling_summary(r, east, names) for r in ts.rulings(db, table_id=table_id, hand=hand)])
     return data
 
@@ -424,19 +428,13 @@ def ruling_page_data(table: dict, hand: int, ruling_id: str) -> dict:
     original = list(ruling.get("payments") or (0, 0, 0, 0))
     effective = list(r["effective"].get("payments") or (0, 0, 0, 0))
     seats = [{"seat": s, "wind_zh": WINDS_ZH[seat_wind(s, east)], "wind_en": WINDS_EN[seat_wind(s, east)],
-              "name": names[s], "original": original[s], "effective": effective[s]} for s in range(4)]
-    transfers = [{"payer": _party(p.get("payer"), east, names), "payee": _party(p.get("payee"), east, names),
-                  "amount": p.get("amount"), "base": p.get("base"), "tai": p.get("tai"), "kind": p.get("kind")}
-                 for p in ruling.get("transfers") or ()]
+              "name": names[s], "original": original[s], "effective": effective[s]}
+             for s in sorted(range(4), key=lambda s: seat_wind(s, east))]  # 東 南 西 北
     audit = ts.overrides(db, table["id"], hand=hand, ruling_id=ruling_id)
     return {"table": table, "hand": hand, "r": ruling_summary(r, east, names), "ruling": ruling, "clause": clause,
             "heading": heading, "clause_text": text, "cite": cite_zh(clause) if clause else "", "happened": happened,
-            "effects": effects, "seats": seats, "transfers": transfers, "audit": audit, "seqs": seqs,
+            "effects": effects, "seats": seats, "audit": audit, "seqs": seqs,
             "decisions": DECISIONS_ZH}
-
-
-def _party(party: Any, east: int, names: list[str]) -> str:
-    return seat_label(party, east, names) if isinstance(party, int) else f"外插 {party}"
 
 
 @bp.get("/tables/<table_id>/hands/<int:hand>/rulings/<ruling_id>")

@@ -17,7 +17,8 @@ from penalties.words import WINDS_EN, WINDS_ZH, seat_wind
 from referee.events import EventType
 from referee.melds import MeldKind
 from referee.state import Phase
-from referee.tiles import KINDS, tile_name
+from referee.errors import MjrefError
+from referee.tiles import KINDS, parse_tiles, tile_name
 
 MELD_ZH = {MeldKind.CHOW: ("吃", "chow"), MeldKind.PUNG: ("碰", "pung"), MeldKind.MELDED_KONG: ("明槓", "melded kong"),
            MeldKind.ADDED_KONG: ("加槓", "added kong"), MeldKind.CONCEALED_KONG: ("暗槓", "concealed kong")}
@@ -111,6 +112,7 @@ def hand_view(state: Any, hand: int, *, ended: bool, concealed: bool,
             flowers=tuple(s.flowers), discards=tuple(s.pond), concealed=tiles if concealed else None,
             concealed_count=len(tiles) + s.unknown, unknown=s.unknown, dead_hand=bool(s.dead_hand),
             ready=s.ready is not None))
+    seats.sort(key=lambda seat: seat_wind(seat.seat, east))  # 東 南 西 北, as the table calls them
     phase = Phase(state.phase)
     round_wind = int(state.round_wind)
     return HandView(
@@ -130,6 +132,23 @@ def tiles_text(tiles: Sequence[int] | None) -> str:
 _TYPE_ZH = {t.wire: t.zh for t in EventType}
 
 
+def _tiles_of(raw: Any) -> list[int] | None:
+    """An event's tiles as tile numbers (a list, a number, or the notation), ``None`` when
+    they cannot be read (shown as given)."""
+    if raw is None:
+        return []
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 42:
+        return [raw]
+    if isinstance(raw, list) and all(isinstance(t, int) and not isinstance(t, bool) and 0 <= t < 42 for t in raw):
+        return list(raw)
+    if isinstance(raw, str):
+        try:
+            return parse_tiles(raw)
+        except MjrefError:
+            return None
+    return None
+
+
 def event_row(row: Mapping[str, Any], east: int, names: Sequence[str], concealed: bool) -> dict:
     """One logged event as the event list shows it: its seq, what (zh-TW), whose, the tiles
     (a draw's tile only to a viewer who may see concealed tiles), its verdict and its rulings."""
@@ -141,16 +160,20 @@ def event_row(row: Mapping[str, Any], east: int, names: Sequence[str], concealed
                 "who": (body.get("by") or {}).get("label", ""), "tiles": "", "verdict": None,
                 "rulings": [], "at": row["received_at"]}
     seat = body.get("seat")
-    shown = etype not in ("draw", "tail_draw", "deal", "wall") or concealed
-    tiles = body.get("tiles", body.get("tile")) if shown else None
-    if isinstance(tiles, list):
-        tiles = " ".join(str(t) for t in tiles)
-    if etype == "report":
-        tiles = f"{body.get('code', '')} {body.get('note', '')}".strip()
+    shown = etype not in ("draw", "tail_draw", "deal") or concealed
+    raw = body.get("tiles", body.get("tile")) if shown else None
+    tiles, note = _tiles_of(raw), ""
+    if etype == "wall":
+        tiles, note = [], f"{len(raw) if isinstance(raw, list) else 144} 張"
+    elif etype == "report":
+        note = f"{body.get('code', '')} {body.get('note', '')}".strip()
+    elif tiles is None:
+        tiles, note = [], "" if raw is None else str(raw)
     verdict = answer.get("verdict")
     return {"seq": row["seq"], "official": False, "what": _TYPE_ZH.get(etype, etype), "what_en": etype,
-            "who": seat_label(seat, east, names) if isinstance(seat, int) else "",
-            "tiles": tiles if isinstance(tiles, str) else ("" if tiles is None else str(tiles)),
+            "who": f"{WINDS_ZH[seat_wind(seat, east)]}家" if isinstance(seat, int) and 0 <= seat < 4 else "",
+            "seat": seat if isinstance(seat, int) else None,
+            "tile_list": tiles, "tiles": note or tiles_text(tiles),
             "verdict": verdict, "verdict_zh": VERDICT_ZH.get(verdict, (verdict or "", ""))[0],
             "rulings": [r.get("id") for r in answer.get("rulings", ()) if r.get("id")], "at": row["received_at"]}
 
