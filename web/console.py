@@ -382,6 +382,9 @@ def replay_page(table_id: str, hand: int):
     body = bodies[at]
     step = event_row({"stream": "play", "seq": upto, "type": body["type"], "body": body, "answer": answers[-1],
                       "received_at": None}, east, names, True)
+    if body["type"] in ("draw", "tail_draw") and not step["tile_list"] and state is not None \
+            and state.drawn is not None:
+        step.update(tile_list=[state.drawn], tiles=_tile_zh(state.drawn))  # a digital table's wall knew it
     given = [ruling_summary({"table": table_id, "hand": hand, "id": r["id"], "seq": r.get("seq"), "kind": r["kind"],
                              "code": r["code"], "clause": r.get("clause"), "seat": r.get("seat"),
                              "status": "standing", "ruling": r, "effective": {"payments": r.get("payments")}},
