@@ -434,3 +434,27 @@ def test_only_officials_act(app, client, table_with_hand):
                        ("/tables/T1/hands/1/rulings/x", {"decision": "overrule", "reason_zh": "x"})):
         response = client.post(path, data={"csrf_token": token, **data})
         assert response.status_code == 403 and "限裁判" in response.get_data(as_text=True), path
+
+
+def test_a_version_3_file_gets_the_pins_and_seat_names_keeping_its_tokens(tmp_path):
+    """Schema 4 (issue #14 item 1): ``pins`` and ``seat_names`` added to a file of issue #12's layout."""
+    from store.db import init_db
+    from store.schema import migrate
+
+    path = tmp_path / "v3.sqlite3"
+    db = connect(path)
+    db.enable_wal()
+    migrate(db, target=3)
+    with db.atomic():
+        db.execute("INSERT INTO tables (id, ruleset, created_at) VALUES ('T1', 'competition', 'x')")
+        _secret, token = create_token(db, role="table", table="T1")
+    db.close()
+    assert init_db(path) == [4]
+    db = connect(path)
+    try:
+        with db.atomic():
+            _pin, row = create_pin(db, token=token["id"])
+            assert pin_store.set_seat_names(db, "T1", ["甲", "", "丙", ""]) == ["甲", "", "丙", ""]
+        assert pin_store.live_pins(db, "T1")[0]["id"] == row["id"]
+    finally:
+        db.close()
