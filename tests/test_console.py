@@ -458,3 +458,98 @@ def test_a_version_3_file_gets_the_pins_and_seat_names_keeping_its_tokens(tmp_pa
         assert pin_store.live_pins(db, "T1")[0]["id"] == row["id"]
     finally:
         db.close()
+
+
+# --- a physical table's scorer page --------------------------------------------------------------------
+
+
+def physical_events(seed: int = 3) -> list[dict]:
+    from referee.events import event_to_dict
+    from referee.generator import generate_hand, physical_view
+
+    events = [event_to_dict(e) for e in physical_view(generate_hand(seed, table="x"))]
+    for seq, e in enumerate(events, 1):  # the wall event is gone: seqs one after another again
+        e.pop("table", None)
+        e["seq"] = seq
+    return events
+
+
+def scorer_form(event: dict) -> dict:
+    """What a scorer taps for one event of the protocol."""
+    form = {"type": event["type"]}
+    if event["type"] == "hand_start":
+        form.update(seat=str(event["dealer"]), round_wind=event["round_wind"], streak=str(event.get("streak", 0)))
+    elif "seat" in event:
+        form["seat"] = str(event["seat"])
+    for key in ("tiles", "tile"):
+        if key in event:
+            value = event[key]
+            form["tiles"] = value if isinstance(value, str) else " ".join(value)
+    if "count" in event:
+        form["count"] = str(event["count"])
+    if "kind" in event:
+        form["kind"] = event["kind"]
+    if "dice" in event:
+        form["dice"] = " ".join(str(d) for d in event["dice"])
+    return form
+
+
+def test_a_scorer_records_a_physical_hand_by_tapping(app, client, official_secret):
+    headers = bearer(official_secret)
+    create_table(client, headers, "P1", mode="physical")
+    events = physical_events()
+    pin, _ = issue_pin(app, "P1")
+    client.post("/signin", data={"csrf_token": form_token(client), "how": "pin", "table": "P1", "pin": pin})
+    token = form_token(client, "/tables/P1/score")
+    for event in events:  # the whole hand, tapped: from hand_start to the win and hand_end
+        response = client.post("/tables/P1/score", data={"csrf_token": token, **scorer_form(event)})
+        assert response.status_code == 302, (event, response.get_data(as_text=True)[-2000:])
+    stored = client.get("/api/v1/tables/P1/events?hand=1", headers=headers).get_json()["events"]
+    assert [e["type"] for e in stored] == [e["type"] for e in events]
+    # the same verdicts, outcome and money as the API gives the stream posted as JSON
+    create_table(client, headers, "P2", mode="physical")
+    api = client.post("/api/v1/tables/P2/events", json={"events": events}, headers=headers).get_json()
+    assert [r["verdict"] for r in api["results"]] == [e["answer"]["verdict"] for e in stored]
+    hands = {t: client.get(f"/api/v1/tables/{t}/hands", headers=headers).get_json()["hands"][0] for t in ("P1", "P2")}
+    assert hands["P1"]["ended"] and hands["P1"]["payments"] == hands["P2"]["payments"] != [0, 0, 0, 0]
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'id="posted"' in page and f"seq {len(events)}" in page
+
+
+@pytest.mark.parametrize("form, field, reason", [
+    ({}, "type", "請選擇事件"),
+    ({"type": "discard"}, "seat", "請選擇座位"),
+    ({"type": "break_dice", "dice": "x"}, "dice", "請填骰子點數"),
+    ({"type": "draw", "seat": "0", "count": "two"}, "count", "張數須為整數"),
+    ({"type": "discard", "seat": "9"}, "seat", "座位須為 0–3"),
+])
+def test_a_scorers_form_error_is_named_at_its_field(app, client, official_secret, form, field, reason):
+    create_table(client, bearer(official_secret), "P1", mode="physical")
+    sign_in(client, official_secret)
+    response = client.post("/tables/P1/score", data={"csrf_token": form_token(client, "/tables/P1/score"),
+                                                     "type": "hand_start", "seat": "0"})
+    assert response.status_code == 302
+    response = client.post("/tables/P1/score", data={"csrf_token": form_token(client, "/tables/P1/score"), **form})
+    assert response.status_code == 400
+    assert field_error(response.get_data(as_text=True), field).startswith(reason)
+
+
+def test_the_referee_names_a_bad_tile_at_the_tiles_field(client, official_secret):
+    create_table(client, bearer(official_secret), "P1", mode="physical")
+    sign_in(client, official_secret)
+    token = form_token(client, "/tables/P1/score")
+    client.post("/tables/P1/score", data={"csrf_token": token, "type": "hand_start", "seat": "0"})
+    response = client.post("/tables/P1/score", data={"csrf_token": token, "type": "flower", "seat": "0",
+                                                     "tiles": "9x"})
+    assert response.status_code == 400 and field_error(response.get_data(as_text=True), "tiles")
+    assert client.get("/api/v1/tables/P1", headers=bearer(official_secret)).get_json()["next"]["seq"] == 2
+
+
+def test_a_scorer_scores_only_their_table(app, client, official_secret):
+    headers = bearer(official_secret)
+    create_table(client, headers, "P1", mode="physical")
+    create_table(client, headers, "P2", mode="physical")
+    pin, _ = issue_pin(app, "P1")
+    client.post("/signin", data={"csrf_token": form_token(client), "how": "pin", "table": "P1", "pin": pin})
+    assert client.get("/tables/P1/score").status_code == 200
+    assert client.get("/tables/P2/score").status_code == 403

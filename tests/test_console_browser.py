@@ -23,6 +23,7 @@ from playwright import sync_api
 from store import connect
 from tests.servicekit import ROOT, bearer, free_port, hand_events, make_token, request, start_server
 from tests.test_pages_browser import CHROMIUM, CHROMIUM_ARGS, _pdf_pages
+from tests.test_console import physical_events
 from web.signin import create_pin
 
 ARTIFACTS = Path(os.environ.get("MJREF_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "console"
@@ -45,6 +46,11 @@ def service(tmp_path_factory):
         headers = bearer(secret)
         for table in ("T1", "T2"):
             assert request(port, "POST", "/api/v1/tables", {"id": table}, headers)[0] == 201
+        assert request(port, "POST", "/api/v1/tables", {"id": "P3", "mode": "physical"}, headers)[0] == 201
+        physical = physical_events()
+        cut = next(i for i, e in enumerate(physical) if i >= 40 and e["type"] == "discard")
+        status, _ = request(port, "POST", "/api/v1/tables/P3/events", {"events": physical[:cut]}, headers)
+        assert status == 200
         events = hand_events(3)
         status, _ = request(port, "POST", "/api/v1/tables/T1/events", {"events": events[:FIRST]}, headers)
         assert status == 200
@@ -53,10 +59,12 @@ def service(tmp_path_factory):
         try:
             with db.atomic():
                 pin, _row = create_pin(db, table="T1", label="陳計分")
+                scorer_pin, _row = create_pin(db, table="P3", label="林計分")
         finally:
             db.close()
         yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": headers,
-               "events": events, "posted": FIRST, "pin": pin}
+               "events": events, "posted": FIRST, "pin": pin, "scorer_pin": scorer_pin,
+               "physical": physical, "cut": cut}
     finally:
         proc.terminate()
         proc.wait(10)
@@ -382,3 +390,44 @@ def test_the_console_pages_pass_their_policy_and_fit_a_phone(page, service, offi
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
         page.set_viewport_size({"width": 1366, "height": 900})
     assert official["problems"][start:] == []
+
+
+# --- a physical table's scorer page ---------------------------------------------------------------------
+
+
+def test_a_scorer_taps_a_discard_on_a_phone(chromium, service):
+    record = _context(chromium)
+    page = record["context"].new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(service["base"] + "/signin")
+        page.fill("#table", "P3")
+        page.fill("#pin", service["scorer_pin"])
+        page.get_by_role("button", name="以 PIN 登入 Sign in with the PIN").click()
+        page.wait_for_url(service["base"] + "/")
+        page.get_by_role("link", name=re.compile("計分：桌 P3")).click()
+        page.wait_for_url("**/tables/P3/score")
+        event = service["physical"][service["cut"]]
+        assert event["type"] == "discard"
+        assert f"下一個 seq {event['seq']}" in page.locator("#position").inner_text()
+        page.locator("label.tap", has_text="打牌").click()
+        page.get_by_role("button", name="記錄 Record").click()  # no seat chosen
+        assert field_error(page, "seat").startswith("請選擇座位")
+        page.locator("label.tap", has_text="打牌").click()
+        page.locator(f"input[name=seat][value='{event['seat']}'] + span").click()
+        page.locator(f"button.pick[data-tile='{event['tiles']}']").click()  # the tile, tapped
+        assert page.locator("#tiles").input_value() == event["tiles"]
+        shoot(page, "scorer")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.get_by_role("button", name="記錄 Record").click()
+        page.wait_for_url(f"**/tables/P3/score?posted=1.{event['seq']}")
+        notice = page.locator("#posted").inner_text()
+        assert f"seq {event['seq']}" in notice and "合規" in notice
+        status, body = request(service["port"], "GET", "/api/v1/tables/P3/events?hand=1", None, service["headers"])
+        last = body["events"][-1]
+        assert last["body"]["type"] == "discard" and last["body"]["seat"] == event["seat"]
+        assert last["body"]["tiles"] == event["tiles"]
+        shoot(page, "scorer-posted")  # at 390 px too: no wider than the phone
+        assert _external(record["requests"]) == [] and record["problems"] == [], record["problems"]
+    finally:
+        record["context"].close()

@@ -165,7 +165,7 @@ def _tool_links() -> list[tuple[str, str, str]]:
     out = []
     for endpoint, zh, en in (("tools.ready", "聽牌了嗎？", "Is it ready?"), ("tools.score", "幾台？誰付多少？",
                                                                               "How many 台? Who pays?"),
-                             ("tiles.legend", "牌的圖例", "The tiles")):
+                             ("tiles.tiles_page", "牌的圖例", "The tiles")):
         if endpoint in current_app.view_functions:
             out.append((url_for(endpoint), zh, en))
     return out
@@ -591,3 +591,138 @@ def init_app(app) -> None:
     app.add_template_filter(_tile_zh, "tile_zh")
     app.add_template_global(signin.csrf_token, "csrf_token")  # globals: imported macros see them too
     app.add_template_global(signin.CSRF_FIELD, "CSRF_FIELD")
+
+
+# --- a physical table's scorer page (issue #14 item 7) ----------------------------------------------
+
+#: the events a scorer taps, in the order play needs them: (wire type, zh-TW, English)
+SCORER_EVENTS = (
+    ("hand_start", "開局", "start a hand"), ("break_dice", "開門骰", "break dice"), ("deal", "配牌", "deal"),
+    ("flower", "補花", "flower"), ("draw", "摸牌", "draw"), ("tail_draw", "槓尾補牌", "replacement"),
+    ("discard", "打牌", "discard"), ("chow", "吃", "chow"), ("pung", "碰", "pung"), ("kong", "槓", "kong"),
+    ("ready", "聽", "ready"), ("pass", "不要", "pass"), ("win", "胡", "win"), ("call", "喊牌", "call"),
+    ("touch_wall", "伸手摸牌", "reaches to the wall"), ("place", "靠張", "places the drawn tile"),
+    ("reveal", "亮牌", "shows tiles"), ("skip_last_tile", "海底棄摸", "skips the last tile"),
+    ("hand_end", "結束", "end the hand"),
+)
+_SCORER_TYPES = {t for t, _zh, _en in SCORER_EVENTS}
+_KINDS = {"kong": (("melded", "明槓"), ("added", "加槓"), ("concealed", "暗槓")),
+          "ready": (("declared", "宣告聽牌"), ("heavenly", "天聽"), ("earthly", "地聽")),
+          "call": (("pung", "喊碰"), ("chow", "喊吃"), ("kong", "喊槓"), ("win", "喊胡"))}
+_ROUND_WINDS = (("east", "東風圈"), ("south", "南風圈"), ("west", "西風圈"), ("north", "北風圈"))
+#: an event's fields the referee may name, and the form's field showing the error
+_FIELD_OF = {"tiles": "tiles", "tile": "tiles", "seat": "seat", "count": "count", "kind": "kind", "dice": "dice",
+             "dealer": "seat", "round_wind": "round_wind", "streak": "streak"}
+
+
+def _scorer(table_id: str) -> signin.Person:
+    """The table's own scorer (its table token, or a PIN standing for it) or an official."""
+    person = g.get("person")
+    if person is None:
+        raise SignInNeeded()
+    auth.check_post_events(table_id)  # the API's rule: 403 for another table's token
+    return person
+
+
+def _scorer_context(table: dict) -> dict:
+    db = get_db()
+    index = ts.hand_index(db, table["id"])
+    names = pin_store.seat_names(db, table["id"])
+    hand = index[-1]["hand"] if index else None
+    east, view = (_hand_state(table, hand, index[-1]["last_seq"], names, True) if index else (0, None))
+    recent = [event_row(e, east, names, True) for e in ts.events(db, table["id"], hand=hand)[-6:]] if index else []
+    seats = [(s, f"{WINDS_ZH[seat_wind(s, east)]}家", WINDS_EN[seat_wind(s, east)], names[s]) for s in range(4)]
+    if view is not None:
+        seats.sort(key=lambda row: seat_wind(row[0], east))
+    return {"table": table, "hand": hand, "view": view, "recent": recent, "seats": seats,
+            "next": (index[-1]["hand"], index[-1]["last_seq"] + 1) if index else None,
+            "events": SCORER_EVENTS, "kinds": _KINDS, "round_winds": _ROUND_WINDS, "verdicts": VERDICT_ZH,
+            "all_tiles": list(range(42))}
+
+
+@bp.get("/tables/<table_id>/score")
+def scorer_page(table_id: str):
+    """計分 A physical table's scorer page: tap what happens, the protocol's events are posted."""
+    table = _table(table_id)
+    _scorer(table_id)
+    return render_template("console_score.html", **_scorer_context(table), errors={}, values={},
+                           posted=request.args.get("posted"))
+
+
+def scorer_event(form: Mapping[str, str], head: tuple[int, int] | None, ts_ms: int) -> tuple[dict, dict]:
+    """The protocol event a scorer's form stands for, at the position after *head* (a
+    ``hand_start`` opens the next hand), and the form's errors by field (zh-TW, English)."""
+    errors: dict[str, tuple[str, str]] = {}
+    etype = form.get("type", "")
+    if etype not in _SCORER_TYPES:
+        return {}, {"type": ("請選擇事件", "choose what happened")}
+    if etype == "hand_start":
+        hand, seq = (1 if head is None else head[0] + 1), 1
+    elif head is None:
+        return {}, {"type": ("請先開局", "start a hand first")}
+    else:
+        hand, seq = head[0], head[1] + 1
+    raw: dict[str, Any] = {"type": etype, "hand": hand, "seq": seq, "ts": ts_ms}
+    seat_text = form.get("seat", "")
+    seat = int(seat_text) if seat_text in ("0", "1", "2", "3") else None
+    if seat_text and seat is None:
+        errors["seat"] = ("座位須為 0–3", "the seat is 0–3")
+    if etype == "hand_start":
+        if seat is None:
+            errors.setdefault("seat", ("請選擇莊家", "choose the dealer"))
+        raw["dealer"] = seat
+        raw["round_wind"] = form.get("round_wind") or "east"
+        streak = form.get("streak", "0").strip() or "0"
+        if not streak.isdigit():
+            errors["streak"] = ("連莊須為 0 以上的整數", "the streak is a whole number ≥ 0")
+        else:
+            raw["streak"] = int(streak)
+    elif etype != "hand_end" and etype != "break_dice":
+        if seat is None:
+            errors.setdefault("seat", ("請選擇座位", "choose the seat"))
+        raw["seat"] = seat
+    tiles = form.get("tiles", "").strip()
+    if tiles:
+        raw["tiles"] = tiles
+    count = form.get("count", "").strip()
+    if count:
+        if not count.isdigit():
+            errors["count"] = ("張數須為整數", "the count is a whole number")
+        else:
+            raw["count"] = int(count)
+    elif etype in ("deal", "draw", "tail_draw") and not tiles:
+        raw["count"] = 4 if etype == "deal" else 1  # unseen tiles (a physical table)
+    if etype in _KINDS:
+        raw["kind"] = form.get("kind") or _KINDS[etype][0][0]
+    if etype == "break_dice":
+        dice = form.get("dice", "").replace(",", " ").split()
+        if not dice or not all(d.isdigit() for d in dice):
+            errors["dice"] = ("請填骰子點數，如 3 4 5", "enter the dice, e.g. 3 4 5")
+        else:
+            raw["dice"] = [int(d) for d in dice]
+        if seat is not None:
+            raw["seat"] = seat
+    return raw, errors
+
+
+@bp.post("/tables/<table_id>/score")
+def scorer_post(table_id: str):
+    table = _table(table_id)
+    person = _scorer(table_id)
+    head = ts.stream_head(get_db(), table_id)
+    raw, errors = scorer_event(request.form, head, int(_now().timestamp() * 1000))
+    if not errors:
+        try:
+            service().ingest(table_id, service().table_row(table_id, get_db), [raw], batch=False,
+                             actor=person.principal.id, open_db=get_db)
+        except (ApiProblem, MjrefError) as error:
+            field = (getattr(error, "field", None) or "").rpartition(".")[2]
+            errors[_FIELD_OF.get(field, "type")] = (
+                getattr(error, "detail_zh", None) or getattr(error, "reason_zh", None) or str(error),
+                getattr(error, "detail", None) or str(error))
+        else:
+            return redirect(url_for("console.scorer_page", table_id=table_id, posted=f"{raw['hand']}.{raw['seq']}"))
+    values = {k: request.form.get(k, "") for k in ("type", "seat", "tiles", "count", "kind", "dice", "round_wind",
+                                                   "streak")}
+    return render_template("console_score.html", **_scorer_context(table), errors=errors, values=values,
+                           posted=None), 400
