@@ -42,7 +42,7 @@ def issue_pin(app, table: str, label: str = "計分員") -> tuple[str, dict]:
 def field_error(html: str, field: str) -> str:
     """The error shown right under the field (its aria-describedby), '' if none."""
     assert f'id="{field}"' in html or f'name="{field}"' in html, field
-    m = re.search(rf'<p class="field-error" id="{field}-error"[^>]*>(.*?)</p>', html, re.S)
+    m = re.search(rf'<p class="field-error" id="{field}-error"[^>]*>(.*?)</p>', html, re.DOTALL)
     return re.sub(r"<[^>]+>", "", m.group(1)).strip() if m else ""
 
 
@@ -193,8 +193,8 @@ def test_the_session_expires_by_the_apps_clock(app, client, app_clock, official_
     app_clock.advance(2 * 60)
     response = client.get("/hall")
     assert response.status_code == 302 and response.headers["Location"].startswith("/signin")
-    page = client.get("/signin").get_data(as_text=True)
-    assert "王裁判" not in page
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "王裁判" not in page and "登入已逾時" in page
 
 
 def test_revoking_the_token_ends_the_session_at_once(app, client, official_secret, table_with_hand):
@@ -202,7 +202,9 @@ def test_revoking_the_token_ends_the_session_at_once(app, client, official_secre
     assert client.get("/hall").status_code == 200
     token_id = json.loads(app.test_cli_runner().invoke(args=["tokens", "list"]).stdout)["tokens"][0]["id"]
     assert app.test_cli_runner().invoke(args=["tokens", "revoke", str(token_id)]).exit_code == 0
-    assert client.get("/hall").status_code == 302
+    response = client.get("/hall")
+    assert response.status_code == 302 and "ended=revoked" in response.headers["Location"]
+    assert "已被撤銷" in client.get(response.headers["Location"]).get_data(as_text=True)
 
 
 def test_revoking_a_pin_ends_its_session(app, client, table_with_hand):
@@ -319,12 +321,12 @@ def test_a_replay_step_is_the_referees_state_and_verdict_there(client, official_
     sign_in(client, official_secret)
     html = client.get("/tables/T1/hands/1/replay?upto=40").get_data(as_text=True)
     events = hand_events(3)
-    assert f"seq 40：" in html and 'upto=39' in html and 'upto=41' in html
+    assert "seq 40：" in html and 'upto=39' in html and 'upto=41' in html
     assert 'id="step-verdict">合規' in html
     # the state at seq 40 is the API's replay up to 40
     api = client.get("/api/v1/tables/T1/hands/1/replay?upto=40", headers=bearer(official_secret)).get_json()
     pond = [seat[5][1] for seat in api["state"]["seats"]]  # ("pond", [...]) per seat
-    shown = re.findall(r'<span class="discards">(.*?)</span></span>', html, re.S)
+    shown = re.findall(r'<span class="discards">(.*?)</span></span>', html, re.DOTALL)
     drawn = re.compile(r'class="tile(?:-text)? tile-')  # one tile, as text or as its picture
     assert sum(len(p) for p in pond) == sum(len(drawn.findall(s)) for s in shown) > 0
     assert events[39]["type"] in html
@@ -553,3 +555,22 @@ def test_a_scorer_scores_only_their_table(app, client, official_secret):
     client.post("/signin", data={"csrf_token": form_token(client), "how": "pin", "table": "P1", "pin": pin})
     assert client.get("/tables/P1/score").status_code == 200
     assert client.get("/tables/P2/score").status_code == 403
+
+
+def test_pin_sign_in_pauses_after_too_many_wrong_pins(app, client, app_clock, table_with_hand):
+    from web.signin import PIN_PAUSE, PIN_TRIES
+
+    pin, _ = issue_pin(app, "T1")
+    wrong = "000000" if pin != "000000" else "111111"
+
+    def attempt(value: str):
+        return client.post("/signin", data={"csrf_token": form_token(client), "how": "pin", "table": "T1",
+                                            "pin": value})
+
+    for _ in range(PIN_TRIES):
+        assert field_error(attempt(wrong).get_data(as_text=True), "pin").startswith("PIN 不正確")
+    refused = attempt(pin)  # even the right PIN, for now
+    assert refused.status_code == 400
+    assert field_error(refused.get_data(as_text=True), "pin").startswith("此桌 PIN 錯誤次數過多，請 5 分鐘後再試")
+    app_clock.advance(PIN_PAUSE)
+    assert attempt(pin).status_code == 302

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -21,9 +20,17 @@ import pytest
 from playwright import sync_api
 
 from store import connect
-from tests.servicekit import ROOT, bearer, free_port, hand_events, make_token, request, start_server
-from tests.test_pages_browser import CHROMIUM, CHROMIUM_ARGS, _pdf_pages
+from tests.servicekit import (
+    ROOT,
+    bearer,
+    free_port,
+    hand_events,
+    make_token,
+    request,
+    start_server,
+)
 from tests.test_console import physical_events
+from tests.test_pages_browser import CHROMIUM, CHROMIUM_ARGS, _pdf_pages
 from web.signin import create_pin
 
 ARTIFACTS = Path(os.environ.get("MJREF_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "console"
@@ -331,7 +338,7 @@ def test_a_report_is_ruled_at_once_then_overruled_and_printed(page, service, tmp
     page.fill("#note", "3 號座目擊偷牌")
     page.get_by_role("button", name="送出報告 Send the report").click()
     # the ruling at once: a dead hand for the seat
-    ruling = page.locator("tr[data-ruling='pen.%d.dead_hand']" % (service["posted"] + 1))
+    ruling = page.locator(f"tr[data-ruling='pen.{service['posted'] + 1}.dead_hand']")
     assert "判相公" in ruling.inner_text()
     service["posted"] += 1  # the report took the next seq of the hand
     shoot(page, "reported")
@@ -423,7 +430,7 @@ def test_a_scorer_taps_a_discard_on_a_phone(chromium, service):
         page.wait_for_url(f"**/tables/P3/score?posted=1.{event['seq']}")
         notice = page.locator("#posted").inner_text()
         assert f"seq {event['seq']}" in notice and "合規" in notice
-        status, body = request(service["port"], "GET", "/api/v1/tables/P3/events?hand=1", None, service["headers"])
+        _status, body = request(service["port"], "GET", "/api/v1/tables/P3/events?hand=1", None, service["headers"])
         last = body["events"][-1]
         assert last["body"]["type"] == "discard" and last["body"]["seat"] == event["seat"]
         assert last["body"]["tiles"] == event["tiles"]

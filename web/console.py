@@ -26,20 +26,31 @@ swaps in when it changed (polling every second: no inline script, the CSP holds)
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, current_app, g, jsonify, redirect, render_template, request, session, url_for)
+from flask import (
+    Blueprint,
+    current_app,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from marshmallow import ValidationError
 
 from api import auth
-from api.live import replay_hand
+from api.live import replay_hand, table_totals
 from api.overrides import OverrideRequestSchema
 from api.problems import ApiProblem
 from api.tables import service
-from penalties.clauses import clauses, cite_zh
+from api.validation import first_error, reason_zh
+from penalties.clauses import cite_zh, clauses
 from penalties.rule import REPORTS
 from penalties.rulings import EFFECTS
 from penalties.words import WINDS_EN, WINDS_ZH, seat_wind
@@ -49,8 +60,16 @@ from store import pins as pin_store
 from store import tables as ts
 from web import signin
 from web.errors import PageError, from_problem, render_error
-from web.tablestate import (KIND_ZH, STATUS_ZH, VERDICT_ZH, event_row, hand_view, open_rulings, seat_label,
-                            seat_label_en)
+from web.tablestate import (
+    KIND_ZH,
+    STATUS_ZH,
+    VERDICT_ZH,
+    event_row,
+    hand_view,
+    open_rulings,
+    seat_label,
+    seat_label_en,
+)
 from web.times import ago
 
 bp = Blueprint("console", __name__, template_folder="templates")
@@ -75,7 +94,7 @@ def _page_error(error: PageError):
 
 @bp.errorhandler(SignInNeeded)
 def _sign_in(_error: SignInNeeded):
-    return redirect(url_for("console.signin_page", next=_here()))
+    return redirect(url_for("console.signin_page", next=_here(), ended=g.get("session_ended")))
 
 
 @bp.errorhandler(ApiProblem)
@@ -87,7 +106,7 @@ def _problem(problem: ApiProblem):
 
 def _here() -> str:
     path = request.full_path
-    return path[:-1] if path.endswith("?") else path
+    return path.removesuffix("?")
 
 
 @bp.before_request
@@ -147,7 +166,7 @@ def _now() -> datetime:
 def _ago(when: str | None) -> tuple[str, str]:
     if not when:
         return "—", "—"
-    then = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    then = datetime.fromisoformat(when)
     return ago((_now() - then).total_seconds())
 
 
@@ -290,7 +309,7 @@ def _table_page_data(table_id: str) -> dict:
         raise PageError(404, f"桌「{table_id}」沒有第 {hand} 盤。", f"Table {table_id!r} has no hand {hand}.",
                         field="hand")
     data = {"table": table, "names": names, "hands": index, "hand": hand, "view": None, "events": [], "rulings": [],
-            "overrides": [], "ago": ("—", "—"), "totals": ts_totals(db, table_id)}
+            "overrides": [], "ago": ("—", "—"), "totals": table_totals(db, table_id)}
     if hand is None:
         return data
     entry = next(h for h in index if h["hand"] == hand)
@@ -301,12 +320,6 @@ def _table_page_data(table_id: str) -> dict:
                 events=[event_row(e, east, names, True) for e in shown],
                 rulings=[ruling_summary(r, east, names) for r in ts.rulings(db, table_id=table_id, hand=hand)])
     return data
-
-
-def ts_totals(db, table_id: str) -> list[int]:
-    from api.live import table_totals
-
-    return table_totals(db, table_id)
 
 
 def ruling_summary(r: Mapping[str, Any], east: int, names: list[str]) -> dict:
@@ -484,23 +497,26 @@ def override_post(table_id: str, hand: int, ruling_id: str):
 
 
 def _form_errors(messages: dict) -> dict[str, tuple[str, str]]:
-    """The schema's messages by the form's fields (payments → the four amounts' first)."""
-    out = {}
+    """The schema's messages by the form's fields (``payments`` → the first amount), each in
+    zh-TW and English (:func:`api.validation.reason_zh`, as the API's problems say them)."""
+    out: dict[str, tuple[str, str]] = {}
     for name, message in messages.items():
-        text = message[0] if isinstance(message, list) else str(message)
-        if isinstance(message, dict):
-            text = str(next(iter(message.values())))
+        _path, text = first_error(message)
         field = {"payments": "p0", "reason": "reason_zh", "_schema": "decision"}.get(name, name)
-        out.setdefault(field, _split_bilingual(text))
+        out.setdefault(field, _split_bilingual(reason_zh(text)))
     return out
 
 
 def _split_bilingual(text: str) -> tuple[str, str]:
-    """「覆判須寫明理由 an override needs a reason」 → its zh-TW and English parts."""
-    for i, c in enumerate(text):
-        if c.isascii() and c.isalpha() and all(not ("\u2e80" <= x <= "\u9fff") for x in text[i:]):
-            return text[:i].strip() or text, text[i:].strip()
-    return text, text
+    """「覆判須寫明理由 an override needs a reason」 → its zh-TW and English parts (a text with
+    no English part is both)."""
+    m = re.search(r"[（(]?[A-Za-z][^\u2e80-\u9fff]*$", text)
+    if m is None or m.start() == 0:
+        return text, text
+    english = m.group(0).strip()
+    if english.startswith("（") and english.endswith("）"):
+        english = english[1:-1]
+    return text[:m.start()].strip(), english
 
 
 # --- report an irregularity ---------------------------------------------------------------------

@@ -20,8 +20,10 @@ once and kept in a file next to the database (``<DATABASE>-secret``, mode 0600),
 server process of a deployment signs alike and a restart keeps people signed in.
 
 PINs: :data:`PIN_DIGITS` digits from :mod:`secrets`; stored as PBKDF2-SHA256 with a per-PIN salt
-(:mod:`store.pins`). A PIN alone is guessable, so the form also asks for the table, and a PIN
-only ever opens its own table.
+(:mod:`store.pins`). A PIN alone is guessable, so the form also asks for the table, a PIN
+only ever opens its own table, and after :data:`PIN_TRIES` wrong PINs for a table within
+:data:`PIN_PAUSE` seconds its PIN sign-in pauses for that long (per server process, by the
+app's clock; the table's scorer asks an official, who signs in with a token).
 """
 from __future__ import annotations
 
@@ -37,7 +39,13 @@ from datetime import timedelta
 import click
 from flask import Flask, current_app, g, session
 
-from api.auth import Principal, TokenRequestError, create_token, principal_of, tokens_cli
+from api.auth import (
+    Principal,
+    TokenRequestError,
+    create_token,
+    principal_of,
+    tokens_cli,
+)
 from api.clikit import emit, reports_errors
 from api.problems import ApiProblem
 from store import get_db
@@ -49,6 +57,9 @@ from store import tokens as token_store
 DEFAULT_SESSION_MINUTES = 720
 PIN_DIGITS = 6
 PBKDF2_ROUNDS = 60_000
+#: wrong PINs for one table before its PIN sign-in pauses, and for how long (seconds)
+PIN_TRIES = 5
+PIN_PAUSE = 300
 #: the name of the form field holding the form token
 CSRF_FIELD = "csrf_token"
 
@@ -169,10 +180,31 @@ def sign_in_token(secret: str) -> Principal:
         raise SignInError("token", "權杖無效或已撤銷", "unknown or revoked token") from None
 
 
+class _Tries:
+    """Wrong PINs per table, recently (one per process)."""
+
+    def __init__(self):
+        self.failures: dict[str, list[float]] = {}
+        self.lock = threading.Lock()
+
+    def recent(self, table: str, now: float) -> list[float]:
+        with self.lock:
+            kept = [t for t in self.failures.get(table, ()) if now - t < PIN_PAUSE]
+            self.failures[table] = kept
+            return kept
+
+    def fail(self, table: str, now: float) -> None:
+        with self.lock:
+            self.failures.setdefault(table, []).append(now)
+            if len(self.failures) > 10_000:
+                self.failures.clear()
+
+
 def sign_in_pin(table: str, pin: str) -> tuple[Principal, int]:
     """The table token a PIN stands for, and the PIN's id.
 
-    :raises SignInError: no table given, no such table, a PIN not of that table.
+    :raises SignInError: no table given, no such table, a PIN not of that table, too many
+        wrong PINs for the table lately.
     """
     table, pin = table.strip(), pin.strip()
     if not table:
@@ -182,10 +214,18 @@ def sign_in_pin(table: str, pin: str) -> tuple[Principal, int]:
     db = get_db()
     if table_store.get_table(db, table) is None:
         raise SignInError("table", f"沒有桌「{table}」", f"no table {table!r}")
+    tries: _Tries = current_app.extensions["mjref.pin_tries"]
+    now = _now()
+    recent = tries.recent(table, now)
+    if len(recent) >= PIN_TRIES:
+        wait = max(1, int(-(-(PIN_PAUSE - (now - recent[0])) // 60)))
+        raise SignInError("pin", f"此桌 PIN 錯誤次數過多，請 {wait} 分鐘後再試，或請裁判協助",
+                          f"too many wrong PINs for this table: try again in {wait} min, or ask an official")
     for row in pin_store.live_pins(db, table):
         if hmac.compare_digest(pin_digest(pin, row["salt"]), row["hash"]):
             token = token_store.get_token(db, row["token"])
             return Principal(token["id"], token["role"], token["table"], row["label"] or token["label"]), row["id"]
+    tries.fail(table, now)
     raise SignInError("pin", "PIN 不正確或已撤銷", "wrong or revoked PIN")
 
 
@@ -328,3 +368,4 @@ def init_app(app: Flask) -> None:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     minutes = float(app.config.get("CONSOLE_SESSION_MINUTES", DEFAULT_SESSION_MINUTES))
     app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(minutes=minutes)
+    app.extensions["mjref.pin_tries"] = _Tries()

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from penalties.words import WINDS_EN, WINDS_ZH, seat_wind
+from referee.errors import MjrefError
 from referee.events import EventType
 from referee.melds import MeldKind
 from referee.state import Phase
-from referee.errors import MjrefError
 from referee.tiles import KINDS, parse_tiles, tile_name
 
 MELD_ZH = {MeldKind.CHOW: ("吃", "chow"), MeldKind.PUNG: ("碰", "pung"), MeldKind.MELDED_KONG: ("明槓", "melded kong"),
