@@ -103,12 +103,15 @@ SCORES = [
     dict(tiles="11m 234p 567p", melds="pung:555s chow:789m 1111z", winning_tile="1m", source="discard", discarder="3",
          winner="2", dealer="3", round_wind="S", streak="1", base="50", per_tai="10"),
     dict(tiles="111222333m 456m 789m 55z", winning_tile="5z", source="wall", winner="1", dealer="2", ruleset="app"),
+    dict(tiles="", source="flower_win", flower_win="eight_flowers", flowers="1f2f3f4f5f6f7f8f", winner="1", dealer="0"),
+    dict(tiles="123m456m789p234s55s SSS", winning_tile="S", source="wall", winner="1", dealer="0", wall_break="1",
+         streak="1", streak_marker="2"),
 ]
 
 
 def _api_body(args: dict) -> dict:
     body = {k: v for k, v in args.items() if k not in ("base", "per_tai")}
-    for k in ("winner", "dealer", "discarder", "streak"):
+    for k in ("winner", "dealer", "discarder", "streak", "wall_break", "liable", "streak_marker"):
         if k in body:
             body[k] = int(body[k])
     body["stakes"] = {"base": int(args.get("base", 100)), "per_tai": int(args.get("per_tai", 20))}
@@ -136,8 +139,10 @@ def test_score_answers_as_the_api_does(client, args):
     assert [(int(a), int(b), int(c)) for a, b, c, _ in paid] == [(t["payer"], t["payee"], t["amount"]) for t in transfers]
     for (payer, payee, amount, words), t in zip(paid, transfers):
         assert f"{payer} 號座" in words and f"付給 {payee} 號座" in words and str(amount) in words
-    net = re.findall(r'<tr data-seat="(\d)"><td>[^<]*</td><td class="num">([^<]+)</td>', html)
-    assert [int(v) for _, v in net] == report["settlement"]["payments"]
+    net = re.findall(r'<tr data-seat="(\d)"><td>([^<]*)</td><td class="num">([^<]+)</td>', html)
+    assert [int(v) for _, _, v in net] == report["settlement"]["payments"]
+    east = int(args.get("wall_break", args["dealer"]))  # East is the wall break, else the dealer's seat
+    assert [name for _, name, _ in net] == [f"{seat} 號座（{'東南西北'[(seat - east) % 4]}家）" for seat in range(4)]
     assert sum(report["settlement"]["payments"]) == 0
 
 
@@ -174,6 +179,9 @@ def test_ready_shows_a_bad_field_at_the_field(client, args, field, words):
     (dict(source="nope"), "source", "須為下列之一"),
     (dict(round_wind="X"), "round_wind", "東南西北"),
     (dict(melds="pung:5p"), "melds", "5p"),
+    (dict(liable="2"), "liable", "不玩包牌"),  # the ruleset's settle.liability is none
+    (dict(liable="x"), "liable", "包牌者須為整數"),
+    (dict(source="kong_replacement", replaced_kong="melded"), "replaced_kong", "沒有明槓"),
 ])
 def test_score_shows_a_bad_field_at_the_field(client, change, field, words):
     args = {**SCORES[1], **change}
@@ -183,7 +191,7 @@ def test_score_shows_a_bad_field_at_the_field(client, change, field, words):
     error = _field_error(html, field)
     assert error is not None and words in error, (error, _text(html)[:600])
     assert 'data-tai=' not in html
-    if field != "streak":  # the page reads integers itself; the rest the API judges
+    if "須為整數" not in words:  # the page reads integers itself; the rest the API judges
         api = client.post("/api/v1/score", json=_api_body(args))
         assert api.status_code == 400 and api.get_json()["field"].split("[")[0].removeprefix("stakes.") == field
 

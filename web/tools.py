@@ -32,7 +32,7 @@ from api.score_body import score_body
 from api.validation import first_error, reason_zh
 from referee.errors import MjrefError
 from referee.ruleset import DEFAULT_PROFILE, available_profiles, profile_info
-from referee.scoring import FirstTurn, Readiness, WinSource
+from referee.scoring import FirstTurn, FlowerWin, Readiness, WinSource
 from referee.tiles import Wind
 from web.errors import PageError, from_problem, render_error
 
@@ -49,7 +49,13 @@ SOURCES = [
     (WinSource.LAST_TILE.value, "海底撈月（最後一張）", "last tile drawn"),
     (WinSource.LAST_DISCARD.value, "河底撈魚（最後打出的牌）", "last discard"),
     (WinSource.ROBBING_KONG.value, "搶槓", "robbing a kong"),
+    (WinSource.FLOWER_WIN.value, "花胡（手牌不必攤）", "flower win, hand not shown"),
 ]
+FLOWER_WINS = [(FlowerWin.NONE.value, "無", "none"), (FlowerWin.EIGHT_FLOWERS.value, "八仙過海", "all eight flowers"),
+               (FlowerWin.SEVEN_ROB_ONE.value, "七搶一（搶別人摸到的第八張）", "seven rob one"),
+               (FlowerWin.SEVEN_ROB_ONE_DRAWN.value, "七搶一（摸到第七張，搶別人手上的一張）", "seven rob one, drawn")]
+KONGS = [("", "（由副露判斷）", "from the melds"), ("melded", "明槓", "melded kong"), ("added", "加槓", "added kong"),
+         ("concealed", "暗槓", "concealed kong")]
 READINESS = [(Readiness.NONE.value, "無", "none"), (Readiness.DECLARED.value, "宣告聽牌", "declared ready"),
              (Readiness.EARTHLY.value, "地聽", "earthly ready"), (Readiness.HEAVENLY.value, "天聽", "heavenly ready")]
 FIRST_TURN = [(FirstTurn.NONE.value, "無", "none"), (FirstTurn.HEAVENLY_WIN.value, "天胡", "heavenly win"),
@@ -58,9 +64,16 @@ ROUND_WINDS = [("E", "東風圈", "East round"), ("S", "南風圈", "South round
                ("N", "北風圈", "North round")]
 #: the form's integer fields: name → (zh-TW label, English label)
 INTEGERS = {"winner": ("胡牌者", "winner"), "dealer": ("莊家", "dealer"), "discarder": ("放槍者", "discarder"),
-            "streak": ("連莊數", "streak"), "base": ("底", "base"), "per_tai": ("每台", "per 台")}
+            "streak": ("連莊數", "streak"), "base": ("底", "base"), "per_tai": ("每台", "per 台"),
+            "wall_break": ("開門位", "wall break"), "liable": ("包牌者", "liable"),
+            "streak_marker": ("連莊示記", "streak marker")}
+#: the integers that may be left empty (null in the API body)
+OPTIONAL = ("discarder", "wall_break", "liable", "streak_marker")
+#: the fields of the 「其他情形」 box: it opens when one of them is given
+MORE = ("wall_break", "streak_marker", "flower_win", "dealt_flower_win", "robbed_flower", "replaced_kong", "liable", "bao")
 #: the score form's text and choice fields, passed to the API body as they are
-SCORE_TEXT = ("tiles", "melds", "flowers", "winning_tile", "round_wind", "source", "readiness", "first_turn", "ruleset")
+SCORE_TEXT = ("tiles", "melds", "flowers", "winning_tile", "round_wind", "source", "readiness", "first_turn", "ruleset",
+              "flower_win", "robbed_flower", "replaced_kong", "bao")
 
 
 @dataclass
@@ -163,13 +176,15 @@ def score_form() -> tuple[dict, dict, FormErrors]:
     form["round_wind"] = form["round_wind"] or "E"
     form["readiness"] = form["readiness"] or Readiness.NONE.value
     form["first_turn"] = form["first_turn"] or FirstTurn.NONE.value
+    form["flower_win"] = form["flower_win"] or FlowerWin.NONE.value
+    form["dealt_flower_win"] = args.get("dealt_flower_win") == "1"
     for name, default in (("winner", "0"), ("dealer", "0"), ("streak", "0"), ("base", "100"), ("per_tai", "20")):
         form[name] = form[name].strip() or default
     errors = FormErrors()
     numbers: dict[str, int | None] = {}
     for name, (zh, en) in INTEGERS.items():
         raw = form[name].strip()
-        if raw == "" and name == "discarder":
+        if raw == "" and name in OPTIONAL:
             numbers[name] = None
             continue
         try:
@@ -177,22 +192,24 @@ def score_form() -> tuple[dict, dict, FormErrors]:
         except ValueError:
             errors.add(name, f"{zh}須為整數，收到「{raw}」", f"{en} must be an integer, got {raw!r}", tuple(INTEGERS))
     body = {name: form[name] for name in SCORE_TEXT}
-    body["winning_tile"] = body["winning_tile"] or None
-    body.update({k: v for k, v in numbers.items() if k in ("winner", "dealer", "discarder", "streak")})
+    for name in ("winning_tile", "robbed_flower", "replaced_kong"):
+        body[name] = body[name] or None
+    body["dealt_flower_win"] = form["dealt_flower_win"]
+    body.update({k: v for k, v in numbers.items() if k not in ("base", "per_tai")})
     body["stakes"] = {k: numbers[k] for k in ("base", "per_tai") if k in numbers}
     return form, body, errors
 
 
-def _seat_names(dealer: int) -> list[str]:
-    """Each seat's name in words: ``1 號座（南家）``, winds counted from the dealer's seat
-    (East this hand when the wall's opening is not given: ``app.dealer``)."""
-    return [f"{seat} 號座（{Wind((seat - dealer) % 4).zh}家）" for seat in range(4)]
+def _seat_names(east: int) -> list[str]:
+    """Each seat's name in words: ``1 號座（南家）``, winds counted from *east*: the seat where
+    the wall was opened, the dealer's when not given (``deal.wall``, ``app.dealer``)."""
+    return [f"{seat} 號座（{Wind((seat - east) % 4).zh}家）" for seat in range(4)]
 
 
-def payments_in_words(report: dict, dealer: int) -> list[dict]:
-    """The settlement's transfers as sentences (zh-TW, English), then each seat's net."""
-    names = _seat_names(dealer)
-    english = [f"seat {seat} ({('East', 'South', 'West', 'North')[(seat - dealer) % 4]})" for seat in range(4)]
+def payments_in_words(report: dict, east: int) -> list[dict]:
+    """The settlement's transfers as sentences (zh-TW, English)."""
+    names = _seat_names(east)
+    english = [f"seat {seat} ({('East', 'South', 'West', 'North')[(seat - east) % 4]})" for seat in range(4)]
     return [{"zh": f"{names[t['payer']]}付給 {names[t['payee']]} {t['amount']}",
              "en": f"{english[t['payer']]} pays {english[t['payee']]} {t['amount']}",
              **t} for t in report["settlement"]["transfers"]]
@@ -205,7 +222,7 @@ def score():
     report, words, seats = None, [], _seat_names(0)
     known = (*SCORE_TEXT, *INTEGERS)
     if "tiles" in request.args and not errors:
-        if not form["tiles"].strip():
+        if not form["tiles"].strip() and form["source"] != WinSource.FLOWER_WIN.value:
             errors.add("tiles", "請輸入或點選胡牌時的手牌（含胡牌張，17 張）",
                        "enter or pick the winning hand (with the winning tile: 17)", known)
         else:
@@ -214,11 +231,13 @@ def score():
             except (ValidationError, MjrefError) as exc:
                 errors.add(*_error_of(exc), known=known)
     if report is not None:
-        words = payments_in_words(report, body["dealer"])
-        seats = _seat_names(body["dealer"])
+        east = body["dealer"] if body.get("wall_break") is None else body["wall_break"]
+        words, seats = payments_in_words(report, east), _seat_names(east)
     page = render_template("tools/score.html", form=form, errors=errors, report=report, words=words, seats=seats,
                            profiles=_profiles(), sources=SOURCES, readiness=READINESS, first_turn=FIRST_TURN,
-                           round_winds=ROUND_WINDS)
+                           round_winds=ROUND_WINDS, flower_wins=FLOWER_WINS, kongs=KONGS,
+                           more_open=any(form[name] for name in MORE if name != "flower_win")
+                           or form["flower_win"] != FlowerWin.NONE.value or any(name in errors.fields for name in MORE))
     return page, 400 if errors else 200
 
 
