@@ -163,6 +163,7 @@ def test_ready_shows_a_bad_field_at_the_field(client, args, field, words):
     error = _field_error(html, field)
     assert error is not None and words in error, (error, _text(html)[:400])
     assert re.search(rf'id="f-{field}"[^>]*aria-invalid="true"', html)
+    assert f'<a href="#f-{field}">' in html  # the list at the top leads to the field
     if args["tiles"]:
         assert api.status_code == 400 and api.get_json()["field"].split("[")[0] == field
         assert api.get_json()["detail_zh"] in error  # the API's own words, at the field
@@ -191,6 +192,7 @@ def test_score_shows_a_bad_field_at_the_field(client, change, field, words):
     error = _field_error(html, field)
     assert error is not None and words in error, (error, _text(html)[:600])
     assert 'data-tai=' not in html
+    assert f'<a href="#f-{field}">' in html  # the list at the top leads to the field
     if "須為整數" not in words:  # the page reads integers itself; the rest the API judges
         api = client.post("/api/v1/score", json=_api_body(args))
         assert api.status_code == 400 and api.get_json()["field"].split("[")[0].removeprefix("stakes.") == field

@@ -60,7 +60,9 @@ def test_ready_by_tapping_tiles(server, browser, page):
     page.get_by_role("button", name="刪最後一張 Undo").click()
     _tap(page, "中")
     page.get_by_role("button", name="看答案 Check").click()
-    page.wait_for_url("**/tools/ready?*")
+    page.wait_for_url("**/tools/ready?*#result")
+    # the answer is on the screen at once (the form is long on a phone)
+    assert 0 <= page.evaluate("document.getElementById('answer').getBoundingClientRect().top") < 844
     _, api = request(server["port"], "POST", "/api/v1/analyze", {"tiles": "123456789m 12p 789s 77z"})
     assert page.locator("[data-verdict]").get_attribute("data-verdict") == "ready"
     shown = page.locator("tr[data-wait]").evaluate_all("rows => rows.map(r => r.dataset.wait)")
@@ -103,7 +105,8 @@ def test_score_by_tapping_tiles_and_melds(server, browser, page):
     page.select_option("#f-winner", "2")
     page.select_option("#f-dealer", "3")
     page.get_by_role("button", name="算台 Score").click()
-    page.wait_for_url("**/tools/score?*")
+    page.wait_for_url("**/tools/score?*#result")
+    assert 0 <= page.evaluate("document.getElementById('answer').getBoundingClientRect().top") < 844
     _, api = request(server["port"], "POST", "/api/v1/score", {
         "tiles": "1m 1m 2p 3p 4p 5p 6p 7p", "melds": "5s5s5s 7m8m9m concealed:1z1z1z1z", "flowers": "1f",
         "winning_tile": "1m", "source": "discard", "discarder": 3, "winner": 2, "dealer": 3})

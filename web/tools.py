@@ -76,6 +76,15 @@ SCORE_TEXT = ("tiles", "melds", "flowers", "winning_tile", "round_wind", "source
               "flower_win", "robbed_flower", "replaced_kong", "bao")
 
 
+#: every form field's name for the list of errors at the top of a page: name → (zh-TW, English)
+LABELS = {"tiles": ("暗牌", "tiles"), "melds": ("副露", "melds"), "flowers": ("花牌", "flowers"),
+          "winning_tile": ("胡牌張", "winning tile"), "round_wind": ("圈風", "round wind"), "source": ("怎麼胡", "how won"),
+          "readiness": ("聽牌宣告", "declared ready"), "first_turn": ("天胡／地胡／人胡", "first-turn win"),
+          "ruleset": ("規則", "ruleset"), "flower_win": ("花胡", "flower win"), "robbed_flower": ("七搶一被搶的花", "robbed flower"),
+          "replaced_kong": ("槓上開花：補哪一種槓", "kong replaced"), "bao": ("寶牌", "bao"),
+          **INTEGERS}
+
+
 @dataclass
 class FormErrors:
     """Errors by form field: ``field → (zh-TW, English)``; ``other`` those of no field on the form."""
@@ -163,7 +172,7 @@ def ready():
                 report = analysis_body(body)
             except (ValidationError, MjrefError) as exc:
                 errors.add(*_error_of(exc), known=("tiles", "melds", "flowers", "ruleset"))
-    body = render_template("tools/ready.html", form=form, errors=errors, report=report, profiles=_profiles())
+    body = render_template("tools/ready.html", form=form, errors=errors, report=report, profiles=_profiles(), labels=LABELS)
     return body, 400 if errors else 200
 
 
@@ -233,7 +242,7 @@ def score():
     if report is not None:
         east = body["dealer"] if body.get("wall_break") is None else body["wall_break"]
         words, seats = payments_in_words(report, east), _seat_names(east)
-    page = render_template("tools/score.html", form=form, errors=errors, report=report, words=words, seats=seats,
+    page = render_template("tools/score.html", form=form, errors=errors, report=report, words=words, seats=seats, labels=LABELS,
                            profiles=_profiles(), sources=SOURCES, readiness=READINESS, first_turn=FIRST_TURN,
                            round_winds=ROUND_WINDS, flower_wins=FLOWER_WINS, kongs=KONGS,
                            more_open=any(form[name] for name in MORE if name != "flower_win")
