@@ -9,6 +9,7 @@ import pytest
 
 from tests.browser_kit import artifacts_dir, chromium, external
 from tests.servicekit import free_port, request, start_server
+from tests.test_pages_browser import _pdf_pages
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
@@ -161,6 +162,28 @@ def test_no_calculator_is_wider_than_a_phone(server, browser, page, path):
     assert page.locator("script:not([src])").count() == 0
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
     assert _problems(browser, start) == []
+
+
+def test_typing_works_without_the_script(server, page):
+    """Progressive enhancement: when the script does not run (here: served empty), the picker
+    stays hidden and the typed form answers."""
+    page.route("**/t/static/tools.js", lambda route: route.fulfill(status=200, content_type="text/javascript", body=""))
+    page.goto(server["base"] + "/tools/ready")
+    assert page.locator("[data-picker]").is_hidden()
+    page.fill("#f-tiles", "一萬二萬三萬 四萬五萬六萬 七萬八萬九萬 一筒二筒 七條八條九條 中中")
+    page.get_by_role("button", name="看答案 Check").click()
+    page.wait_for_url("**/tools/ready?*")
+    assert page.locator("[data-verdict]").get_attribute("data-verdict") == "ready"
+    assert page.locator("tr[data-wait]").evaluate_all("rows => rows.map(r => r.dataset.wait)") == ["3p"]
+
+
+def test_the_answer_prints_without_the_form(server, page):
+    page.goto(server["base"] + "/tools/score?tiles=123m456m789p234s55s+SSS&winning_tile=S&winner=0&dealer=0&streak=1")
+    page.emulate_media(media="print")
+    assert page.locator("form.calc").is_hidden() and page.locator("#result").is_visible()
+    assert page.locator("ul.payments li").count() == 3
+    pages = _pdf_pages(page.pdf(prefer_css_page_size=True, print_background=True))
+    assert len(pages) == 1 and all(abs(w - 595.3) < 2 and abs(h - 841.9) < 2 for w, h in pages), pages  # one A4 page
 
 
 def test_no_request_leaves_the_machine(server, browser):
