@@ -26,38 +26,44 @@ _FAR = 99  # more tiles than any hand misses: "cannot be"
 _MAX_SETS = 5
 
 
-@lru_cache(maxsize=65536)
 def _suit_missing(counts: tuple[int, ...], limits: tuple[int, ...], runs: bool) -> tuple[tuple[int, int], ...]:
     """For one suit (9 ranks, or 7 honours with *runs* False): for *n* = 0–5 sets, the fewest
     tiles missing to hold *n* sets (without the pair, with it), each kind within *limits*."""
-    size = len(counts)
+    return _tail(counts, limits, 0, 0, runs)
 
-    @lru_cache(maxsize=None)
-    def go(i: int, one: int, two: int) -> tuple[tuple[int, int], ...]:
-        # *one* runs started at rank i−1 and *two* at i−2 still need a tile of rank i
-        if i == size:  # a run still open past the last rank cannot be
-            return _NOWHERE if one or two else _EMPTY
-        best = [[_FAR, _FAR] for _ in range(_MAX_SETS + 1)]
-        starts = range(0, 5) if runs and i <= size - 3 else (0,)
-        for c in starts:
-            for pung in (0, 1):
-                for pair in (0, 1):
-                    held = one + two + c + 3 * pung + 2 * pair
-                    if held > limits[i]:
-                        continue
-                    cost = max(0, held - counts[i])
-                    added = c + pung
-                    rest = go(i + 1, c, one)
-                    for n in range(_MAX_SETS + 1 - added):
-                        for p in (0, 1):
-                            if p + pair > 1 or rest[n][p] >= _FAR:
-                                continue
-                            total = rest[n][p] + cost
-                            if total < best[n + added][p + pair]:
-                                best[n + added][p + pair] = total
-        return tuple((a, b) for a, b in best)
 
-    return go(0, 0, 0)
+@lru_cache(maxsize=1 << 18)
+def _tail(counts: tuple[int, ...], limits: tuple[int, ...], one: int, two: int, runs: bool) -> tuple[tuple[int, int], ...]:
+    """:func:`_suit_missing` of a suit's last ranks (*counts*, *limits*), with *one* run started
+    one rank before them and *two* two ranks before, each still needing a tile of the first.
+    Remembered by the ranks left: hands share their suits' tails."""
+    if not counts:  # a run still open past the last rank cannot be
+        return _NOWHERE if one or two else _EMPTY
+    best = [[_FAR, _FAR] for _ in range(_MAX_SETS + 1)]
+    here, limit = counts[0], limits[0]
+    rest_counts, rest_limits = counts[1:], limits[1:]
+    # at most two alike runs from one rank: three (123 123 123) are the tiles of three pungs
+    starts = (0, 1, 2) if runs and len(counts) >= 3 else (0,)
+    for c in starts:
+        rest = _tail(rest_counts, rest_limits, c, one, runs)
+        for pung in (0, 1):
+            for pair in (0, 1):
+                held = one + two + c + 3 * pung + 2 * pair
+                if held > limit:
+                    continue
+                cost = held - here if held > here else 0
+                added = c + pung
+                for n in range(_MAX_SETS + 1 - added):
+                    row, out = rest[n], best[n + added]
+                    if pair:
+                        if row[0] + cost < out[1]:
+                            out[1] = row[0] + cost
+                    else:
+                        if row[0] + cost < out[0]:
+                            out[0] = row[0] + cost
+                        if row[1] + cost < out[1]:
+                            out[1] = row[1] + cost
+    return tuple((min(a, _FAR), min(b, _FAR)) for a, b in best)
 
 
 #: past a suit's last rank with no run open: nothing missing for 0 sets, nothing else possible
@@ -90,8 +96,8 @@ def _fewest_missing(hand: Hand) -> int:
 
 
 def ligu_shanten(hand: Hand) -> int | None:
-    """The 向聽 of a 16-tile hand towards 嚦咕嚦咕 (``tai.36``: 7 pairs and a pung, four alike
-    counting as two pairs), or None when it has melds (the shape is concealed only).
+    """The 向聽 of a 16- or 17-tile hand towards 嚦咕嚦咕 (``tai.36``: 7 pairs and a pung, four
+    alike counting as two pairs), or None when it has melds (the shape is concealed only).
 
     Choose the pung's kind and the 7 cheapest pairs; 向聽 = tiles missing − 1.
     """
@@ -114,21 +120,16 @@ def ligu_shanten(hand: Hand) -> int | None:
 def shanten(hand: Hand, *, ligu: bool = False) -> int:
     """向聽數 of a 16-tile hand (0: ready), or of a 17-tile hand's best discard (−1: it wins).
 
+    A 17-tile hand that does not win holds a tile outside the winning hand nearest to it
+    (both have 17 tiles): discarding that one leaves as many missing, so its count is read
+    off the 17 tiles directly (``tests/test_shanten.py`` holds it to the best discard's).
+
     :raises InvalidHandError: for a hand of another size.
     """
     if hand.size == WINNING_SIZE:
         if is_winning(hand, ligu=ligu):
             return -1
-        best = _FAR
-        for t in range(34):
-            if hand.concealed[t]:
-                counts = list(hand.concealed)
-                counts[t] -= 1
-                best = min(best, shanten(Hand(tuple(counts), hand.melds, hand.flowers), ligu=ligu))
-                if best == 0:
-                    break
-        return best
-    if hand.size != WAITING_SIZE:
+    elif hand.size != WAITING_SIZE:
         _require_size(hand, WAITING_SIZE, "shanten", "向聽數")
     count = _fewest_missing(hand) - 1
     if ligu:

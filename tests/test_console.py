@@ -68,7 +68,8 @@ def test_the_home_page_is_a_page_linking_everything(client):
     response = client.get("/")
     assert response.status_code == 200 and response.mimetype == "text/html"
     html = response.get_data(as_text=True)
-    for href in ('href="/hall"', 'href="/t/"', 'href="/signin"', 'href="/docs"'):
+    for href in ('href="/hall"', 'href="/t/"', 'href="/signin"', 'href="/docs"', 'href="/tools/ready"',
+                 'href="/tools/score"', 'href="/tiles"'):
         assert href in html
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
 

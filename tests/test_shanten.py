@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.handgen import random_hand, waiting_hand, winning_hand
-from referee.hand import Hand, waits
+from referee.hand import Hand, is_winning, waits
 from referee.shanten import ligu_shanten, shanten
 
 
@@ -71,6 +71,28 @@ def test_shanten_is_the_exchanges_to_ready(hand):
 @given(hands16(), st.just(True))
 def test_shanten_with_ligu_is_the_exchanges_to_ready(hand, ligu):
     check_definition(hand, ligu)
+
+
+@st.composite
+def hands17(draw):
+    hand = draw(hands16())
+    held = _held(hand)
+    tile = draw(st.sampled_from([t for t in range(34) if held[t] < 4]))
+    return hand.add(tile)
+
+
+def _discards(hand: Hand):
+    for t in range(34):
+        if hand.concealed[t]:
+            yield Hand(tuple(c - (k == t) for k, c in enumerate(hand.concealed)), hand.melds)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands17(), st.booleans())
+def test_seventeen_tiles_are_their_best_discard(hand, ligu):
+    """Read off the 17 tiles directly, the count is the best discard's (−1 for a win)."""
+    expected = -1 if is_winning(hand, ligu=ligu) else min(shanten(h, ligu=ligu) for h in _discards(hand))
+    assert shanten(hand, ligu=ligu) == expected
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from flask import Flask, current_app
 
-from web import console, headers, pages, tiles
+from web import console, headers, pages, tiles, tools
 from web.times import local_time, minutes_left, time_zone
 
 
 def init_app(app: Flask) -> None:
-    """The pages' blueprint, the tile pictures' helpers (web/tiles.py), and the time filters (``TIME_ZONE``, web/times.py; a bad zone fails here)."""
+    """The pages' blueprint, the tile pictures' helpers (web/tiles.py), the calculators (web/tools.py), and the time filters (``TIME_ZONE``, web/times.py; a bad zone fails here)."""
     zone = time_zone(app.config.get("TIME_ZONE"))
     app.register_blueprint(pages.bp)
     console.init_app(app)  # the officials' console: /, /signin, /hall, /tables/… (issue #14)
     app.add_template_filter(lambda when: local_time(when, zone, current_app.config["CLOCK"].now()), "local_time")
     app.add_template_filter(minutes_left, "minutes_left")
     tiles.init_app(app)
+    tools.init_app(app)
     headers.init_app(app)
