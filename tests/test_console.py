@@ -575,3 +575,24 @@ def test_pin_sign_in_pauses_after_too_many_wrong_pins(app, client, app_clock, ta
     assert field_error(refused.get_data(as_text=True), "pin").startswith("此桌 PIN 錯誤次數過多，請 5 分鐘後再試")
     app_clock.advance(PIN_PAUSE)
     assert attempt(pin).status_code == 302
+
+
+def test_an_admin_issues_and_revokes_a_pin_in_the_browser_pages(app, client, official_secret, table_with_hand):
+    admin = make_token(app.config["DATABASE"], "admin", label="管理者")
+    sign_in(client, official_secret)
+    assert client.get("/tables/T1/pins").status_code == 403  # officials do not issue PINs
+    sign_in(client, admin)
+    token = form_token(client, "/tables/T1/pins")
+    response = client.post("/tables/T1/pins", data={"csrf_token": token, "label": ""})
+    assert response.status_code == 400
+    assert field_error(response.get_data(as_text=True), "label").startswith("請填寫持有人")
+    response = client.post("/tables/T1/pins", data={"csrf_token": token, "label": "陳計分"})
+    html = response.get_data(as_text=True)
+    pin = re.search(r'<strong class="pin">(\d{6})</strong>', html).group(1)
+    pin_id = int(re.search(r'data-pin="(\d+)"', html).group(1))
+    scorer = app.test_client()
+    signed = scorer.post("/signin", data={"csrf_token": form_token(scorer), "how": "pin", "table": "T1", "pin": pin})
+    assert signed.status_code == 302 and scorer.get("/tables/T1/").status_code == 200
+    assert client.post(f"/tables/T1/pins/{pin_id}/revoke", data={"csrf_token": token}).status_code == 302
+    assert scorer.get("/tables/T1/").status_code == 302  # the revoked PIN's session ended
+    assert client.post("/tables/T1/pins/999/revoke", data={"csrf_token": token}).status_code == 404

@@ -742,3 +742,55 @@ def scorer_post(table_id: str):
                                                    "streak")}
     return render_template("console_score.html", **_scorer_context(table), errors=errors, values=values,
                            posted=None), 400
+
+
+# --- PINs for a table's scorers (admins) ------------------------------------------------------------
+
+
+def _admin() -> signin.Person:
+    person = g.get("person")
+    if person is None:
+        raise SignInNeeded()
+    if person.role != "admin":
+        raise PageError(403, f"此操作限管理者（admin）；您以 {person.role} 身分登入。",
+                        f"This is for admins; you are signed in as {person.role}.", field="role")
+    return person
+
+
+def _pins_page(table: dict, *, issued: dict | None = None, errors: dict | None = None, values: dict | None = None,
+               status: int = 200):
+    pins = [p for p in pin_store.list_pins(get_db()) if p["table"] == table["id"]]
+    return render_template("console_pins.html", table=table, pins=pins, issued=issued, errors=errors or {},
+                           values=values or {}), status
+
+
+@bp.get("/tables/<table_id>/pins")
+def pins_page(table_id: str):
+    """計分員 PIN A table's scorers' PINs (admins): issue one (shown once), revoke one."""
+    _admin()
+    return _pins_page(_table(table_id))
+
+
+@bp.post("/tables/<table_id>/pins")
+def pins_post(table_id: str):
+    _admin()
+    table = _table(table_id)
+    label = request.form.get("label", "").strip()
+    if not label or len(label) > MAX_NAME:
+        return _pins_page(table, errors={"label": (f"請填寫持有人（最多 {MAX_NAME} 字）",
+                                                   f"name who holds it (at most {MAX_NAME} characters)")},
+                          values={"label": label}, status=400)
+    pin, row = get_writer().submit(lambda tx: signin.create_pin(tx.db, table=table_id, label=label))
+    return _pins_page(table, issued={**row, "pin": pin})
+
+
+@bp.post("/tables/<table_id>/pins/<int:pin_id>/revoke")
+def pins_revoke(table_id: str, pin_id: int):
+    _admin()
+    _table(table_id)
+    row = pin_store.get_pin(get_db(), pin_id)
+    if row is None or row["table"] != table_id:
+        raise PageError(404, f"桌「{table_id}」沒有 PIN {pin_id}。", f"Table {table_id!r} has no PIN {pin_id}.",
+                        field="pin_id")
+    get_writer().submit(lambda tx: pin_store.revoke_pin(tx.db, pin_id))
+    return redirect(url_for("console.pins_page", table_id=table_id))
