@@ -275,6 +275,18 @@ def test_the_hall_and_its_live_part(client, official_secret, table_with_hand):
     assert client.get("/hall/live").get_json()["version"] != doc["version"]
 
 
+def test_the_hall_says_how_long_ago_the_last_event_was(client, app_clock, official_secret, table_with_hand):
+    from datetime import datetime, timedelta
+
+    hands = client.get("/api/v1/tables/T1/hands", headers=bearer(official_secret)).get_json()["hands"]
+    last = datetime.fromisoformat(hands[-1]["last_at"])
+    app_clock.set(last + timedelta(minutes=3, seconds=20))
+    sign_in(client, official_secret)
+    assert '<dd class="ago">3 分鐘前 <span lang="en">3 min ago</span></dd>' in client.get("/hall").get_data(as_text=True)
+    app_clock.set(last + timedelta(hours=2))
+    assert "2 小時前" in client.get("/hall/live").get_json()["html"]
+
+
 def test_open_rulings_are_flagged_in_the_hall(client, official_secret, table_with_hand):
     sign_in(client, official_secret)
     assert "open-flag" not in client.get("/hall/live").get_json()["html"]

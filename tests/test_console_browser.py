@@ -69,7 +69,7 @@ def service(tmp_path_factory):
                 scorer_pin, _row = create_pin(db, table="P3", label="林計分")
         finally:
             db.close()
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": headers,
+        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "database": str(database), "headers": headers,
                "events": events, "posted": FIRST, "pin": pin, "scorer_pin": scorer_pin,
                "physical": physical, "cut": cut}
     finally:
@@ -188,6 +188,28 @@ def test_sign_in_with_a_token_its_error_at_the_field_and_the_home_page(chromium,
         page.goto(service["base"] + "/hall")
         assert urlsplit(page.url).path == "/signin"
         assert _external(record["requests"]) == [] and record["problems"] == [], record["problems"]
+    finally:
+        record["context"].close()
+
+
+def test_revoking_the_token_ends_the_session_of_a_page_left_open(chromium, service, tmp_path):
+    database = Path(service["database"])
+    secret = make_token(database, "official", label="趙裁判")
+    admin = bearer(make_token(database, "admin"))
+    record = _context(chromium)
+    page = record["context"].new_page()
+    try:
+        page.goto(service["base"] + "/signin")
+        page.fill("#token", secret)
+        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
+        page.wait_for_url(service["base"] + "/")
+        page.goto(service["base"] + "/hall")
+        page.wait_for_function("document.querySelector('#hall').dataset.version")
+        _status, who = request(service["port"], "GET", "/api/v1/whoami", None, bearer(secret))
+        assert request(service["port"], "DELETE", f"/api/v1/tokens/{who['token']}", None, admin)[0] == 200
+        page.wait_for_url("**/signin?**", timeout=5000)  # the hall's next poll finds the session ended
+        assert "已被撤銷" in page.locator("main").inner_text()
+        assert record["problems"] == [], record["problems"]
     finally:
         record["context"].close()
 

@@ -15,6 +15,9 @@
       busy = true;
       fetch(el.dataset.live, {credentials: "same-origin", cache: "no-store", headers: {"Accept": "application/json"}})
         .then(function (r) {
+          if (r.redirected && new URL(r.url).pathname === "/signin") {
+            window.location.href = r.url;  // the session ended: the sign-in page says why
+          }
           if (r.redirected || !r.ok) throw new Error("status " + r.status);
           return r.json();
         })
