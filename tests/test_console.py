@@ -74,6 +74,17 @@ def test_the_home_page_is_a_page_linking_everything(client):
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
 
 
+def test_the_home_page_lists_the_tables_for_whoever_may_read_them(client, official_secret, table_with_hand):
+    assert 'href="/tables/T1/"' in client.get("/").get_data(as_text=True)  # tables: a public read area
+    from app import create_app
+
+    private = create_app({"TESTING": True, "DATABASE": client.application.config["DATABASE"],
+                          "PUBLIC_READS": "rulesets"}).test_client()
+    assert 'href="/tables/T1/"' not in private.get("/").get_data(as_text=True)
+    sign_in(private, official_secret)
+    assert 'href="/tables/T1/"' in private.get("/").get_data(as_text=True)
+
+
 def test_other_unknown_paths_stay_problem_json(client):
     response = client.get("/no-such-thing")
     assert response.status_code == 404 and response.mimetype == "application/problem+json"

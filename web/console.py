@@ -175,8 +175,12 @@ def _ago(when: str | None) -> tuple[str, str]:
 
 @bp.get("/")
 def home():
-    """首頁 The console's home: where everything is."""
-    return render_template("console_home.html", tools=_tool_links())
+    """首頁 The console's home: where everything is, and the tables (for whoever may read them)."""
+    tables = ts.list_tables(get_db()) if _may("tables") else []
+    person = g.get("person")
+    if person is not None and person.role == "table":
+        tables = [t for t in tables if t["id"] == person.table]
+    return render_template("console_home.html", tools=_tool_links(), tables=tables)
 
 
 def _tool_links() -> list[tuple[str, str, str]]:
