@@ -619,3 +619,23 @@ def test_an_admin_issues_and_revokes_a_pin_in_the_browser_pages(app, client, off
     assert client.post(f"/tables/T1/pins/{pin_id}/revoke", data={"csrf_token": token}).status_code == 302
     assert scorer.get("/tables/T1/").status_code == 302  # the revoked PIN's session ended
     assert client.post("/tables/T1/pins/999/revoke", data={"csrf_token": token}).status_code == 404
+
+
+def test_a_finished_hands_outcome_is_a_ruling_page_with_the_money_by_wind(client, official_secret):
+    headers = bearer(official_secret)
+    create_table(client, headers, "T1")
+    events = hand_events(3)
+    client.post("/api/v1/tables/T1/events", json={"events": events}, headers=headers)
+    sign_in(client, official_secret)
+    outcome = next(r for r in client.get("/api/v1/tables/T1/rulings").get_json()["rulings"] if r["id"] == "outcome")
+    page = client.get("/tables/T1/hands/1/rulings/outcome").get_data(as_text=True)
+    rows = re.findall(r'<tr><th scope="row">(.)家.*?<td class="num">(-?\d+)</td><td class="num">(-?\d+)</td></tr>',
+                      page, re.S)
+    assert [w for w, _o, _e in rows] == ["東", "南", "西", "北"]
+    east = client.get("/api/v1/tables/T1/state", headers=headers).get_json()["state"]["east"]  # the 東家's seat
+    by_wind = {w: int(e) for w, _o, e in rows}
+    payments = outcome["effective"]["payments"]
+    assert sorted(by_wind.values()) == sorted(payments) and sum(payments) == 0 and any(payments)
+    assert by_wind["東"] == payments[east]
+    html = client.get("/tables/T1/").get_data(as_text=True)
+    assert "結束" in html and "outcome" in html
