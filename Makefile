@@ -31,12 +31,19 @@ APT      := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # tests/test_any_date.py runs the clock tests with the system date shifted (Debian's faketime)
 FAKETIME := /usr/bin/faketime
 
-test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX)
+# the pages' screenshots and the tile pictures' characters (web/tiles_svg.py) use Debian's Noto CJK fonts
+NOTO_CJK := /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
+
+test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK)
 	$(PY) -m pytest -q -n 2
 
 $(CHROMIUM):
 	@echo "安裝 Chromium（瀏覽器測試用）/ installing Chromium for the browser tests"
 	$(APT) install -y chromium || { $(APT) update && $(APT) install -y chromium; }
+
+$(NOTO_CJK):
+	@echo "安裝 Noto CJK 字型（頁面截圖與牌圖用）/ installing the Noto CJK fonts for screenshots and tile pictures"
+	$(APT) install -y fonts-noto-cjk || { $(APT) update && $(APT) install -y fonts-noto-cjk; }
 
 $(NGINX):
 	@echo "安裝 nginx（服務前端）/ installing nginx, the server's front"

@@ -1,12 +1,13 @@
 """``POST /api/v1/analyze``: the hand analysis of ``flask analyze`` over HTTP (issue #2).
 
 Body: ``{"tiles": "1112345678999m", "melds": "EEE", "flowers": "", "ruleset": "app",
-"params": {}}``; answer: :func:`referee.analysis.analyze`'s report.
+"params": {}}``; answer: :func:`referee.analysis.analyze`'s report (:func:`analysis_body`,
+which the calculator page 「聽牌了嗎？」 calls too: web/tools.py).
 """
 from __future__ import annotations
 
 from flask import jsonify
-from marshmallow import INCLUDE, Schema, fields
+from marshmallow import INCLUDE, Schema, ValidationError, fields
 
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
@@ -42,7 +43,26 @@ class AnalysisReportSchema(Schema):
 @auth.read_access("tools")
 def analyze_hand(data: dict):
     """分析手牌 Analyse a hand: winning or not, waits, every decomposition."""
+    return jsonify(analysis_report(data))
+
+
+def analysis_report(data: dict) -> dict:
+    """The report on a loaded body (:class:`AnalyzeSchema`): the hand under its ruleset.
+
+    :raises referee.errors.MjrefError: a bad hand or ruleset, naming the field.
+    """
     ruleset = load_ruleset(data)
     report = analyze(Hand.parse(data["tiles"], data["melds"], data["flowers"]), ligu=bool(ruleset.values["hands.ligu"]))
     report["ruleset"] = ruleset.profile
-    return jsonify(report)
+    return report
+
+
+def analysis_body(body: object) -> dict:
+    """Validate a body (:class:`AnalyzeSchema`) and analyse it: the JSON answer.
+
+    :raises marshmallow.ValidationError: a field of the wrong type, or a missing ``tiles``.
+    :raises referee.errors.MjrefError: an impossible hand or ruleset.
+    """
+    if not isinstance(body, dict):
+        raise ValidationError({"body": ["請求內容須為 JSON 物件 The body must be a JSON object."]})
+    return analysis_report(AnalyzeSchema().load(body))

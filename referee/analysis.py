@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .hand import WAITING_SIZE, WINNING_SIZE, Decomposition, Hand, Wait, decompositions, waits
 from .melds import GroupKind
+from .shanten import shanten
 from .tiles import format_tiles, tile_name
 
 
@@ -18,6 +19,8 @@ def analyze(hand: Hand, *, ligu: bool = False) -> dict:
       that would leave it ready (``ready_after_discard``).
     * 16 tiles: ``ready``, every wait with its shapes, and ``single_wait`` (獨聽: exactly
       one waiting tile, ``tai.11``).
+    * both: ``shanten`` (向聽數, :func:`referee.shanten.shanten`): the exchanges before the
+      hand is ready — 0 ready, −1 a win; a 17-tile hand's is that of its best discard.
 
     *ligu* admits the 嚦咕嚦咕 shape (``tai.36``, a ruleset option).
     """
@@ -37,6 +40,7 @@ def analyze(hand: Hand, *, ligu: bool = False) -> dict:
         report["ready"] = bool(found)
         report["single_wait"] = len(found) == 1
         report["waits"] = [describe_wait(w) for w in found]
+    report["shanten"] = shanten(hand, ligu=ligu)
     return report
 
 

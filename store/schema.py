@@ -19,7 +19,7 @@ The event log is the source of truth:
   Append-only like the logs.
 
 Everything else is either configuration written once (``tables``, ``tournaments``,
-``tokens``) or a projection of the log that :func:`store.projections.rebuild` can drop and
+``tokens``, ``pins``; ``seat_names``, set by officials on the console) or a projection of the log that :func:`store.projections.rebuild` can drop and
 replay (``hands``, ``rulings``, ``overrides``).
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable
 import sqlite_utils
 
 #: bump when the stored layout changes, and add the step to :data:`MIGRATIONS`
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class SchemaTooNewError(RuntimeError):
@@ -184,8 +184,37 @@ def _v3(db: sqlite_utils.Database) -> None:
     _append_only(db, "idempotency_keys")
 
 
+def _v4(db: sqlite_utils.Database) -> None:
+    """The officials' console (issue #14 item 1): a table scorer's short PIN, bound to a
+    table token (signing in with it acts as that token; revoking either ends the sessions),
+    stored as a salted PBKDF2 hash (``salt``, ``hash``) with its table for the lookup; and
+    the names of the players at each seat of a table, for the pages (payments by name)."""
+    db.execute(
+        """CREATE TABLE pins (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            token_id INTEGER NOT NULL REFERENCES tokens(id),
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            salt TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        )"""
+    )
+    db.execute("CREATE INDEX pins_by_table ON pins (table_id)")
+    db.execute(
+        """CREATE TABLE seat_names (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            name TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (table_id, seat)
+        )"""
+    )
+
+
 #: ``version -> step``: the step brings a file at ``version - 1`` to ``version``
-MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3}
+MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 assert sorted(MIGRATIONS) == list(range(1, SCHEMA_VERSION + 1))
 
 

@@ -1,5 +1,7 @@
 """HTML pages of mjref (issue #7): tournament index, seating, table cards, score sheets,
-standings — served by the app, printable from a browser, no external assets.
+standings — served by the app, printable from a browser, no external assets; and the
+officials' console (:mod:`web.console`, issue #14): sign-in, the hall, tables, replays,
+rulings, reports.
 
 :func:`init_app` registers the blueprint (:mod:`web.pages`) and the security headers of
 every response (:mod:`web.headers`: a Content-Security-Policy on every HTML page, the API's
@@ -9,14 +11,17 @@ from __future__ import annotations
 
 from flask import Flask, current_app
 
-from web import headers, pages
+from web import console, headers, pages, tiles, tools
 from web.times import local_time, minutes_left, time_zone
 
 
 def init_app(app: Flask) -> None:
-    """The pages' blueprint, and the time filters (``TIME_ZONE``, web/times.py; a bad zone fails here)."""
+    """The pages' blueprint, the tile pictures' helpers (web/tiles.py), the calculators (web/tools.py), and the time filters (``TIME_ZONE``, web/times.py; a bad zone fails here)."""
     zone = time_zone(app.config.get("TIME_ZONE"))
     app.register_blueprint(pages.bp)
+    console.init_app(app)  # the officials' console: /, /signin, /hall, /tables/… (issue #14)
     app.add_template_filter(lambda when: local_time(when, zone, current_app.config["CLOCK"].now()), "local_time")
     app.add_template_filter(minutes_left, "minutes_left")
+    tiles.init_app(app)
+    tools.init_app(app)
     headers.init_app(app)

@@ -51,4 +51,19 @@ def minutes_left(seconds: int | None) -> str:
     return f"剩 {-(-seconds // 60)} 分"
 
 
-__all__ = ["DEFAULT_TIME_ZONE", "TimeZoneError", "local_time", "minutes_left", "time_zone"]
+def ago(seconds: float) -> tuple[str, str]:
+    """How long ago, as people say it: 「剛剛」, 「40 秒前」, 「3 分鐘前」, 「2 小時前」, 「3 天前」
+    (zh-TW, English); whole units, rounded down; a time ahead of ``now`` (clocks apart) is 「剛剛」."""
+    s = int(seconds)
+    if s < 10:
+        return "剛剛", "just now"
+    if s < 60:
+        return f"{s} 秒前", f"{s} s ago"
+    if s < 3600:
+        return f"{s // 60} 分鐘前", f"{s // 60} min ago"
+    if s < 86400:
+        return f"{s // 3600} 小時前", f"{s // 3600} h ago"
+    return f"{s // 86400} 天前", f"{s // 86400} days ago"
+
+
+__all__ = ["DEFAULT_TIME_ZONE", "TimeZoneError", "ago", "local_time", "minutes_left", "time_zone"]

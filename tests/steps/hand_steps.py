@@ -105,6 +105,12 @@ def not_ready(shape):
     assert shape["report"]["ready"] is False and shape["report"]["waits"] == []
 
 
+@then(parsers.re(r"向聽數為 (?P<count>-?\d+)$"))
+def shanten_is(shape, count):
+    assert shape["error"] is None, shape["error"]
+    assert shape["report"]["shanten"] == int(count)
+
+
 @then(parsers.re(r'花牌 "(?P<flower>[^"]+)" 屬於(?P<wind>[東南西北])位'))
 def flower_belongs_to(shape, flower, wind):
     (tile,) = parse_tiles(flower)
