@@ -1,4 +1,5 @@
-"""All SQLite code of mjref lives here (sqlite-utils); the domain packages never touch it.
+"""All database code of mjref lives here (SQLite through sqlite-utils, or PostgreSQL through
+psycopg 3: :mod:`store.dialect`); the domain packages never touch it.
 
 * :mod:`store.db` — the file (created and migrated on start), per-request reads, the writer;
 * :mod:`store.schema` — the layout and its migrations (:data:`SCHEMA_VERSION`);
@@ -7,10 +8,10 @@
 * :mod:`store.tokens` — API tokens, stored hashed;
 * :mod:`store.tournaments` — tournaments and their event log (issue #7).
 """
-from store.db import SCHEMA_VERSION, close_db, connect, get_db, get_writer, init_app, init_db
+from store.db import SCHEMA_VERSION, close_app, close_db, connect, get_db, get_writer, init_app, init_db
 from store.writer import StoreUnavailableError, Tx
 
 __all__ = [
-    "SCHEMA_VERSION", "StoreUnavailableError", "Tx", "close_db", "connect", "get_db", "get_writer", "init_app",
+    "SCHEMA_VERSION", "StoreUnavailableError", "Tx", "close_app", "close_db", "connect", "get_db", "get_writer", "init_app",
     "init_db",
 ]

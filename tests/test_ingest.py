@@ -2,11 +2,10 @@
 SQLite file: in order, once, all or nothing; errors name the field and the position."""
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
-from tests.servicekit import admin, create_table, hand_events, official  # noqa: F401 - fixtures
+from tests.servicekit import sql_rows, admin, create_table, hand_events, official  # noqa: F401 - fixtures
 
 EVENTS = "/api/v1/tables/{}/events"
 
@@ -16,9 +15,8 @@ def post(client, headers, table, body):
 
 
 def stored_seqs(app, table):
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return [tuple(r) for r in conn.execute(
-            "SELECT hand, seq FROM events WHERE table_id = ? AND stream = 'play' ORDER BY id", (table,))]
+    return sql_rows(app.config["DATABASE"],
+                    "SELECT hand, seq FROM events WHERE table_id = ? AND stream = 'play' ORDER BY id", (table,))
 
 
 @pytest.fixture()
@@ -320,9 +318,8 @@ def test_projections_rebuild_from_the_log(app, client, official, table):
     before = (client.get("/api/v1/tables/A1/hands").get_json(), client.get("/api/v1/tables/A1/rulings").get_json(),
               client.get("/api/v1/tables/A1/overrides").get_json())
 
-    with sqlite3.connect(app.config["DATABASE"]) as conn:  # lose every projection
-        for name in ("hands", "rulings", "overrides"):
-            conn.execute(f"DELETE FROM {name}")
+    for name in ("hands", "rulings", "overrides"):  # lose every projection
+        sql_rows(app.config["DATABASE"], f"DELETE FROM {name}")
     result = app.test_cli_runner().invoke(args=["tables", "rebuild"])
     assert result.exit_code == 0, result.output
 
