@@ -14,7 +14,7 @@ RUN_USER := mjref
 # the server holds the clients' connections in Debian's nginx, in front of uWSGI (api/serve.py)
 NGINX := /usr/sbin/nginx
 
-.PHONY: run test
+.PHONY: run test test-pg postgresql
 
 run: $(STAMP) $(NGINX)
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
@@ -30,8 +30,20 @@ APT      := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # tests/test_any_date.py runs the clock tests with the system date shifted (Debian's faketime)
 FAKETIME := /usr/bin/faketime
 
-test: $(STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX)
+# the whole suite on SQLite, then again on PostgreSQL (issue #16): the tests that store something,
+# each in a fresh database of a throwaway cluster the tests start themselves (tests/pgcluster.py)
+test: $(STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) postgresql
 	$(PY) -m pytest -q -n 2
+	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
+
+test-pg: $(STAMP) $(NGINX) postgresql
+	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
+
+# PostgreSQL's server binaries (initdb, pg_ctl, postgres) for the tests; Debian's package when missing
+postgresql:
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "安裝 PostgreSQL（測試用）/ installing PostgreSQL for the tests"; \
+	  $(APT) install -y --no-install-recommends postgresql || { $(APT) update && $(APT) install -y --no-install-recommends postgresql; }; }
 
 $(CHROMIUM):
 	@echo "安裝 Chromium（瀏覽器測試用）/ installing Chromium for the browser tests"
