@@ -216,12 +216,14 @@ def migrate(db: Database, target: int = SCHEMA_VERSION) -> list[int]:
             f"database schema version {version} is newer than this mjref ({SCHEMA_VERSION}); upgrade mjref "
             f"/ 資料庫結構版本 {version} 比本程式（{SCHEMA_VERSION}）新，請更新 mjref"
         )
+    pg = isinstance(db, PgDatabase)
     while version < target:
         step = version + 1
+        if pg:  # servers starting at once migrate one after another; taken before BEGIN, so that
+            # the transaction starts after the previous holder's commit and sees its tables
+            conn.execute("SELECT pg_advisory_lock(CAST(? AS INTEGER), 0)", (LOCK_MIGRATE,))
         begin_write(db)
         try:
-            if isinstance(db, PgDatabase):  # servers starting at once migrate one after another
-                conn.execute("SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), 0)", (LOCK_MIGRATE,))
             if current_version(db) != version:  # another process migrated meanwhile
                 conn.execute("ROLLBACK")
                 version = current_version(db)
@@ -237,6 +239,9 @@ def migrate(db: Database, target: int = SCHEMA_VERSION) -> list[int]:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        finally:
+            if pg:
+                conn.execute("SELECT pg_advisory_unlock(CAST(? AS INTEGER), 0)", (LOCK_MIGRATE,))
         applied.append(step)
         version = step
     return applied

@@ -330,11 +330,11 @@ def test_projections_rebuild_from_the_log(app, client, official, table):
     assert after[1:] == before[1:]
 
 
-def test_the_log_survives_a_restart_and_ingest_goes_on(tmp_path, official):
+def test_the_log_survives_a_restart_and_ingest_goes_on(database, official):
     from app import create_app
     from tests.servicekit import bearer, make_token
 
-    config = {"TESTING": True, "DATABASE": str(tmp_path / "restart.sqlite3")}
+    config = {"TESTING": True, "DATABASE": database}
     first = create_app(config)
     token = bearer(make_token(config["DATABASE"], "official"))
     client = first.test_client()
@@ -348,7 +348,7 @@ def test_the_log_survives_a_restart_and_ingest_goes_on(tmp_path, official):
     assert all(r["verdict"] == "accepted" for r in again["results"])
 
 
-def test_two_server_processes_on_one_file_take_turns_at_one_table(tmp_path, official):
+def test_two_server_processes_on_one_file_take_turns_at_one_table(database, official):
     """Two apps on one file stand for two server processes (``MJREF_PROCESSES``): a
     table's posts may reach either. Each one's in-memory referee falls behind the log
     when the other writes; it must notice, reload, and answer exactly as one process
@@ -356,7 +356,7 @@ def test_two_server_processes_on_one_file_take_turns_at_one_table(tmp_path, offi
     from app import create_app
     from tests.servicekit import bearer, make_token
 
-    config = {"TESTING": True, "DATABASE": str(tmp_path / "two.sqlite3")}
+    config = {"TESTING": True, "DATABASE": database}
     apps = [create_app(config).test_client(), create_app(config).test_client()]
     token = bearer(make_token(config["DATABASE"], "official"))
     create_table(apps[0], token, "P1")
