@@ -4,7 +4,7 @@
 connection of its own and keeps that connection open while it leads. PostgreSQL drops the
 lock when the session ends, however the holder ends: a clean exit, SIGKILL (the kernel
 closes its socket, the server sees the end of the connection at once), a host that
-vanishes (then TCP keepalives end the session: ``keepalives_idle`` below). A standby
+vanishes (then TCP keepalives, both ends' set below, end the session within about 10 s). A standby
 that retries (``CLOCK_STANDBY_SECONDS``) takes over within seconds. :meth:`still_held`
 asks the database, so a leader whose connection broke stops leading instead of running
 beside a new one.
@@ -46,6 +46,11 @@ class AdvisoryLeader:
             except DATABASE_ERRORS:
                 return False
             try:
+                # the server's side of the session: a holder whose host vanished is noticed
+                # (and its lock dropped) after about 5 + 2 × 2 s of silence
+                for name, value in (("tcp_keepalives_idle", 5), ("tcp_keepalives_interval", 2),
+                                    ("tcp_keepalives_count", 2)):
+                    db.execute(f"SET {name} = {value}")
                 got = db.execute("SELECT pg_try_advisory_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))",
                                  (LOCK_LEADER, self.purpose)).fetchone()[0]
             except DATABASE_ERRORS:
