@@ -187,11 +187,11 @@ class GroupCommitter:
         try:
             db = self._connection()
             conn = db.conn
-            begin_write(db)
             if isinstance(db, PgDatabase):
-                _advisory_locks(db, batch)
+                db.execute(_begin_with_locks(batch))  # one round trip: BEGIN and the batch's locks
                 version = None  # other servers write at any time: always check the stored head
             else:
+                begin_write(db)
                 version = conn.execute("PRAGMA data_version").fetchone()[0]
         except DATABASE_ERRORS as exc:
             try:
@@ -256,14 +256,14 @@ class GroupCommitter:
             job.wake.set()
 
 
-def _advisory_locks(db: PgDatabase, batch: list[_Job]) -> None:
-    """Take the batch's advisory locks (PostgreSQL), always in the same order: the writers'
-    lock (exclusive when a job named no keys), then each key in ascending order. All are
-    released by the transaction's end (commit or rollback)."""
+def _begin_with_locks(batch: list[_Job]) -> str:
+    """``BEGIN`` and the batch's advisory locks (PostgreSQL), in one statement text, always in
+    the same order: the writers' lock (exclusive when a job named no keys, else shared), then
+    each key in ascending order. All are released by the transaction's end. The keys are
+    integers made here (:func:`store.dialect.lock_key`), never text from a request."""
     keyed = [job.keys for job in batch]
     if any(keys is None for keys in keyed):
-        db.execute("SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), 0)", (LOCK_WRITE,))
-        return
-    db.execute("SELECT pg_advisory_xact_lock_shared(CAST(? AS INTEGER), 0)", (LOCK_WRITE,))
-    for key in sorted({lock_key(k) for keys in keyed for k in keys}):
-        db.execute("SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))", (LOCK_KEY, key))
+        return f"BEGIN; SELECT pg_advisory_xact_lock({LOCK_WRITE}, 0)"
+    locks = [f"pg_advisory_xact_lock_shared({LOCK_WRITE}, 0)"]
+    locks += [f"pg_advisory_xact_lock({LOCK_KEY}, {key})" for key in sorted({lock_key(k) for keys in keyed for k in keys})]
+    return "BEGIN; SELECT " + ", ".join(locks)
