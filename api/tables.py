@@ -41,6 +41,7 @@ from referee.events import EventType
 from referee.ruleset import Ruleset
 from store import StoreUnavailableError, get_db, get_writer
 from store.db import reader, release_reader
+from store.dialect import DATABASE_ERRORS
 from store import tables as ts
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables", description="桌與即時事件 Tables and live events")
@@ -496,8 +497,8 @@ class IngestFastPath:
         open_db = functools.partial(reader, app)
         try:  # the token first: a request refused (401, 403) is refused before its body is read
             principal = auth.principal_of(header, app, open_db)
-        except ApiProblem:
-            return self.wsgi_app(environ, start_response)  # 401 from Flask
+        except (ApiProblem, *DATABASE_ERRORS):
+            return self.wsgi_app(environ, start_response)  # 401 (or 503: the database gone) from Flask
         if principal.role not in ("table", "official", "admin") or (
                 principal.role == "table" and principal.table != table_id):
             return self.wsgi_app(environ, start_response)  # 403 from Flask
@@ -506,7 +507,7 @@ class IngestFastPath:
         try:
             table = live.table_row(table_id, open_db)
             raws, batch = split_body(intake.loads(data))  # too deep, a lone surrogate: Flask's 400 names it
-        except (ValueError, ApiProblem):  # not JSON, no such table, a bad body
+        except (ValueError, ApiProblem, *DATABASE_ERRORS):  # not JSON, no such table, a bad body; Flask answers
             return self.wsgi_app(environ, start_response)
         try:
             answer = live.ingest(table_id, table, raws, batch=batch, actor=principal.id, open_db=open_db)

@@ -10,6 +10,9 @@ Configuration read here (``app.config``, env ``MJREF_*``):
 ``PG_POOL_SIZE``
     PostgreSQL only: most read connections one app process keeps (default 16); a request
     takes one from the pool for its reads and gives it back at its end.
+``PG_POOL_TIMEOUT``
+    PostgreSQL only: seconds a request waits for a read connection (default 5) before it is
+    answered 503 ``store_unavailable`` (the database down or every connection busy).
 ``SQLITE_SYNCHRONOUS``
     ``FULL`` (default): every commit is on disk (fsync of the WAL) before a request is
     acknowledged; survives a power cut. ``NORMAL``: the WAL is synced only at checkpoints;
@@ -154,6 +157,7 @@ def init_app(app: Flask) -> None:
         app.extensions["mjref.pool"] = ConnectionPool(
             database, min_size=1, max_size=max(1, int(app.config.get("PG_POOL_SIZE", 16))),
             kwargs={"autocommit": True, "application_name": "mjref"}, open=True, name="mjref-readers",
+            timeout=float(app.config.get("PG_POOL_TIMEOUT", 5)),
             check=ConnectionPool.check_connection)
         # several servers on one database take turns through advisory locks (store.writer)
         app.extensions["mjref.writer"] = GroupCommitter(
