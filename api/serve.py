@@ -35,7 +35,10 @@ it when missing) is a daemon of that master (``attach-daemon2``).
   in-memory referee is a cache checked against the stored head in every write
   (:meth:`api.live.LiveService.ingest`); token revocation reaches every process at once
   (:mod:`api.auth`); the clock scheduler runs in the one worker holding
-  ``<database>.scheduler.lock`` (:mod:`clocks.lock`).
+  ``<database>.scheduler.lock`` (:mod:`clocks.lock`). On PostgreSQL
+  (``MJREF_DATABASE=postgresql://…``) the same is done in the database — advisory locks,
+  a revocation counter, the leader's advisory lock — so servers on several hosts share
+  nothing but the database (``docs/deploy.md``, issue #16).
 * **threads** — ``--threads`` per process × ``--processes`` is how many requests run at
   once; more wait in the socket's backlog, nginx keeps their clients' connections.
 * **privileges** — started as root with ``--user NAME`` (``make run`` passes ``mjref``,
