@@ -21,6 +21,12 @@ from api.clikit import emit
 db_cli = AppGroup("db", help="資料庫 The database: migrate, copy (SQLite → PostgreSQL).")
 
 
+def _refuse(code: str, field: str, detail: str, detail_zh: str) -> None:
+    click.echo(json.dumps({"code": code, "field": field, "detail": detail, "detail_zh": detail_zh},
+                          ensure_ascii=False), err=True)
+    sys.exit(2)
+
+
 @db_cli.command("migrate")
 def migrate_command() -> None:
     """建立或更新資料庫結構。Create or migrate the configured database to the current layout."""
@@ -38,13 +44,13 @@ def copy_command(source: str, target: str) -> None:
     """把整個資料庫複製到空的資料庫（如 SQLite → PostgreSQL）。Copy a whole database into an empty one
     (a SQLite file into PostgreSQL: ``flask db copy instance/mjref.sqlite3 postgresql://…``)."""
     from store.copy import CopyRefusedError, copy_database
-    from store.dialect import public_name
+    from store.dialect import DATABASE_ERRORS, public_name
 
     try:
         copied = copy_database(source, target)
     except CopyRefusedError as error:
-        message, message_zh = str(error).split(" / ", 1)
-        click.echo(json.dumps({"code": "copy_refused", "field": "target", "detail": message, "detail_zh": message_zh},
-                              ensure_ascii=False), err=True)
-        sys.exit(2)
+        _refuse("copy_refused", error.field, error.message, error.message_zh)
+    except DATABASE_ERRORS as error:
+        _refuse("database_unavailable", "target", f"a database could not be opened or written: {error}",
+                f"無法開啟或寫入資料庫：{error}")
     emit({"source": public_name(source), "target": public_name(target), "copied": copied})

@@ -30,9 +30,9 @@ CHUNK = 1000
 class CopyRefusedError(RuntimeError):
     """The copy cannot be made (the target holds rows already); nothing was written."""
 
-    def __init__(self, message: str, message_zh: str):
+    def __init__(self, message: str, message_zh: str, field: str = "target"):
         super().__init__(f"{message} / {message_zh}")
-        self.message_zh = message_zh
+        self.message, self.message_zh, self.field = message, message_zh, field
 
 
 def _count(db: Any, table: str, where: str = "") -> int:
@@ -49,12 +49,18 @@ def _columns(db: Any, table: str) -> list[str]:
 def copy_database(source: str, target: str) -> dict[str, int]:
     """Copy every row of *source* into the empty *target*; rows copied per table.
 
-    :raises CopyRefusedError: the target already holds rows (or is the source).
+    :raises CopyRefusedError: the target already holds rows (or is the source), the source file is missing.
+    :raises store.dialect.DATABASE_ERRORS: a database cannot be reached (the target is left as it was).
     """
+    import os
+
     from store.db import connect, init_db
+    from store.dialect import is_postgres
 
     if str(source) == str(target):
         raise CopyRefusedError("the source and the target are one database", "來源與目的地是同一個資料庫")
+    if not is_postgres(source) and not os.path.isfile(source):
+        raise CopyRefusedError(f"no database file at {source}", f"找不到資料庫檔案 {source}", field="source")
     init_db(source)
     init_db(target)
     src, dst = connect(source), connect(target)

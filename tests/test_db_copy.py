@@ -94,6 +94,20 @@ def test_a_sqlite_deployment_moves_to_postgresql(tmp_path, pg_database):
     assert problem["code"] == "copy_refused" and "events" in problem["detail"] and problem["detail_zh"]
 
 
+def test_a_copy_without_its_source_or_target_is_refused_with_a_reason(tmp_path, pg_database):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "app.sqlite3")})
+    missing = tmp_path / "nope.sqlite3"
+    result = app.test_cli_runner().invoke(args=["db", "copy", str(missing), pg_database])
+    assert result.exit_code == 2 and not missing.exists()  # nothing made up
+    problem = json.loads(result.stderr)
+    assert (problem["code"], problem["field"]) == ("copy_refused", "source") and problem["detail_zh"]
+    dead = "postgresql://mjref@127.0.0.1:1/none"  # nobody listens on port 1
+    result = app.test_cli_runner().invoke(args=["db", "copy", str(tmp_path / "app.sqlite3"), dead])
+    assert result.exit_code == 2
+    problem = json.loads(result.stderr)
+    assert problem["code"] == "database_unavailable" and problem["field"] == "target" and problem["detail_zh"]
+
+
 def test_migrate_is_what_runs_once_per_deployment(tmp_path, pg_cluster):
     url = pg_cluster.new_database("fresh", template="template1")
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.sqlite3")})
