@@ -1,9 +1,9 @@
-"""Crashes on PostgreSQL (issue #16 item 4): two real app servers take a burst of
-concurrent posts for the same tables; one server is SIGKILLed mid-burst (its tables' clients
-resend to the other, as a front proxy would), then PostgreSQL itself is stopped with
+"""Crashes on PostgreSQL (issue #16 item 4): three real app servers take a burst of
+concurrent posts for the same tables (each post to any of them); one server is SIGKILLed
+mid-burst (the clients resend to the others, as a front proxy would), then PostgreSQL itself is stopped with
 ``pg_ctl stop -m immediate`` (no checkpoint: recovery from the WAL) mid-burst and started
 again. Afterwards every acknowledged event is stored exactly once with the answer it got,
-each table's log has no hole, the surviving server carries on (new connections) to the end
+each table's log has no hole, a surviving server carries on (new connections) to the end
 of every hand, and the log replays to the stored answers.
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_sigkill_of_a_server_and_an_immediate_stop_of_postgresql_lose_nothing_ac
     servers = []
     try:
         url = cluster.new_database("crash")
-        ports = [free_port(), free_port()]
+        ports = [free_port() for _ in range(3)]
         servers = [start_server(url, p, processes=1, threads=16, log=tmp_path / f"server-{p}.log") for p in ports]
         admin = bearer(make_token(url, "admin"))
         names = [f"K{i:02d}" for i in range(TABLES)]
