@@ -7,9 +7,9 @@ import threading
 import pytest
 
 from store import SCHEMA_VERSION, connect, init_db
-from store.schema import current_version
 from store import tables as ts
 from store.dialect import INTEGRITY_ERRORS, _paramstyle, ddl, is_postgres, lock_key, public_name
+from store.schema import current_version
 from store.writer import GroupCommitter
 
 pytestmark = pytest.mark.postgresql
@@ -185,7 +185,7 @@ def test_writes_to_different_tables_commit_side_by_side(two_writers):
 
 
 def test_a_unique_clash_is_still_refused_by_the_database(two_writers):
-    writers, db = two_writers
+    writers, _db = two_writers
     writers[0].submit(lambda tx: ts.append_event(tx.db, "T1", 1, 1, "draw", {}), keys=("table:T1",))
     with pytest.raises(INTEGRITY_ERRORS):
         writers[1].submit(lambda tx: ts.append_event(tx.db, "T1", 1, 1, "draw", {}), keys=("table:T1",))
