@@ -2,6 +2,7 @@
 writers on one database taking turns through advisory locks, as several servers do."""
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -11,6 +12,7 @@ from store import tables as ts
 from store.dialect import INTEGRITY_ERRORS, _paramstyle, ddl, is_postgres, lock_key, public_name
 from store.schema import current_version
 from store.writer import GroupCommitter
+from tests.servicekit import sql_rows
 
 pytestmark = pytest.mark.postgresql
 
@@ -189,3 +191,28 @@ def test_a_unique_clash_is_still_refused_by_the_database(two_writers):
     writers[0].submit(lambda tx: ts.append_event(tx.db, "T1", 1, 1, "draw", {}), keys=("table:T1",))
     with pytest.raises(INTEGRITY_ERRORS):
         writers[1].submit(lambda tx: ts.append_event(tx.db, "T1", 1, 1, "draw", {}), keys=("table:T1",))
+
+
+# --- the clocks' leader ------------------------------------------------------------------------
+
+
+def test_one_leader_and_a_leader_whose_session_ends_stops_leading(pg_database):
+    """Two would-be leaders: one holds the advisory lock; when its session is ended from
+    outside (an administrator, a network cut), it finds out at its next check and the other
+    takes the lock."""
+    from store.leader import AdvisoryLeader
+
+    first, second = AdvisoryLeader(pg_database), AdvisoryLeader(pg_database)
+    try:
+        assert first.acquire() and first.still_held()
+        assert not second.acquire() and not second.held
+        ended = sql_rows(pg_database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE application_name = ?", (f"mjref-leader-{os.getpid()}",))
+        assert ended == [(True,)]
+        assert not first.still_held() and not first.held
+        assert second.acquire() and second.still_held()
+        second.release()
+        assert not second.held and first.acquire()  # released: free again
+    finally:
+        first.release()
+        second.release()
