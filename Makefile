@@ -15,7 +15,7 @@ RUN_USER := mjref
 # the server holds the clients' connections in Debian's nginx, in front of uWSGI (mjref/serve.py)
 NGINX := /usr/sbin/nginx
 
-.PHONY: run test
+.PHONY: run test test-pg postgresql
 
 run: $(STAMP) $(NGINX)
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
@@ -34,8 +34,20 @@ FAKETIME := /usr/bin/faketime
 # the pages' screenshots and the tile pictures' characters (web/tiles_svg.py) use Debian's Noto CJK fonts
 NOTO_CJK := /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
 
-test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK)
+# the whole suite on SQLite, then again on PostgreSQL (issue #16): the tests that store something,
+# each in a fresh database of a throwaway cluster the tests start themselves (tests/pgcluster.py)
+test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK) postgresql
 	$(PY) -m pytest -q -n 2
+	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
+
+test-pg: $(STAMP) $(NGINX) postgresql
+	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
+
+# PostgreSQL's server binaries (initdb, pg_ctl, postgres) for the tests; Debian's package when missing
+postgresql:
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "安裝 PostgreSQL（測試用）/ installing PostgreSQL for the tests"; \
+	  $(APT) install -y --no-install-recommends postgresql || { $(APT) update && $(APT) install -y --no-install-recommends postgresql; }; }
 
 $(CHROMIUM):
 	@echo "安裝 Chromium（瀏覽器測試用）/ installing Chromium for the browser tests"

@@ -169,6 +169,13 @@ def init_app(app: Flask) -> None:
     spec.register_blueprint(tournaments.blp)  # /api/v1/tournaments (issue #7)
     spec.register_blueprint(tournament_matches.blp)  # a 將's 圈, dealer and streak (issue #15)
     app.register_error_handler(StoreUnavailableError, handle_error)
+    try:  # a read that finds PostgreSQL gone (a lost connection, the pool's wait ran out): 503 too
+        import psycopg
+
+        app.register_error_handler(psycopg.OperationalError,
+                                   lambda exc: handle_error(StoreUnavailableError(exc)))
+    except ImportError:  # pragma: no cover - psycopg is in requirements.txt
+        pass
     app.register_error_handler(MjrefError, handle_error)
     app.register_error_handler(ValidationError, handle_error)
     app.register_error_handler(HTTPException, handle_error)

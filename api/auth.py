@@ -53,6 +53,7 @@ from api.openapi import BEARER, Blueprint, link, links
 from services.problems import ApiProblem, not_found
 from referee.errors import MjrefError
 from store import get_db, get_writer
+from store.dialect import is_postgres
 from store import tables as table_store
 from store import tokens as token_store
 
@@ -131,16 +132,20 @@ def create_token(db, *, role: str, table: str | None = None, label: str = "") ->
 
 class _TokenCache:
     """Recently seen tokens (digest → principal) so that a busy table's posts need no
-    lookup. Revocation is honoured at once, in every server process: revoking (API or
-    CLI) touches a marker file next to the database (:func:`note_revocation`), and the
-    cache empties itself when the marker's mtime changes (one ``stat`` per lookup).
+    lookup. Revocation is honoured at once, in every server process: on SQLite revoking
+    (API or CLI) touches a marker file next to the database (:func:`note_revocation`), and
+    the cache empties itself when the marker's mtime changes (one ``stat`` per lookup); on
+    PostgreSQL, where servers share no disk (issue #16 item 2), the revoke's own transaction
+    counts itself in ``meta.tokens_revoked`` (:func:`store.tokens.revoke_token`) and every
+    lookup reads that count (one indexed row) through *open_db*.
     Entries also expire after ``TOKEN_CACHE_SECONDS``, for a token revoked some other way."""
 
-    def __init__(self, ttl: float, marker: str | None = None, size: int = 10_000):
+    def __init__(self, ttl: float, marker: str | None = None, size: int = 10_000, *, in_database: bool = False):
         self.ttl = ttl
         self.size = size
         self.marker = marker
-        self._marker_seen: int | None = self._marker_mtime()
+        self.in_database = in_database
+        self._marker_seen: int | None = None if in_database else self._marker_mtime()
         self._entries: dict[str, tuple[Principal, float]] = {}
         self._lock = threading.Lock()
 
@@ -152,8 +157,11 @@ class _TokenCache:
         except OSError:
             return None
 
-    def get(self, key: str) -> Principal | None:
-        seen = self._marker_mtime()
+    def get(self, key: str, open_db: Callable | None = None) -> Principal | None:
+        if self.in_database:
+            seen = None if open_db is None else token_store.revocations(open_db())
+        else:
+            seen = self._marker_mtime()
         if seen != self._marker_seen:
             with self._lock:
                 self._entries.clear()
@@ -182,7 +190,10 @@ def revocation_marker(database: str | os.PathLike) -> str:
 
 
 def note_revocation(database: str | os.PathLike) -> None:
-    """Tell every process serving *database* to drop its cached tokens (after a revoke)."""
+    """Tell every process serving *database* to drop its cached tokens (after a revoke). On
+    PostgreSQL the revoke itself did (``meta.tokens_revoked``): nothing to do here."""
+    if is_postgres(database):
+        return
     marker = revocation_marker(database)
     with open(marker, "a"):
         pass
@@ -229,7 +240,7 @@ def principal_of(header: str, app: Flask, open_db: Callable) -> Principal:
                             "malformed_authorization")
     key = digest(secret)
     cache: _TokenCache = app.extensions["mjref.token_cache"]
-    principal = cache.get(key)
+    principal = cache.get(key, open_db)
     if principal is None:
         row = token_store.token_by_hash(open_db(), key)
         if row is None:
@@ -518,5 +529,7 @@ def _cli_db():
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["mjref.token_cache"] = _TokenCache(float(app.config.get("TOKEN_CACHE_SECONDS", 10)),
-                                                      revocation_marker(app.config["DATABASE"]))
+    database = app.config["DATABASE"]
+    app.extensions["mjref.token_cache"] = _TokenCache(
+        float(app.config.get("TOKEN_CACHE_SECONDS", 10)), None if is_postgres(database) else revocation_marker(database),
+        in_database=is_postgres(database))

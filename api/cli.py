@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from api import auth, batch, tables
+from api import auth, batch, database_cli, tables
 from api.hand_commands import analyze_command, score_command
 
 
@@ -21,6 +21,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(score_command)
     app.cli.add_command(auth.tokens_cli)  # flask tokens create|list|revoke
     app.cli.add_command(tables.tables_cli)  # flask tables rebuild
+    app.cli.add_command(database_cli.db_cli)  # flask db migrate|copy (issue #16)
     app.cli.add_command(batch.rule_command)  # flask rule FILES... (issue #5 penalties, #17 batch)
     app.cli.add_command(batch.replay_command)  # flask replay FILES... (issue #4 referee, #17 batch)
     # ---------------------------------------------------------------------------

@@ -16,7 +16,6 @@ polls, a restart's queued probes, do not add a commit each to the tables' writes
 """
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 
@@ -24,6 +23,7 @@ from flask import Blueprint, Flask, current_app, jsonify
 
 from api.auth import current_principal
 from store import get_db, get_writer
+from store.dialect import DATABASE_ERRORS, public_name
 from store.health import check, trouble_of
 
 bp = Blueprint("health", __name__)
@@ -54,7 +54,7 @@ def _checked(app: Flask):
             return last.trouble
         try:
             get_db().execute("SELECT 1")
-        except sqlite3.Error as exc:
+        except DATABASE_ERRORS as exc:
             trouble = trouble_of(exc)
         else:
             trouble = check(app.config["DATABASE"], get_writer(app), app.config["CLOCK"].now().isoformat())
@@ -70,7 +70,7 @@ def health():
     body: dict = {"status": "ok"} if trouble is None else {
         "status": "degraded", "code": trouble.code, "reason": trouble.reason, "reason_zh": trouble.reason_zh}
     if insider:
-        body["database"] = current_app.config["DATABASE"]
+        body["database"] = public_name(current_app.config["DATABASE"])  # a URL without its password
         if trouble is not None:
             body["error"] = trouble.error
     response = jsonify(body)

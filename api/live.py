@@ -526,7 +526,7 @@ class LiveService:
                     self._project(db, table_id, hand, referee)
 
             try:
-                self.writer.submit(work)
+                self.writer.submit(work, keys=(f"table:{table_id}",))  # one table's writes in order
             except _Stale:
                 if verify:
                     raise
@@ -628,7 +628,7 @@ class LiveService:
             seq = ts.next_seq(db, table_id, hand, ts.OFFICIAL)
             event_id = ts.append_event(db, table_id, hand, seq, "override", body, stream=ts.OFFICIAL,
                                        actor=principal.id, answer={"accepted": True})
-            at = db.execute("SELECT received_at FROM events WHERE id = ?", (event_id,)).fetchone()[0]
+            at = ts.received_at(db, event_id)
             ts.add_override(db, event_id=event_id, table_id=table_id, hand=hand, ruling_id=ruling, decision=decision,
                             reason=reason, reason_zh=reason_zh, actor=principal.id, actor_label=principal.label,
                             created_at=at)
@@ -638,7 +638,7 @@ class LiveService:
                                  "by": principal.to_dict(), "at": at},
                     "hand": projected, "totals": table_totals(db, table_id)}
 
-        return self.writer.submit(work)
+        return self.writer.submit(work, keys=(f"table:{table_id}",))
 
 
 def table_totals(db: Any, table_id: str) -> list[int]:

@@ -40,7 +40,8 @@ from referee.errors import MjrefError
 from referee.events import EventType
 from referee.ruleset import Ruleset
 from store import StoreUnavailableError, get_db, get_writer
-from store.db import reader
+from store.db import reader, release_reader
+from store.dialect import DATABASE_ERRORS
 from store import tables as ts
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables", description="桌與即時事件 Tables and live events")
@@ -298,8 +299,7 @@ def get_table(table_id: str):
     db = get_db()
     head = ts.stream_head(db, table_id)
     nxt = (FIRST_HAND, FIRST_SEQ) if head is None else (head[0], head[1] + 1)
-    hands = db.execute("SELECT COUNT(DISTINCT hand) FROM events WHERE table_id = ? AND stream = 'play'",
-                       (table_id,)).fetchone()[0]
+    hands = ts.hand_count(db, table_id)
     return jsonify({**row, "next": {"hand": nxt[0], "seq": nxt[1]}, "hands": hands,
                     "totals": table_totals(db, table_id)})
 
@@ -476,7 +476,10 @@ class IngestFastPath:
         match = _EVENTS_PATH.match(environ.get("PATH_INFO", ""))
         if match is None or environ.get("SCRIPT_NAME"):
             return self.wsgi_app(environ, start_response)
-        return self._ingest(match.group(1), environ, start_response)
+        try:
+            return self._ingest(match.group(1), environ, start_response)
+        finally:
+            release_reader(self.app)  # a pooled (PostgreSQL) connection goes back to the pool
 
     def _ingest(self, table_id: str, environ: dict, start_response):
         app = self.app
@@ -494,8 +497,8 @@ class IngestFastPath:
         open_db = functools.partial(reader, app)
         try:  # the token first: a request refused (401, 403) is refused before its body is read
             principal = auth.principal_of(header, app, open_db)
-        except ApiProblem:
-            return self.wsgi_app(environ, start_response)  # 401 from Flask
+        except (ApiProblem, *DATABASE_ERRORS):
+            return self.wsgi_app(environ, start_response)  # 401 (or 503: the database gone) from Flask
         if principal.role not in ("table", "official", "admin") or (
                 principal.role == "table" and principal.table != table_id):
             return self.wsgi_app(environ, start_response)  # 403 from Flask
@@ -504,7 +507,7 @@ class IngestFastPath:
         try:
             table = live.table_row(table_id, open_db)
             raws, batch = split_body(intake.loads(data))  # too deep, a lone surrogate: Flask's 400 names it
-        except (ValueError, ApiProblem):  # not JSON, no such table, a bad body
+        except (ValueError, ApiProblem, *DATABASE_ERRORS):  # not JSON, no such table, a bad body; Flask answers
             return self.wsgi_app(environ, start_response)
         try:
             answer = live.ingest(table_id, table, raws, batch=batch, actor=principal.id, open_db=open_db)

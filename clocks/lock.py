@@ -6,6 +6,9 @@ uWSGI workers of ``make run``) starts a scheduler, but only the one holding
 kernel drops the lock when the holder dies, however it dies (SIGKILL included), so a
 standby that retries takes over. Two opens in one process conflict too, so two apps on
 one file in one process also get one scheduler.
+
+On PostgreSQL the servers share no disk (issue #16 item 2): the leader is an advisory lock
+in the database (:class:`store.leader.AdvisoryLeader`), chosen by :func:`scheduler_lock`.
 """
 from __future__ import annotations
 
@@ -15,6 +18,17 @@ import os
 
 def lock_path(database: str | os.PathLike) -> str:
     return os.fspath(database) + ".scheduler.lock"
+
+
+def scheduler_lock(database: str | os.PathLike):
+    """The deployment's leader lock: a ``flock`` beside a SQLite file, an advisory lock in PostgreSQL."""
+    from store.dialect import is_postgres
+
+    if is_postgres(database):
+        from store.leader import AdvisoryLeader
+
+        return AdvisoryLeader(database)
+    return SchedulerLock(lock_path(database))
 
 
 class SchedulerLock:
@@ -43,6 +57,10 @@ class SchedulerLock:
         os.write(fd, f"{os.getpid()}\n".encode())  # who holds it, for a person looking
         self._fd = fd
         return True
+
+    def still_held(self) -> bool:
+        """A ``flock`` stays the holder's while its file is open."""
+        return self._fd is not None
 
     def release(self) -> None:
         if self._fd is not None:

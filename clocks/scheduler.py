@@ -19,7 +19,7 @@ from datetime import datetime, timedelta, timezone
 from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 
-from clocks.lock import SchedulerLock, lock_path
+from clocks.lock import scheduler_lock
 from services.clock_log import dealer_of, late_tolerance, record_clock
 from services.tournament_results import sync_table_results
 from store import connect, get_writer
@@ -56,7 +56,7 @@ class ClockScheduler:
         self.tolerance = late_tolerance(config)
         self.sync_results = flag(config.get("CLOCK_SYNC_RESULTS"), True)
         self.clock = config["CLOCK"]  # the app's time (tournament.clocksource): what is due, and when
-        self.lock = SchedulerLock(lock_path(config["DATABASE"]))
+        self.lock = scheduler_lock(config["DATABASE"])
         self.scheduler = BackgroundScheduler(
             timezone=timezone.utc,
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
@@ -99,6 +99,14 @@ class ClockScheduler:
     # -- jobs -----------------------------------------------------------------------------
 
     def tick(self) -> None:
+        if not self.lock.still_held():  # the database lost our session (PostgreSQL): another may lead now
+            log.warning("clocks: this process lost the lead (%s); standing by", self.lock.path)
+            with self._lead_lock:
+                if self.scheduler.get_job("tick"):
+                    self.scheduler.remove_job("tick")
+                self.scheduler.add_job(self.try_lead, "interval", seconds=self.standby_seconds, id="standby",
+                                       replace_existing=True)
+            return
         db = connect(self.app.config["DATABASE"])
         try:
             clocked = clock_store.clocked_tournaments(db)

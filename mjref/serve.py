@@ -35,7 +35,10 @@ it when missing) is a daemon of that master (``attach-daemon2``).
   in-memory referee is a cache checked against the stored head in every write
   (:meth:`api.live.LiveService.ingest`); token revocation reaches every process at once
   (:mod:`api.auth`); the clock scheduler runs in the one worker holding
-  ``<database>.scheduler.lock`` (:mod:`clocks.lock`).
+  ``<database>.scheduler.lock`` (:mod:`clocks.lock`). On PostgreSQL
+  (``MJREF_DATABASE=postgresql://…``) the same is done in the database — advisory locks,
+  a revocation counter, the leader's advisory lock — so servers on several hosts share
+  nothing but the database (``docs/deploy.md``, issue #16).
 * **threads** — ``--threads`` per process × ``--processes`` is how many requests run at
   once; more wait in the socket's backlog, nginx keeps their clients' connections.
 * **privileges** — started as root with ``--user NAME`` (``make run`` passes ``mjref``,
@@ -297,10 +300,14 @@ def run_user(name: str) -> tuple[int, int]:
     return entry.pw_uid, entry.pw_gid
 
 
-def database_path() -> Path:
+def database_path() -> Path | None:
     """The database file the workers will open: ``MJREF_DATABASE``, else the app's default
-    (``instance/mjref.sqlite3`` next to ``app.py``, as :func:`app.create_app` says)."""
-    return Path(os.environ.get("MJREF_DATABASE") or ROOT / "instance" / "mjref.sqlite3").absolute()
+    (``instance/mjref.sqlite3`` next to ``app.py``, as :func:`app.create_app` says);
+    ``None`` for a PostgreSQL URL (no file here: nothing to own, issue #16)."""
+    setting = os.environ.get("MJREF_DATABASE")
+    if setting and setting.startswith(("postgresql://", "postgres://")):
+        return None
+    return Path(setting or ROOT / "instance" / "mjref.sqlite3").absolute()
 
 
 def own_database(database: Path, uid: int, gid: int) -> None:
@@ -468,7 +475,8 @@ def main(argv: list[str] | None = None) -> int:
     user = None
     if args.user and os.geteuid() == 0:
         user = run_user(args.user)
-        own_database(database_path(), *user)
+        if database_path() is not None:
+            own_database(database_path(), *user)
     elif args.user:
         print(f"mjref: not root, --user {args.user} ignored (the service runs as {pwd.getpwuid(os.geteuid()).pw_name})",
               file=sys.stderr)
@@ -478,8 +486,9 @@ def main(argv: list[str] | None = None) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     run = runtime_folder(*(user or (None, None)))
     if user is not None:
-        for line in open_the_way([Path(sys.base_prefix), Path(sys.prefix), ROOT, database_path().parent, run],
-                                 *user, covers=run):
+        database = database_path()
+        ways = [Path(sys.base_prefix), Path(sys.prefix), ROOT, run] + ([database.parent] if database else [])
+        for line in open_the_way(ways, *user, covers=run):
             print(f"mjref: {line}", file=sys.stderr)
     command = uwsgi_argv(args.host, args.port, max(1, args.threads), max(1, args.processes), run, user)
     sys.stdout.flush()

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-import sqlite_utils
-
+from store.tables import Database
 from store.tournaments import append_events, load_records
 from tournament.clock import ClockEvent, apply_clock, check_tables, clock_state, due, format_time
 from tournament import provenance
@@ -25,7 +24,7 @@ def dealer_of(records: Sequence[Record]):
     return provenance.fold(records).dealer_of
 
 
-def record_clock(db: sqlite_utils.Database, tournament_id: str, events: Sequence[ClockEvent] = (), *,
+def record_clock(db: Database, tournament_id: str, events: Sequence[ClockEvent] = (), *,
                  now: datetime, tolerance: timedelta = timedelta(seconds=5), actor: int | None = None) -> list[Record]:
     """Append ``events`` (an official's: checked against the clock and the event's rounds and
     tables), then what the clock has due at ``now`` (recorded by nobody: the clock).

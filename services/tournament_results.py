@@ -29,10 +29,9 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-import sqlite_utils
-
 from store import tables as table_store
 from store import tournaments as tstore
+from store.tables import Database
 from tournament.errors import TournamentError
 from tournament.events import HandRecorded, Record, replay
 from tournament.provenance import RefereeHandSynced, fold
@@ -100,7 +99,7 @@ def result_of(outcome: dict, payments: list[int]) -> HandResult:
         return HandResult(paid, from_referee.wins, penalty=clause or "override")
 
 
-def _pending(db: sqlite_utils.Database, table_id: str, done: dict) -> list[tuple[int, dict]]:
+def _pending(db: Database, table_id: str, done: dict) -> list[tuple[int, dict]]:
     """The table's closed hands not synced yet, in order, up to its first open hand; void hands left out."""
     out = []
     for hand, projected in sorted(table_store.hands(db, table_id).items()):
@@ -114,7 +113,7 @@ def _pending(db: sqlite_utils.Database, table_id: str, done: dict) -> list[tuple
     return out
 
 
-def sync_report(db: sqlite_utils.Database, tournament_id: str, *, actor: int | None = None) -> SyncReport:
+def sync_report(db: Database, tournament_id: str, *, actor: int | None = None) -> SyncReport:
     """:func:`sync_table_results` with the hands it could not record and why.
 
     Each table's new hands are appended in one batch (one replay of the log); when the batch
@@ -160,7 +159,7 @@ def sync_report(db: sqlite_utils.Database, tournament_id: str, *, actor: int | N
     return report
 
 
-def sync_table_results(db: sqlite_utils.Database, tournament_id: str) -> list[Record]:
+def sync_table_results(db: Database, tournament_id: str) -> list[Record]:
     """Record every closed hand of the tournament's linked referee tables not yet in its log;
     the records added (``HandRecorded`` and ``RefereeHandSynced`` pairs). Idempotent: a
     second call adds nothing until a table closes another hand.

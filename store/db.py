@@ -1,10 +1,18 @@
-"""SQLite access through sqlite-utils: file creation and migrations, per-request connection,
-and the one writer per app (:class:`store.writer.GroupCommitter`).
+"""Database access, SQLite (sqlite-utils) or PostgreSQL (psycopg 3): creation and migrations,
+per-request connection, and the one writer per app (:class:`store.writer.GroupCommitter`).
 
 Configuration read here (``app.config``, env ``MJREF_*``):
 
 ``DATABASE``
-    the SQLite file (created with its folder on first start).
+    the SQLite file (created with its folder on first start), or a PostgreSQL URL
+    (``postgresql://user:password@host:5432/mjref``: the database must exist; its tables
+    are created and migrated on start), issue #16 item 1. See ``docs/deploy.md``.
+``PG_POOL_SIZE``
+    PostgreSQL only: most read connections one app process keeps (default 16); a request
+    takes one from the pool for its reads and gives it back at its end.
+``PG_POOL_TIMEOUT``
+    PostgreSQL only: seconds a request waits for a read connection (default 5) before it is
+    answered 503 ``store_unavailable`` (the database down or every connection busy).
 ``SQLITE_SYNCHRONOUS``
     ``FULL`` (default): every commit is on disk (fsync of the WAL) before a request is
     acknowledged; survives a power cut. ``NORMAL``: the WAL is synced only at checkpoints;
@@ -20,21 +28,25 @@ import threading
 import sqlite_utils
 from flask import Flask, current_app, g
 
+from store.dialect import PgDatabase, is_postgres
 from store.schema import SCHEMA_VERSION, migrate
 from store.writer import GroupCommitter
 
-__all__ = ["SCHEMA_VERSION", "close_db", "connect", "get_db", "get_writer", "init_app", "init_db", "reader"]
+__all__ = ["SCHEMA_VERSION", "close_db", "connect", "get_db", "get_writer", "init_app", "init_db", "reader", "release_reader"]
 
 #: seconds a connection waits for another writer's lock before giving up
 BUSY_TIMEOUT = 5.0
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 
-def connect(path: str | os.PathLike, *, synchronous: str = "FULL", check_same_thread: bool = True) -> sqlite_utils.Database:
-    """Open the database file with mjref's pragmas (foreign keys on, WAL expected).
-
-    Waits up to :data:`BUSY_TIMEOUT` seconds for another writer's lock.
+def connect(path: str | os.PathLike, *, synchronous: str = "FULL", check_same_thread: bool = True):
+    """Open the database: a SQLite file with mjref's pragmas (foreign keys on, WAL expected;
+    waits up to :data:`BUSY_TIMEOUT` seconds for another writer's lock), or for a
+    ``postgresql://`` URL a :class:`store.dialect.PgDatabase` (autocommit; ``synchronous``
+    does not apply: PostgreSQL's ``synchronous_commit`` is its own setting).
     """
+    if is_postgres(path):
+        return PgDatabase(path)
     level = synchronous.upper()
     if level not in SYNCHRONOUS_LEVELS:
         raise ValueError(f"SQLITE_SYNCHRONOUS must be one of {SYNCHRONOUS_LEVELS}, not {synchronous!r}")
@@ -48,6 +60,12 @@ def init_db(path: str | os.PathLike) -> list[int]:
     """Create the file (and its folder) on first start, switch it to WAL, migrate it to
     :data:`SCHEMA_VERSION`. Safe to call on every start; returns the migration steps applied.
     """
+    if is_postgres(path):
+        db = connect(path)
+        try:
+            return migrate(db)
+        finally:
+            db.close()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     db = connect(path)
     try:
@@ -57,7 +75,7 @@ def init_db(path: str | os.PathLike) -> list[int]:
         db.close()
 
 
-def get_db() -> sqlite_utils.Database:
+def get_db():
     """The current request's read connection.
 
     Each server thread keeps one connection per app and reuses it request after request:
@@ -70,14 +88,35 @@ def get_db() -> sqlite_utils.Database:
     return g.db
 
 
-def reader(app: Flask) -> sqlite_utils.Database:
+def reader(app: Flask):
     """The calling thread's read connection for *app*, outside a request context (the
-    live-ingest fast path, :mod:`api.tables`); the same connection :func:`get_db` uses."""
+    live-ingest fast path, :mod:`api.tables`); the same connection :func:`get_db` uses.
+
+    On PostgreSQL the connection comes from the app's pool (``PG_POOL_SIZE``) and is given
+    back when the request ends (:func:`close_db`), or by :func:`release_reader`."""
     readers: threading.local = app.extensions["mjref.readers"]
     db = getattr(readers, "db", None)
-    if db is None:
-        db = readers.db = connect(app.config["DATABASE"], synchronous=_synchronous(app))
+    if db is None or getattr(db, "closed", False):
+        pool = app.extensions.get("mjref.pool")
+        if pool is not None:
+            db = readers.db = PgDatabase(app.config["DATABASE"], connection=pool.getconn())
+            readers.pool = pool
+        else:
+            db = readers.db = connect(app.config["DATABASE"], synchronous=_synchronous(app))
     return db
+
+
+def release_reader(app: Flask) -> None:
+    """Give a pooled (PostgreSQL) read connection of this thread back to the pool; a SQLite
+    connection stays open for the thread's next request (opening one costs a schema read)."""
+    readers: threading.local = app.extensions["mjref.readers"]
+    pool = getattr(readers, "pool", None)
+    db = getattr(readers, "db", None)
+    if pool is not None and db is not None:
+        readers.db = readers.pool = None
+        if db.in_transaction and not db.closed:
+            db.raw.rollback()
+        pool.putconn(db.raw)
 
 
 def get_writer(app: Flask | None = None) -> GroupCommitter:
@@ -90,20 +129,44 @@ def close_db(exc: BaseException | None = None) -> None:
     """End of a request: the thread's connection stays open for the next one, but must
     not carry a transaction over (a view that wrote through it and failed)."""
     db = g.pop("db", None)
-    if db is not None and db.conn.in_transaction:
+    if db is not None and not getattr(db, "closed", False) and db.conn.in_transaction:
         db.conn.rollback()
+    if isinstance(db, PgDatabase):
+        release_reader(current_app._get_current_object())
 
 
 def _synchronous(app: Flask) -> str:
     return str(app.config.get("SQLITE_SYNCHRONOUS", "FULL"))
 
 
+def close_app(app: Flask) -> None:
+    """Close what :func:`init_app` opened: the writer's connection, the read pool (PostgreSQL)."""
+    get_writer(app).close()
+    pool = app.extensions.pop("mjref.pool", None)
+    if pool is not None:
+        pool.close()
+
+
 def init_app(app: Flask) -> None:
-    init_db(app.config["DATABASE"])
+    database = app.config["DATABASE"]
+    init_db(database)
     app.extensions["mjref.readers"] = threading.local()
-    app.extensions["mjref.writer"] = GroupCommitter(
-        lambda: connect(app.config["DATABASE"], synchronous=_synchronous(app), check_same_thread=False),
-        max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)),
-        lock_path=os.fspath(app.config["DATABASE"]) + "-writelock",
-    )
+    if is_postgres(database):
+        from psycopg_pool import ConnectionPool
+
+        app.extensions["mjref.pool"] = ConnectionPool(
+            database, min_size=1, max_size=max(1, int(app.config.get("PG_POOL_SIZE", 16))),
+            kwargs={"autocommit": True, "application_name": "mjref"}, open=True, name="mjref-readers",
+            timeout=float(app.config.get("PG_POOL_TIMEOUT", 5)),
+            check=ConnectionPool.check_connection)
+        # several servers on one database take turns through advisory locks (store.writer)
+        app.extensions["mjref.writer"] = GroupCommitter(
+            lambda: PgDatabase(database, application_name="mjref-writer"),
+            max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)))
+    else:
+        app.extensions["mjref.writer"] = GroupCommitter(
+            lambda: connect(database, synchronous=_synchronous(app), check_same_thread=False),
+            max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)),
+            lock_path=os.fspath(database) + "-writelock",
+        )
     app.teardown_appcontext(close_db)

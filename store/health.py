@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import errno
 import os
-import sqlite3
 import tempfile
 from dataclasses import dataclass
 
+from store.dialect import DATABASE_ERRORS, is_postgres
 from store.writer import GroupCommitter, StoreUnavailableError
 
 #: disk room the check asks for beside the database: 64 pages of 4 KiB
@@ -79,6 +79,10 @@ def _room(database: str) -> None:
         os.unlink(path)
 
 
+#: the health check's write names its own key: on PostgreSQL it never waits for the ingest
+HEALTH_KEYS = ("meta:health_checked_at",)
+
+
 def _touch(tx, at: str) -> None:
     tx.db.execute("INSERT INTO meta (key, value) VALUES ('health_checked_at', ?) "
                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value", [at])
@@ -86,10 +90,12 @@ def _touch(tx, at: str) -> None:
 
 def check(database: str | os.PathLike, writer: GroupCommitter, at: str) -> Trouble | None:
     """``None`` when the store can commit (room on its disk, a real commit through *writer*,
-    ``meta.health_checked_at`` = *at*); else why not."""
+    ``meta.health_checked_at`` = *at*); else why not. On PostgreSQL the disk is the
+    database server's: the commit alone says whether it can write."""
     try:
-        _room(os.path.abspath(os.fspath(database)))
-        writer.submit(lambda tx: _touch(tx, at))
-    except (OSError, sqlite3.Error, StoreUnavailableError) as exc:
+        if not is_postgres(database):
+            _room(os.path.abspath(os.fspath(database)))
+        writer.submit(lambda tx: _touch(tx, at), keys=HEALTH_KEYS)
+    except (OSError, *DATABASE_ERRORS, StoreUnavailableError) as exc:
         return trouble_of(exc)
     return None

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-import sqlite_utils
 
-from store.tables import dumps, now
+from store.tables import Database, dumps, now
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +37,7 @@ _COLUMNS = ("principal, key, fingerprint, method, path, tournament_id, first_seq
             "created_at")
 
 
-def find(db: sqlite_utils.Database, principal: int, key: str) -> StoredAnswer | None:
+def find(db: Database, principal: int, key: str) -> StoredAnswer | None:
     """The answer stored for *principal*'s *key*, or ``None``."""
     row = db.execute(f"SELECT {_COLUMNS} FROM idempotency_keys WHERE principal = ? AND key = ?",
                      (principal, key)).fetchone()
@@ -48,12 +47,12 @@ def find(db: sqlite_utils.Database, principal: int, key: str) -> StoredAnswer | 
                         json.loads(row[10]), row[11])
 
 
-def save(db: sqlite_utils.Database, *, principal: int, key: str, fingerprint: str, method: str, path: str,
+def save(db: Database, *, principal: int, key: str, fingerprint: str, method: str, path: str,
          tournament_id: str | None, first_seq: int | None, last_seq: int | None, status: int, body: dict,
          headers: dict | None = None) -> None:
     """Store a keyed request's answer (call inside the transaction that wrote its events).
 
-    :raises sqlite3.IntegrityError: the key is stored already (look it up first, in the
+    :raises store.dialect.INTEGRITY_ERRORS: the key is stored already (look it up first, in the
         same transaction).
     """
     db.execute(f"INSERT INTO idempotency_keys ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlite_utils
-
-from store.tables import now
+from store.tables import Database, now
 
 _COLUMNS = "id, token_id, table_id, salt, hash, label, created_at, revoked_at"
 
@@ -26,20 +24,20 @@ def public(pin: dict) -> dict:
     return {k: v for k, v in pin.items() if k not in ("salt", "hash")}
 
 
-def add_pin(db: sqlite_utils.Database, *, token_id: int, table_id: str, salt: str, digest: str,
+def add_pin(db: Database, *, token_id: int, table_id: str, salt: str, digest: str,
             label: str = "") -> dict:
-    cursor = db.execute(
-        "INSERT INTO pins (token_id, table_id, salt, hash, label, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (token_id, table_id, salt, digest, label, now()))
-    return get_pin(db, cursor.lastrowid)
+    pin_id = db.execute(
+        "INSERT INTO pins (token_id, table_id, salt, hash, label, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        (token_id, table_id, salt, digest, label, now())).fetchone()[0]
+    return get_pin(db, pin_id)
 
 
-def get_pin(db: sqlite_utils.Database, pin_id: int) -> dict | None:
+def get_pin(db: Database, pin_id: int) -> dict | None:
     row = db.execute(f"SELECT {_COLUMNS} FROM pins WHERE id = ?", (pin_id,)).fetchone()
     return _pin(row) if row else None
 
 
-def live_pins(db: sqlite_utils.Database, table_id: str) -> list[dict]:
+def live_pins(db: Database, table_id: str) -> list[dict]:
     """The table's PINs not revoked, whose token is not revoked either."""
     rows = db.execute(
         f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))} FROM pins p "
@@ -48,12 +46,12 @@ def live_pins(db: sqlite_utils.Database, table_id: str) -> list[dict]:
     return [_pin(r) for r in rows]
 
 
-def list_pins(db: sqlite_utils.Database, *, include_revoked: bool = False) -> list[dict]:
+def list_pins(db: Database, *, include_revoked: bool = False) -> list[dict]:
     sql = f"SELECT {_COLUMNS} FROM pins" + ("" if include_revoked else " WHERE revoked_at IS NULL") + " ORDER BY id"
     return [public(_pin(r)) for r in db.execute(sql)]
 
 
-def revoke_pin(db: sqlite_utils.Database, pin_id: int) -> dict | None:
+def revoke_pin(db: Database, pin_id: int) -> dict | None:
     db.execute("UPDATE pins SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now(), pin_id))
     return get_pin(db, pin_id)
 
@@ -61,7 +59,7 @@ def revoke_pin(db: sqlite_utils.Database, pin_id: int) -> dict | None:
 # --- the names at a table's seats ------------------------------------------------------------
 
 
-def seat_names(db: sqlite_utils.Database, table_id: str) -> list[str]:
+def seat_names(db: Database, table_id: str) -> list[str]:
     """The four seats' names (``""`` where none is set)."""
     names = ["", "", "", ""]
     for seat, name in db.execute("SELECT seat, name FROM seat_names WHERE table_id = ?", (table_id,)):
@@ -69,7 +67,7 @@ def seat_names(db: sqlite_utils.Database, table_id: str) -> list[str]:
     return names
 
 
-def set_seat_names(db: sqlite_utils.Database, table_id: str, names: Sequence[str]) -> list[str]:
+def set_seat_names(db: Database, table_id: str, names: Sequence[str]) -> list[str]:
     at = now()
     for seat, name in enumerate(names):
         db.execute("INSERT INTO seat_names (table_id, seat, name, updated_at) VALUES (?, ?, ?, ?) "

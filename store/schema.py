@@ -24,10 +24,13 @@ replay (``hands``, ``rulings``, ``overrides``).
 """
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
+from typing import Any
 
-import sqlite_utils
+from store.dialect import LOCK_MIGRATE, PgDatabase, append_only, begin_write, ddl, table_exists
+
+#: a connection of either backend (:mod:`store.dialect`)
+Database = Any
 
 #: bump when the stored layout changes, and add the step to :data:`MIGRATIONS`
 SCHEMA_VERSION = 4
@@ -37,22 +40,22 @@ class SchemaTooNewError(RuntimeError):
     """The file was written by a newer mjref (its schema version is above ours)."""
 
 
-def _append_only(db: sqlite_utils.Database, table: str) -> None:
-    for action in ("UPDATE", "DELETE"):
-        db.execute(
-            f"CREATE TRIGGER IF NOT EXISTS {table}_no_{action.lower()} BEFORE {action} ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: {action} refused'); END"
-        )
+def _append_only(db: Database, table: str) -> None:
+    append_only(db, table)
 
 
-def _v1(db: sqlite_utils.Database) -> None:
+def _create(db: Database, sql: str) -> None:
+    db.execute(ddl(db, sql))
+
+
+def _v1(db: Database) -> None:
     """The first layout: only ``meta``."""
-    db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    _create(db, "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
 
 
-def _v2(db: sqlite_utils.Database) -> None:
+def _v2(db: Database) -> None:
     """Tables, the event log, projections, tokens, tournaments (issue #6)."""
-    db.execute(
+    _create(db,
         """CREATE TABLE tournaments (
             id TEXT PRIMARY KEY,
             name TEXT NOT NULL DEFAULT '',
@@ -61,7 +64,7 @@ def _v2(db: sqlite_utils.Database) -> None:
             created_by INTEGER
         )"""
     )
-    db.execute(
+    _create(db,
         """CREATE TABLE tournament_events (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             tournament_id TEXT NOT NULL REFERENCES tournaments(id),
@@ -74,7 +77,7 @@ def _v2(db: sqlite_utils.Database) -> None:
         )"""
     )
     _append_only(db, "tournament_events")
-    db.execute(
+    _create(db,
         """CREATE TABLE tables (
             id TEXT PRIMARY KEY,
             name TEXT NOT NULL DEFAULT '',
@@ -86,7 +89,7 @@ def _v2(db: sqlite_utils.Database) -> None:
             created_by INTEGER
         )"""
     )
-    db.execute(
+    _create(db,
         """CREATE TABLE events (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             table_id TEXT NOT NULL REFERENCES tables(id),
@@ -103,7 +106,7 @@ def _v2(db: sqlite_utils.Database) -> None:
     )
     _append_only(db, "events")
     # projections: rebuilt from the log by store.projections.rebuild()
-    db.execute(
+    _create(db,
         """CREATE TABLE hands (
             table_id TEXT NOT NULL REFERENCES tables(id),
             hand INTEGER NOT NULL,
@@ -114,7 +117,7 @@ def _v2(db: sqlite_utils.Database) -> None:
             PRIMARY KEY (table_id, hand)
         )"""
     )
-    db.execute(
+    _create(db,
         """CREATE TABLE rulings (
             table_id TEXT NOT NULL REFERENCES tables(id),
             hand INTEGER NOT NULL,
@@ -130,7 +133,7 @@ def _v2(db: sqlite_utils.Database) -> None:
             PRIMARY KEY (table_id, hand, id)
         )"""
     )
-    db.execute(
+    _create(db,
         """CREATE TABLE overrides (
             event_id INTEGER PRIMARY KEY REFERENCES events(id),
             table_id TEXT NOT NULL REFERENCES tables(id),
@@ -145,7 +148,7 @@ def _v2(db: sqlite_utils.Database) -> None:
         )"""
     )
     db.execute("CREATE INDEX overrides_by_ruling ON overrides (table_id, hand, ruling_id)")
-    db.execute(
+    _create(db,
         """CREATE TABLE tokens (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             hash TEXT NOT NULL UNIQUE,
@@ -160,11 +163,11 @@ def _v2(db: sqlite_utils.Database) -> None:
     )
 
 
-def _v3(db: sqlite_utils.Database) -> None:
+def _v3(db: Database) -> None:
     """Idempotency keys of tournament writes (issue #12 item 7), scoped per token: one
     row per ``(principal, key)``, with what the first request was (``fingerprint``: the
     method, path and canonical body hashed) and the answer it got."""
-    db.execute(
+    _create(db,
         """CREATE TABLE idempotency_keys (
             principal INTEGER NOT NULL,
             key TEXT NOT NULL,
@@ -184,12 +187,12 @@ def _v3(db: sqlite_utils.Database) -> None:
     _append_only(db, "idempotency_keys")
 
 
-def _v4(db: sqlite_utils.Database) -> None:
+def _v4(db: Database) -> None:
     """The officials' console (issue #14 item 1): a table scorer's short PIN, bound to a
     table token (signing in with it acts as that token; revoking either ends the sessions),
     stored as a salted PBKDF2 hash (``salt``, ``hash``) with its table for the lookup; and
     the names of the players at each seat of a table, for the pages (payments by name)."""
-    db.execute(
+    _create(db,
         """CREATE TABLE pins (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             token_id INTEGER NOT NULL REFERENCES tokens(id),
@@ -201,8 +204,8 @@ def _v4(db: sqlite_utils.Database) -> None:
             revoked_at TEXT
         )"""
     )
-    db.execute("CREATE INDEX pins_by_table ON pins (table_id)")
-    db.execute(
+    _create(db, "CREATE INDEX pins_by_table ON pins (table_id)")
+    _create(db,
         """CREATE TABLE seat_names (
             table_id TEXT NOT NULL REFERENCES tables(id),
             seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
@@ -214,19 +217,19 @@ def _v4(db: sqlite_utils.Database) -> None:
 
 
 #: ``version -> step``: the step brings a file at ``version - 1`` to ``version``
-MIGRATIONS: dict[int, Callable[[sqlite_utils.Database], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+MIGRATIONS: dict[int, Callable[[Database], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 assert sorted(MIGRATIONS) == list(range(1, SCHEMA_VERSION + 1))
 
 
-def current_version(db: sqlite_utils.Database) -> int:
+def current_version(db: Database) -> int:
     """The file's schema version; 0 for an empty file."""
-    if not db["meta"].exists():
+    if not table_exists(db, "meta"):
         return 0
     row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     return int(row[0]) if row else 0
 
 
-def migrate(db: sqlite_utils.Database, target: int = SCHEMA_VERSION) -> list[int]:
+def migrate(db: Database, target: int = SCHEMA_VERSION) -> list[int]:
     """Apply the missing steps up to *target*; the steps applied, in order.
 
     Each step and its version bump commit together: a crash between steps leaves a file
@@ -234,7 +237,7 @@ def migrate(db: sqlite_utils.Database, target: int = SCHEMA_VERSION) -> list[int
 
     :raises SchemaTooNewError: the file is newer than this code.
     """
-    conn: sqlite3.Connection = db.conn
+    conn = db.conn
     applied = []
     version = current_version(db)
     if version > SCHEMA_VERSION:
@@ -242,9 +245,13 @@ def migrate(db: sqlite_utils.Database, target: int = SCHEMA_VERSION) -> list[int
             f"database schema version {version} is newer than this mjref ({SCHEMA_VERSION}); upgrade mjref "
             f"/ 資料庫結構版本 {version} 比本程式（{SCHEMA_VERSION}）新，請更新 mjref"
         )
+    pg = isinstance(db, PgDatabase)
     while version < target:
         step = version + 1
-        conn.execute("BEGIN IMMEDIATE")
+        if pg:  # servers starting at once migrate one after another; taken before BEGIN, so that
+            # the transaction starts after the previous holder's commit and sees its tables
+            conn.execute("SELECT pg_advisory_lock(CAST(? AS INTEGER), 0)", (LOCK_MIGRATE,))
+        begin_write(db)
         try:
             if current_version(db) != version:  # another process migrated meanwhile
                 conn.execute("ROLLBACK")
@@ -261,6 +268,9 @@ def migrate(db: sqlite_utils.Database, target: int = SCHEMA_VERSION) -> list[int
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        finally:
+            if pg:
+                conn.execute("SELECT pg_advisory_unlock(CAST(? AS INTEGER), 0)", (LOCK_MIGRATE,))
         applied.append(step)
         version = step
     return applied

@@ -1,6 +1,6 @@
 """Tables, their event log, and the projections rebuilt from it (hands, rulings, overrides).
 
-Every function takes the sqlite-utils ``db`` it works on: a request's read connection
+Every function takes the ``db`` it works on (either backend, :mod:`store.dialect`): a request's read connection
 (:func:`store.get_db`) or, for writes, the group-committed transaction's
 (``tx.db`` inside :meth:`store.writer.GroupCommitter.submit`). Rows come back as dicts;
 JSON columns are decoded.
@@ -8,12 +8,14 @@ JSON columns are decoded.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-import sqlite_utils
+from store.dialect import INTEGRITY_ERRORS, refusable
+
+#: a connection of either backend: :class:`Database` or :class:`store.dialect.PgDatabase`
+Database = Any
 
 PLAY = "play"
 OFFICIAL = "official"
@@ -46,26 +48,27 @@ def _table(row: Sequence) -> dict:
     }
 
 
-def create_table(db: sqlite_utils.Database, table_id: str, *, name: str = "", mode: str = "digital",
+def create_table(db: Database, table_id: str, *, name: str = "", mode: str = "digital",
                  ruleset: str = "competition", params: dict | None = None, tournament_id: str | None = None,
                  created_by: int | None = None) -> dict | None:
     """Insert a table; ``None`` when the id is taken."""
     try:
-        db.execute(
-            f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, name, mode, ruleset, dumps(params or {}), tournament_id, now(), created_by),
-        )
-    except sqlite3.IntegrityError:
+        with refusable(db):
+            db.execute(
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, name, mode, ruleset, dumps(params or {}), tournament_id, now(), created_by),
+            )
+    except INTEGRITY_ERRORS:
         return None
     return get_table(db, table_id)
 
 
-def get_table(db: sqlite_utils.Database, table_id: str) -> dict | None:
+def get_table(db: Database, table_id: str) -> dict | None:
     row = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
     return _table(row) if row else None
 
 
-def list_tables(db: sqlite_utils.Database, *, tournament_id: str | None = None) -> list[dict]:
+def list_tables(db: Database, *, tournament_id: str | None = None) -> list[dict]:
     if tournament_id is None:
         rows = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id")
     else:
@@ -77,7 +80,7 @@ def list_tables(db: sqlite_utils.Database, *, tournament_id: str | None = None) 
 # --- the event log ------------------------------------------------------------------------
 
 
-def stream_head(db: sqlite_utils.Database, table_id: str, stream: str = PLAY) -> tuple[int, int] | None:
+def stream_head(db: Database, table_id: str, stream: str = PLAY) -> tuple[int, int] | None:
     """``(hand, seq)`` of the table's last stored event in *stream*; ``None`` if none."""
     row = db.execute(
         "SELECT hand, seq FROM events WHERE table_id = ? AND stream = ? ORDER BY hand DESC, seq DESC LIMIT 1",
@@ -86,7 +89,7 @@ def stream_head(db: sqlite_utils.Database, table_id: str, stream: str = PLAY) ->
     return (row[0], row[1]) if row else None
 
 
-def stored_event(db: sqlite_utils.Database, table_id: str, hand: int, seq: int, stream: str = PLAY) -> dict | None:
+def stored_event(db: Database, table_id: str, hand: int, seq: int, stream: str = PLAY) -> dict | None:
     """The stored ``body`` (canonical text) and ``answer`` (decoded) of one event."""
     row = db.execute(
         "SELECT id, body, answer FROM events WHERE table_id = ? AND stream = ? AND hand = ? AND seq = ?",
@@ -95,11 +98,11 @@ def stored_event(db: sqlite_utils.Database, table_id: str, hand: int, seq: int, 
     return {"id": row[0], "body": row[1], "answer": json.loads(row[2])} if row else None
 
 
-def append_events(db: sqlite_utils.Database, table_id: str, rows: Iterable[tuple], *, stream: str = PLAY,
+def append_events(db: Database, table_id: str, rows: Iterable[tuple], *, stream: str = PLAY,
                   actor: int | None = None) -> None:
     """Append events: each row is ``(hand, seq, type, body_text, answer_text)``.
 
-    :raises sqlite3.IntegrityError: a (hand, seq) already stored.
+    :raises store.dialect.INTEGRITY_ERRORS: a (hand, seq) already stored.
     """
     at = now()
     db.conn.executemany(
@@ -109,18 +112,22 @@ def append_events(db: sqlite_utils.Database, table_id: str, rows: Iterable[tuple
     )
 
 
-def append_event(db: sqlite_utils.Database, table_id: str, hand: int, seq: int, etype: str, body: Any, *,
+def append_event(db: Database, table_id: str, hand: int, seq: int, etype: str, body: Any, *,
                  answer: Any = None, stream: str = PLAY, actor: int | None = None) -> int:
     """Append one event; its log id."""
-    cursor = db.execute(
+    return db.execute(
         "INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (table_id, stream, hand, seq, etype, canonical(body), dumps(answer if answer is not None else {}), actor, now()),
-    )
-    return cursor.lastrowid
+    ).fetchone()[0]
 
 
-def next_seq(db: sqlite_utils.Database, table_id: str, hand: int, stream: str) -> int:
+def received_at(db: Database, event_id: int) -> str:
+    """When the event with log id *event_id* was stored."""
+    return db.execute("SELECT received_at FROM events WHERE id = ?", (event_id,)).fetchone()[0]
+
+
+def next_seq(db: Database, table_id: str, hand: int, stream: str) -> int:
     row = db.execute("SELECT MAX(seq) FROM events WHERE table_id = ? AND stream = ? AND hand = ?",
                      (table_id, stream, hand)).fetchone()
     return 1 if row[0] is None else row[0] + 1
@@ -136,7 +143,7 @@ def _event(row: Sequence) -> dict:
     }
 
 
-def events(db: sqlite_utils.Database, table_id: str, *, hand: int | None = None, stream: str | None = PLAY,
+def events(db: Database, table_id: str, *, hand: int | None = None, stream: str | None = PLAY,
            after_id: int = 0, limit: int | None = None) -> list[dict]:
     """A table's events in log order (``id``), optionally one hand's, one stream's."""
     where = ["table_id = ?", "id > ?"]
@@ -154,7 +161,7 @@ def events(db: sqlite_utils.Database, table_id: str, *, hand: int | None = None,
     return [_event(r) for r in db.execute(sql, args)]
 
 
-def play_bodies(db: sqlite_utils.Database, table_id: str, hand: int) -> Iterator[dict]:
+def play_bodies(db: Database, table_id: str, hand: int) -> Iterator[dict]:
     """One hand's play events as posted, in seq order (what a replay reads)."""
     for (body,) in db.execute(
         "SELECT body FROM events WHERE table_id = ? AND stream = 'play' AND hand = ? ORDER BY seq",
@@ -163,7 +170,7 @@ def play_bodies(db: sqlite_utils.Database, table_id: str, hand: int) -> Iterator
         yield json.loads(body)
 
 
-def hand_index(db: sqlite_utils.Database, table_id: str) -> list[dict]:
+def hand_index(db: Database, table_id: str) -> list[dict]:
     """Every hand of a table that has events: counts and seq range, in hand order."""
     rows = db.execute(
         "SELECT hand, COUNT(*), MIN(seq), MAX(seq), MIN(received_at), MAX(received_at) FROM events "
@@ -174,14 +181,20 @@ def hand_index(db: sqlite_utils.Database, table_id: str) -> list[dict]:
             for r in rows]
 
 
-def tables_with_events(db: sqlite_utils.Database) -> list[str]:
+def hand_count(db: Database, table_id: str) -> int:
+    """How many hands of the table have play events."""
+    return db.execute("SELECT COUNT(DISTINCT hand) FROM events WHERE table_id = ? AND stream = 'play'",
+                      (table_id,)).fetchone()[0]
+
+
+def tables_with_events(db: Database) -> list[str]:
     return [r[0] for r in db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")]
 
 
 # --- projections: hands, rulings, overrides -------------------------------------------------
 
 
-def save_hand(db: sqlite_utils.Database, table_id: str, hand: int, *, ended: bool, outcome: Any,
+def save_hand(db: Database, table_id: str, hand: int, *, ended: bool, outcome: Any,
               payments: Sequence[int]) -> None:
     db.execute(
         "INSERT INTO hands (table_id, hand, ended, outcome, payments, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
@@ -191,7 +204,7 @@ def save_hand(db: sqlite_utils.Database, table_id: str, hand: int, *, ended: boo
     )
 
 
-def hands(db: sqlite_utils.Database, table_id: str) -> dict[int, dict]:
+def hands(db: Database, table_id: str) -> dict[int, dict]:
     """The hands projection of a table: ``hand -> {ended, outcome, payments}``."""
     return {
         r[0]: {"ended": bool(r[1]), "outcome": json.loads(r[2]), "payments": json.loads(r[3]), "updated_at": r[4]}
@@ -201,7 +214,7 @@ def hands(db: sqlite_utils.Database, table_id: str) -> dict[int, dict]:
     }
 
 
-def replace_rulings(db: sqlite_utils.Database, table_id: str, hand: int, rulings: Iterable[dict]) -> None:
+def replace_rulings(db: Database, table_id: str, hand: int, rulings: Iterable[dict]) -> None:
     """Set one hand's rulings (each with its ``ruling`` and ``effective`` form and ``status``)."""
     db.execute("DELETE FROM rulings WHERE table_id = ? AND hand = ?", (table_id, hand))
     db.conn.executemany(
@@ -215,7 +228,7 @@ def replace_rulings(db: sqlite_utils.Database, table_id: str, hand: int, rulings
     )
 
 
-def rulings(db: sqlite_utils.Database, *, table_id: str | None = None, hand: int | None = None,
+def rulings(db: Database, *, table_id: str | None = None, hand: int | None = None,
             ruling_id: str | None = None, status: str | None = None, limit: int = 1000) -> list[dict]:
     where, args = [], []
     for column, value in (("table_id", table_id), ("hand", hand), ("id", ruling_id), ("status", status)):
@@ -231,7 +244,7 @@ def rulings(db: sqlite_utils.Database, *, table_id: str | None = None, hand: int
     ]
 
 
-def add_override(db: sqlite_utils.Database, *, event_id: int, table_id: str, hand: int, ruling_id: str,
+def add_override(db: Database, *, event_id: int, table_id: str, hand: int, ruling_id: str,
                  decision: str, reason: str, reason_zh: str, actor: int | None, actor_label: str,
                  created_at: str) -> None:
     db.execute(
@@ -241,7 +254,7 @@ def add_override(db: sqlite_utils.Database, *, event_id: int, table_id: str, han
     )
 
 
-def overrides(db: sqlite_utils.Database, table_id: str, *, hand: int | None = None,
+def overrides(db: Database, table_id: str, *, hand: int | None = None,
               ruling_id: str | None = None) -> list[dict]:
     """The audit trail: who overruled what, when, why — in log order."""
     where, args = ["o.table_id = ?"], [table_id]
@@ -264,7 +277,7 @@ def overrides(db: sqlite_utils.Database, table_id: str, *, hand: int | None = No
     ]
 
 
-def clear_projections(db: sqlite_utils.Database, table_id: str | None = None) -> None:
+def clear_projections(db: Database, table_id: str | None = None) -> None:
     """Drop the projections (all, or one table's) before a rebuild from the log."""
     for name in ("hands", "rulings", "overrides"):
         if table_id is None:

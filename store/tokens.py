@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlite_utils
-
-from store.tables import now
+from store.tables import Database, now
 
 _COLUMNS = "id, prefix, role, table_id, label, created_at, revoked_at"
 
@@ -15,38 +13,50 @@ def _token(row: Sequence) -> dict:
             "created_at": row[5], "revoked_at": row[6]}
 
 
-def add_token(db: sqlite_utils.Database, *, digest: str, prefix: str, role: str, table_id: str | None,
+def add_token(db: Database, *, digest: str, prefix: str, role: str, table_id: str | None,
               label: str = "") -> dict:
-    cursor = db.execute(
-        "INSERT INTO tokens (hash, prefix, role, table_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    token_id = db.execute(
+        "INSERT INTO tokens (hash, prefix, role, table_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
         (digest, prefix, role, table_id, label, now()),
-    )
-    return get_token(db, cursor.lastrowid)
+    ).fetchone()[0]
+    return get_token(db, token_id)
 
 
-def get_token(db: sqlite_utils.Database, token_id: int) -> dict | None:
+def get_token(db: Database, token_id: int) -> dict | None:
     row = db.execute(f"SELECT {_COLUMNS} FROM tokens WHERE id = ?", (token_id,)).fetchone()
     return _token(row) if row else None
 
 
-def token_by_hash(db: sqlite_utils.Database, digest: str) -> dict | None:
+def token_by_hash(db: Database, digest: str) -> dict | None:
     """The live (not revoked) token with this hash."""
     row = db.execute(f"SELECT {_COLUMNS} FROM tokens WHERE hash = ? AND revoked_at IS NULL", (digest,)).fetchone()
     return _token(row) if row else None
 
 
-def list_tokens(db: sqlite_utils.Database, *, include_revoked: bool = False) -> list[dict]:
+def list_tokens(db: Database, *, include_revoked: bool = False) -> list[dict]:
     sql = f"SELECT {_COLUMNS} FROM tokens" + ("" if include_revoked else " WHERE revoked_at IS NULL") + " ORDER BY id"
     return [_token(r) for r in db.execute(sql)]
 
 
-def revoke_token(db: sqlite_utils.Database, token_id: int) -> dict | None:
-    """Revoke a token (kept for the audit trail); ``None`` if there is no such token."""
-    db.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now(), token_id))
+def revoke_token(db: Database, token_id: int) -> dict | None:
+    """Revoke a token (kept for the audit trail); ``None`` if there is no such token.
+
+    The same transaction counts the revocation in ``meta.tokens_revoked``: every server
+    reads that count to know its cached tokens are stale (:func:`revocations`)."""
+    cursor = db.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now(), token_id))
+    if cursor.rowcount:
+        db.execute("INSERT INTO meta (key, value) VALUES ('tokens_revoked', '1') ON CONFLICT (key) "
+                   "DO UPDATE SET value = CAST(CAST(meta.value AS INTEGER) + 1 AS TEXT)")
     return get_token(db, token_id)
 
 
-def count_tokens(db: sqlite_utils.Database, role: str | None = None) -> int:
+def revocations(db: Database) -> int:
+    """How many revocations the database has seen (a counter that only grows)."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'tokens_revoked'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def count_tokens(db: Database, role: str | None = None) -> int:
     if role is None:
         return db.execute("SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL").fetchone()[0]
     return db.execute("SELECT COUNT(*) FROM tokens WHERE revoked_at IS NULL AND role = ?", (role,)).fetchone()[0]

@@ -9,30 +9,29 @@ The log is the tournament's source of truth: ``tournament_events`` rows hold
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from typing import Any
 
-import sqlite_utils
-
-from store.tables import canonical, dumps, now
+from store.dialect import INTEGRITY_ERRORS, refusable
+from store.tables import Database, canonical, dumps, now
 from tournament import clock, codec, provenance  # noqa: F401 - importing registers their side events
 from tournament.errors import EventLogError
 from tournament.events import Record, append
 
 
-def create_tournament(db: sqlite_utils.Database, tournament_id: str, *, name: str = "", config: dict | None = None,
+def create_tournament(db: Database, tournament_id: str, *, name: str = "", config: dict | None = None,
                       created_by: int | None = None) -> dict | None:
     """Insert a tournament; ``None`` when the id is taken."""
     try:
-        db.execute("INSERT INTO tournaments (id, name, config, created_at, created_by) VALUES (?, ?, ?, ?, ?)",
-                   (tournament_id, name, dumps(config or {}), now(), created_by))
-    except sqlite3.IntegrityError:
+        with refusable(db):
+            db.execute("INSERT INTO tournaments (id, name, config, created_at, created_by) VALUES (?, ?, ?, ?, ?)",
+                       (tournament_id, name, dumps(config or {}), now(), created_by))
+    except INTEGRITY_ERRORS:
         return None
     return get_tournament(db, tournament_id)
 
 
-def get_tournament(db: sqlite_utils.Database, tournament_id: str) -> dict | None:
+def get_tournament(db: Database, tournament_id: str) -> dict | None:
     row = db.execute("SELECT id, name, config, created_at, created_by FROM tournaments WHERE id = ?",
                      (tournament_id,)).fetchone()
     if not row:
@@ -40,7 +39,7 @@ def get_tournament(db: sqlite_utils.Database, tournament_id: str) -> dict | None
     return {"id": row[0], "name": row[1], "config": json.loads(row[2]), "created_at": row[3], "created_by": row[4]}
 
 
-def list_tournaments(db: sqlite_utils.Database) -> list[dict]:
+def list_tournaments(db: Database) -> list[dict]:
     return [get_tournament(db, r[0]) for r in db.execute("SELECT id FROM tournaments ORDER BY created_at, id")]
 
 
@@ -48,14 +47,14 @@ _INSERT = ("INSERT INTO tournament_events (tournament_id, seq, type, body, actor
            "VALUES (?, ?, ?, ?, ?, ?)")
 
 
-def append_tournament_event(db: sqlite_utils.Database, tournament_id: str, etype: str, body: Any, *,
+def append_tournament_event(db: Database, tournament_id: str, etype: str, body: Any, *,
                             actor: int | None = None) -> dict:
     """Append a raw row with the next seq (from 1), past :func:`append_events`' checks: what a
     hand-edited or foreign file may hold (tests of how readers meet a log that does not fold)."""
     seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_events WHERE tournament_id = ?",
                      (tournament_id,)).fetchone()[0]
-    cursor = db.execute(_INSERT, (tournament_id, seq, etype, canonical(body), actor, now()))
-    return {"id": cursor.lastrowid, "tournament": tournament_id, "seq": seq, "type": etype, "body": body}
+    row_id = db.execute(_INSERT + " RETURNING id", (tournament_id, seq, etype, canonical(body), actor, now())).fetchone()[0]
+    return {"id": row_id, "tournament": tournament_id, "seq": seq, "type": etype, "body": body}
 
 
 #: ``(database file, tournament id) → (its last row as read, the records)``: committed rows
@@ -65,12 +64,15 @@ _RECORDS_LOCK = threading.Lock()
 _RECORDS_MAX = 64
 
 
-def _database_file(db: sqlite_utils.Database) -> str:
+def _database_file(db: Database) -> str:
+    identity = getattr(db, "identity", None)  # PostgreSQL: its URL
+    if identity is not None:
+        return identity
     row = db.execute("PRAGMA database_list").fetchone()
     return row[2] if row and row[2] else ""
 
 
-def load_records(db: sqlite_utils.Database, tournament_id: str) -> list[Record]:
+def load_records(db: Database, tournament_id: str) -> list[Record]:
     """The tournament's log as domain records, in sequence order (``by`` is the actor's token
     id as text, ``at`` the time it was received).
 
@@ -106,7 +108,7 @@ def load_records(db: sqlite_utils.Database, tournament_id: str) -> list[Record]:
     return records
 
 
-def append_events(db: sqlite_utils.Database, tournament_id: str, events: list, *, actor: int | None = None,
+def append_events(db: Database, tournament_id: str, events: list, *, actor: int | None = None,
                   at: str | None = None) -> list[Record]:
     """Append domain events to the log, refusing them all when the log would not fold.
 
@@ -134,14 +136,14 @@ def append_events(db: sqlite_utils.Database, tournament_id: str, events: list, *
     return added
 
 
-def last_seq(db: sqlite_utils.Database, tournament_id: str) -> int:
+def last_seq(db: Database, tournament_id: str) -> int:
     """The tournament log's last sequence number (0 when empty): a log is append-only, so
     equal numbers mean an equal log (what a cache of the replayed state is keyed by)."""
     return db.execute("SELECT COALESCE(MAX(seq), 0) FROM tournament_events WHERE tournament_id = ?",
                       (tournament_id,)).fetchone()[0]
 
 
-def token_labels(db: sqlite_utils.Database, ids: list[int]) -> dict[int, dict]:
+def token_labels(db: Database, ids: list[int]) -> dict[int, dict]:
     """``token id → {role, label}`` for the actors of an audit trail (never a secret)."""
     if not ids:
         return {}

@@ -22,6 +22,15 @@ busy handler, which sleeps and retries (1, 2, 5, 10 ... ms) and so adds its slee
 latency of every post of the batch. Other writers (the CLI) still meet SQLite's lock and
 busy timeout as before.
 
+On PostgreSQL (issue #16 item 2) the servers may be on different hosts: they take turns in
+the database itself, through transaction-scoped advisory locks taken at the start of each
+batch, in one order (so two batches never wait for each other in a circle). A job may
+name the keys it needs (``submit(work, keys=("table:T1",))``, what the live ingest does for
+its table): a batch of such jobs takes :data:`store.dialect.LOCK_WRITE` shared and each key
+exclusive, so batches of different tables commit side by side, and one table's writes stay
+in order. A job that names no key (tokens, tournaments, rebuilds) takes ``LOCK_WRITE``
+exclusive: its batch runs alone, as every batch does on SQLite.
+
 No background thread: the request threads take turns as leader, so a lone request pays
 one commit and nothing else, and a burst shares one fsync among all the requests that
 queued behind the previous commit. A follower sleeps on its own event and wakes once:
@@ -32,13 +41,12 @@ from __future__ import annotations
 
 import fcntl
 import os
-import sqlite3
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-import sqlite_utils
+from store.dialect import DATABASE_ERRORS, LOCK_KEY, LOCK_WRITE, PgDatabase, begin_write, lock_key
 
 
 class StoreUnavailableError(RuntimeError):
@@ -57,7 +65,7 @@ class Tx:
 
     __slots__ = ("db", "external_change", "_aborts")
 
-    def __init__(self, db: sqlite_utils.Database, external_change: bool = True):
+    def __init__(self, db: Any, external_change: bool = True):
         self.db = db
         #: another connection (a CLI command, another process) committed since this writer's
         #: last commit: in-memory state derived from the database must be checked again
@@ -75,10 +83,11 @@ class Tx:
 
 
 class _Job:
-    __slots__ = ("work", "result", "error", "done", "tx", "wake")
+    __slots__ = ("work", "keys", "result", "error", "done", "tx", "wake")
 
-    def __init__(self, work: Callable[[Tx], Any]):
+    def __init__(self, work: Callable[[Tx], Any], keys: tuple[str, ...] | None):
         self.work = work
+        self.keys = keys
         self.result: Any = None
         self.error: BaseException | None = None
         self.done = False
@@ -90,18 +99,19 @@ class _Job:
 class GroupCommitter:
     """The single writer of one database file (one per app).
 
-    :param opener: returns a new sqlite-utils connection usable from any thread.
+    :param opener: returns a new connection usable from any thread (sqlite-utils, or
+        :class:`store.dialect.PgDatabase`).
     :param max_batch: most jobs in one transaction.
     :param lock_path: a file whose exclusive ``flock`` is held around each batch (shared by
         every process writing the same database).
     """
 
-    def __init__(self, opener: Callable[[], sqlite_utils.Database], *, max_batch: int = 256,
+    def __init__(self, opener: Callable[[], Any], *, max_batch: int = 256,
                  lock_path: str | None = None):
         self._opener = opener
         self._lock_path = lock_path
         self._lock_fd: int | None = None
-        self._db: sqlite_utils.Database | None = None
+        self._db: Any = None
         self._pending: deque[_Job] = deque()
         self._pending_lock = threading.Lock()
         self._commit_lock = threading.Lock()  # held by the leader while it runs a batch
@@ -112,12 +122,16 @@ class GroupCommitter:
         self.commits = 0
         self.jobs = 0
 
-    def submit(self, work: Callable[[Tx], Any]) -> Any:
+    def submit(self, work: Callable[[Tx], Any], keys: Iterable[str] | None = None) -> Any:
         """Run ``work(tx)`` in a committed transaction; its result, or its exception.
+
+        *keys* name all the work writes and reads to decide (``table:T1``): on PostgreSQL
+        the job then shares the database with other servers' jobs on other keys; without
+        keys it has the database to itself for its batch (see the module's text).
 
         :raises StoreUnavailableError: the batch could not be committed.
         """
-        job = _Job(work)
+        job = _Job(work, None if keys is None else tuple(keys))
         with self._pending_lock:
             self._pending.append(job)
             lead = not self._leading
@@ -151,7 +165,7 @@ class GroupCommitter:
 
     # -- the leader's part, under the commit lock --------------------------------------
 
-    def _connection(self) -> sqlite_utils.Database:
+    def _connection(self) -> Any:
         if self._db is None:
             self._db = self._opener()
         return self._db
@@ -169,15 +183,27 @@ class GroupCommitter:
             self._run_locked(batch)
 
     def _run_locked(self, batch: list[_Job]) -> None:
+        conn = None
         try:
             db = self._connection()
             conn = db.conn
-            conn.execute("BEGIN IMMEDIATE")
-            version = conn.execute("PRAGMA data_version").fetchone()[0]
-        except sqlite3.Error as exc:
+            if isinstance(db, PgDatabase):
+                db.execute(_begin_with_locks(batch))  # one round trip: BEGIN and the batch's locks
+                version = None  # other servers write at any time: always check the stored head
+            else:
+                begin_write(db)
+                version = conn.execute("PRAGMA data_version").fetchone()[0]
+        except DATABASE_ERRORS as exc:
+            try:
+                if conn is not None and conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            except DATABASE_ERRORS:
+                self.close_broken()
+            if conn is not None and getattr(conn, "closed", False):
+                self.close_broken()  # PostgreSQL went away: the next batch connects again
             self._fail(batch, StoreUnavailableError(exc))
             return
-        external = version != self._data_version
+        external = version is None or version != self._data_version
         self._data_version = version
         try:
             for job in batch:
@@ -200,7 +226,7 @@ class GroupCommitter:
             try:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-            except sqlite3.Error:
+            except DATABASE_ERRORS:
                 self.close_broken()
             self._fail(batch, exc if isinstance(exc, StoreUnavailableError) else StoreUnavailableError(exc))
             return
@@ -228,3 +254,16 @@ class GroupCommitter:
                 job.error = error
             job.done = True
             job.wake.set()
+
+
+def _begin_with_locks(batch: list[_Job]) -> str:
+    """``BEGIN`` and the batch's advisory locks (PostgreSQL), in one statement text, always in
+    the same order: the writers' lock (exclusive when a job named no keys, else shared), then
+    each key in ascending order. All are released by the transaction's end. The keys are
+    integers made here (:func:`store.dialect.lock_key`), never text from a request."""
+    keyed = [job.keys for job in batch]
+    if any(keys is None for keys in keyed):
+        return f"BEGIN; SELECT pg_advisory_xact_lock({LOCK_WRITE}, 0)"
+    locks = [f"pg_advisory_xact_lock_shared({LOCK_WRITE}, 0)"]
+    locks += [f"pg_advisory_xact_lock({LOCK_KEY}, {key})" for key in sorted({lock_key(k) for keys in keyed for k in keys})]
+    return "BEGIN; SELECT " + ", ".join(locks)

@@ -1,6 +1,7 @@
 """Shared fixtures, and the loader of every step module in tests/steps/."""
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,7 +21,16 @@ pytest_plugins = sorted(
 )
 
 
+#: the backend of the ``database`` fixture (and so of ``app`` and ``client``): ``sqlite`` (the
+#: default) or ``postgresql`` (a throwaway cluster, tests/pgcluster.py; ``make test-pg``)
+BACKEND = os.environ.get("MJREF_TEST_DATABASE", "sqlite").lower()
+if BACKEND not in ("sqlite", "postgresql"):
+    raise RuntimeError(f"MJREF_TEST_DATABASE must be sqlite or postgresql, not {BACKEND!r}")
+
+
 def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only: reads or writes the SQLite file itself (skipped on PostgreSQL)")
+    config.addinivalue_line("markers", "postgresql: needs PostgreSQL whatever the backend (tests/pgcluster.py)")
     # pytest-bdd turns every Gherkin tag (@tai.07, @app.flower-numbering, @wip) into a
     # pytest marker; register them so they neither warn nor break --strict-markers,
     # and so `pytest -m tai.07` selects the scenarios of a clause.
@@ -39,10 +49,66 @@ def app_clock():
     return FixedClock(TEST_NOW)
 
 
+def pytest_collection_modifyitems(config, items):
+    """On PostgreSQL (``MJREF_TEST_DATABASE=postgresql``) run the tests that store something
+    (those using the ``database`` fixture, through ``app`` and ``client`` too, and those that
+    need PostgreSQL anyway); the others never touch a database and ran on SQLite already.
+    A test marked ``sqlite_only`` looks into the SQLite file itself: skipped there."""
+    if BACKEND != "postgresql":
+        return
+    keep, drop = [], []
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        (keep if "database" in names or "pg_cluster" in names else drop).append(item)
+        if item.get_closest_marker("sqlite_only"):
+            item.add_marker(pytest.mark.skip(reason="reads the SQLite file itself / 直接讀寫 SQLite 檔案"))
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(scope="session")
+def pg_cluster(tmp_path_factory):
+    """This test process's own PostgreSQL server (initdb, its own port, an unprivileged user),
+    with a migrated template database; stopped and removed at the end."""
+    from tests.pgcluster import Cluster, pg_bin
+
+    if pg_bin() is None:
+        pytest.fail("PostgreSQL is not installed: apt-get install postgresql (.ci/run does) / 未安裝 PostgreSQL")
+    cluster = Cluster().start()
+    try:
+        cluster.create_template()
+        yield cluster
+    finally:
+        cluster.remove()
+
+
 @pytest.fixture()
-def app(tmp_path, app_clock):
-    """The real app on a fresh SQLite file, its time read from :func:`app_clock`."""
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "mjref.sqlite3"), "CLOCK": app_clock})
+def pg_database(pg_cluster):
+    """A fresh PostgreSQL database (a copy of the migrated template), dropped afterwards."""
+    url = pg_cluster.new_database()
+    yield url
+    pg_cluster.drop_database(url)
+
+
+@pytest.fixture()
+def database(request, tmp_path):
+    """A fresh database for one test: a SQLite file in the test's folder, or (with
+    ``MJREF_TEST_DATABASE=postgresql``) a new PostgreSQL database."""
+    if BACKEND == "postgresql":
+        yield request.getfixturevalue("pg_database")
+    else:
+        yield str(tmp_path / "mjref.sqlite3")
+
+
+@pytest.fixture()
+def app(database, app_clock):
+    """The real app on a fresh database (SQLite file, or PostgreSQL), its time read from :func:`app_clock`."""
+    from store import close_app
+
+    app = create_app({"TESTING": True, "DATABASE": database, "CLOCK": app_clock})
+    yield app
+    close_app(app)
 
 
 @pytest.fixture()

@@ -23,6 +23,7 @@ from api.auth import create_token
 from referee.events import event_to_dict
 from referee.generator import generate_hand
 from store import connect
+from store.dialect import is_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -42,7 +43,8 @@ def make_token(database: str | os.PathLike, role: str, table: str | None = None,
     """A new token's secret, written straight to the database file (waiting up to 30 s for a
     running server's writer: on a loaded machine its commits can outlast the store's 5 s)."""
     db = connect(database)
-    db.conn.execute("PRAGMA busy_timeout = 30000")
+    if not is_postgres(database):
+        db.conn.execute("PRAGMA busy_timeout = 30000")
     try:
         with db.atomic():
             secret, _row = create_token(db, role=role, table=table, label=label or role)
@@ -133,3 +135,19 @@ def request(port: int, method: str, path: str, body: object | None = None, heade
     finally:
         if own:
             conn.close()
+
+
+# --- the database, as a person with sqlite3 or psql sees it ---------------------------------------
+
+
+def sql_rows(database: str | os.PathLike, sql: str, params: tuple = ()) -> list[tuple]:
+    """Run one statement on its own connection, outside the app (committed at once), on
+    either backend; the rows it returns (``[]`` for a statement without rows)."""
+    db = connect(database)
+    try:
+        cursor = db.conn.execute(sql, params)
+        rows = [tuple(r) for r in cursor.fetchall()] if cursor.description else []
+        db.conn.commit()
+        return rows
+    finally:
+        db.close()

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
-import sqlite3
 
 import pytest
 
 from app import create_app
-from tests.servicekit import admin, bearer, create_table, hand_events, make_token, official  # noqa: F401 - fixtures
+from tests.servicekit import sql_rows, admin, bearer, create_table, hand_events, make_token, official  # noqa: F401 - fixtures
 from tournament.seating import same_relative_order
 
 BASE = "/api/v1/tournaments"
@@ -19,8 +18,8 @@ PLAYERS = [{"id": f"P{i}", "name": name} for i, name in enumerate(
 
 
 def log_length(app, tid: str) -> int:
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return conn.execute("SELECT COUNT(*) FROM tournament_events WHERE tournament_id = ?", (tid,)).fetchone()[0]
+    return sql_rows(app.config["DATABASE"], "SELECT COUNT(*) FROM tournament_events WHERE tournament_id = ?",
+                    (tid,))[0][0]
 
 
 def problem(response, status: int, field: str | None) -> dict:

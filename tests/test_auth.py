@@ -9,7 +9,8 @@ import sqlite3
 import pytest
 
 from app import create_app
-from tests.servicekit import admin, bearer, create_table, hand_events, make_token, official  # noqa: F401
+from store.dialect import is_postgres
+from tests.servicekit import sql_rows, admin, bearer, create_table, hand_events, make_token, official  # noqa: F401
 
 
 def test_cli_creates_a_token_shown_once_and_stored_hashed(app, client):
@@ -18,9 +19,14 @@ def test_cli_creates_a_token_shown_once_and_stored_hashed(app, client):
     made = json.loads(result.stdout)
     secret = made["token"]
     assert secret.startswith("mjref_") and len(secret) > 40 and made["role"] == "admin"
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        dump = "\n".join(conn.iterdump())
-        stored = conn.execute("SELECT hash FROM tokens WHERE id = ?", (made["id"],)).fetchone()[0]
+    database = app.config["DATABASE"]
+    if is_postgres(database):  # every row of every table, as text
+        tables = [r[0] for r in sql_rows(database, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        dump = "\n".join(repr(sql_rows(database, f"SELECT * FROM {t}")) for t in tables)
+    else:
+        with sqlite3.connect(database) as conn:
+            dump = "\n".join(conn.iterdump())
+    [(stored,)] = sql_rows(database, "SELECT hash FROM tokens WHERE id = ?", (made["id"],))
     assert secret not in dump
     assert stored == hashlib.sha256(secret.encode()).hexdigest()
     assert client.get("/api/v1/whoami", headers=bearer(secret)).get_json() == {
@@ -136,8 +142,7 @@ def test_a_table_token_never_reaches_another_table(app, client, official):
     assert client.get("/api/v1/rulings?table=T2", headers=t1).status_code == 403
     assert [t["id"] for t in client.get("/api/v1/tables", headers=t1).get_json()["tables"]] == ["T1"]
     assert client.get("/api/v1/tables/T1/events", headers=t1).status_code == 200
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM events WHERE table_id = 'T2'").fetchone()[0] == 1
+    assert sql_rows(app.config["DATABASE"], "SELECT COUNT(*) FROM events WHERE table_id = 'T2'") == [(1,)]
 
 
 def test_public_reads_are_configuration(tmp_path):

@@ -21,6 +21,7 @@ from api import intake
 from api.intake import MAX_JSON_DEPTH, check_json_text
 from app import create_app
 from tests.servicekit import (  # noqa: F401
+    sql_rows,
     admin, bearer, create_table, free_port, hand_events, make_token, official, request, start_server,
 )
 
@@ -74,8 +75,7 @@ def call(app, path: str, *, method: str = "POST", headers: dict | None = None, b
 
 
 def stored(app, sql: str) -> list:
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return conn.execute(sql).fetchall()
+    return sql_rows(app.config["DATABASE"], sql)
 
 
 # ==========================================================================================

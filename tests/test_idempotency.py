@@ -6,13 +6,13 @@ id, players' ids, a link) and finds it recorded so is answered as a duplicate, n
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 
 import pytest
 
 from api.idempotency import HEADER, REPLAYED
-from tests.servicekit import bearer, create_table, make_token, official  # noqa: F401 - fixtures
+from store.dialect import INTEGRITY_ERRORS
+from tests.servicekit import sql_rows, bearer, create_table, make_token, official  # noqa: F401 - fixtures
 from tests.test_api_tournaments import BASE, PLAYERS, create, log_length, problem
 
 HAND = {"round": 1, "table": 1, "payments": [-260, 260, 0, 0], "wins": [{"seat": 1, "tai": 8, "deal_in": 0}]}
@@ -31,9 +31,8 @@ def keyed(headers: dict, key: str) -> dict:
 
 
 def stored_keys(app) -> list[tuple]:
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return conn.execute("SELECT principal, key, status, first_seq, last_seq, tournament_id FROM idempotency_keys "
-                            "ORDER BY rowid").fetchall()
+    return sql_rows(app.config["DATABASE"], "SELECT principal, key, status, first_seq, last_seq, tournament_id "
+                    "FROM idempotency_keys ORDER BY created_at, principal, key")
 
 
 # --- Idempotency-Key -------------------------------------------------------------------------------
@@ -293,10 +292,9 @@ def test_a_correction_or_revert_resent_is_a_duplicate(app, client, official, eve
 
 def test_stored_answers_are_append_only(app, client, official, event):
     client.post(f"{BASE}/T1/hands", json=HAND, headers=keyed(official, "k"))
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        for sql in ("UPDATE idempotency_keys SET status = 200", "DELETE FROM idempotency_keys"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                conn.execute(sql)
+    for sql in ("UPDATE idempotency_keys SET status = 200", "DELETE FROM idempotency_keys"):
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+            sql_rows(app.config["DATABASE"], sql)
 
 
 def test_every_tournament_write_documents_the_header(client):

@@ -2,11 +2,10 @@
 SQLite file: in order, once, all or nothing; errors name the field and the position."""
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
-from tests.servicekit import admin, create_table, hand_events, official  # noqa: F401 - fixtures
+from tests.servicekit import sql_rows, admin, create_table, hand_events, official  # noqa: F401 - fixtures
 
 EVENTS = "/api/v1/tables/{}/events"
 
@@ -16,9 +15,8 @@ def post(client, headers, table, body):
 
 
 def stored_seqs(app, table):
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return [tuple(r) for r in conn.execute(
-            "SELECT hand, seq FROM events WHERE table_id = ? AND stream = 'play' ORDER BY id", (table,))]
+    return sql_rows(app.config["DATABASE"],
+                    "SELECT hand, seq FROM events WHERE table_id = ? AND stream = 'play' ORDER BY id", (table,))
 
 
 @pytest.fixture()
@@ -320,9 +318,8 @@ def test_projections_rebuild_from_the_log(app, client, official, table):
     before = (client.get("/api/v1/tables/A1/hands").get_json(), client.get("/api/v1/tables/A1/rulings").get_json(),
               client.get("/api/v1/tables/A1/overrides").get_json())
 
-    with sqlite3.connect(app.config["DATABASE"]) as conn:  # lose every projection
-        for name in ("hands", "rulings", "overrides"):
-            conn.execute(f"DELETE FROM {name}")
+    for name in ("hands", "rulings", "overrides"):  # lose every projection
+        sql_rows(app.config["DATABASE"], f"DELETE FROM {name}")
     result = app.test_cli_runner().invoke(args=["tables", "rebuild"])
     assert result.exit_code == 0, result.output
 
@@ -333,11 +330,11 @@ def test_projections_rebuild_from_the_log(app, client, official, table):
     assert after[1:] == before[1:]
 
 
-def test_the_log_survives_a_restart_and_ingest_goes_on(tmp_path, official):
+def test_the_log_survives_a_restart_and_ingest_goes_on(database, official):
     from app import create_app
     from tests.servicekit import bearer, make_token
 
-    config = {"TESTING": True, "DATABASE": str(tmp_path / "restart.sqlite3")}
+    config = {"TESTING": True, "DATABASE": database}
     first = create_app(config)
     token = bearer(make_token(config["DATABASE"], "official"))
     client = first.test_client()
@@ -351,7 +348,7 @@ def test_the_log_survives_a_restart_and_ingest_goes_on(tmp_path, official):
     assert all(r["verdict"] == "accepted" for r in again["results"])
 
 
-def test_two_server_processes_on_one_file_take_turns_at_one_table(tmp_path, official):
+def test_two_server_processes_on_one_file_take_turns_at_one_table(database, official):
     """Two apps on one file stand for two server processes (``MJREF_PROCESSES``): a
     table's posts may reach either. Each one's in-memory referee falls behind the log
     when the other writes; it must notice, reload, and answer exactly as one process
@@ -359,7 +356,7 @@ def test_two_server_processes_on_one_file_take_turns_at_one_table(tmp_path, offi
     from app import create_app
     from tests.servicekit import bearer, make_token
 
-    config = {"TESTING": True, "DATABASE": str(tmp_path / "two.sqlite3")}
+    config = {"TESTING": True, "DATABASE": database}
     apps = [create_app(config).test_client(), create_app(config).test_client()]
     token = bearer(make_token(config["DATABASE"], "official"))
     create_table(apps[0], token, "P1")

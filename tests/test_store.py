@@ -1,5 +1,6 @@
-"""The store: migrations, the append-only log (refused by SQLite itself), uniqueness,
-group commit, projections rebuilt from the log. Real SQLite files in tmp_path."""
+"""The store: migrations, the append-only log (refused by the database itself), uniqueness,
+group commit, projections rebuilt from the log. Real SQLite files in tmp_path, or real
+PostgreSQL databases (``MJREF_TEST_DATABASE=postgresql``, tests/pgcluster.py)."""
 from __future__ import annotations
 
 import sqlite3
@@ -9,15 +10,40 @@ import pytest
 
 from store import SCHEMA_VERSION, StoreUnavailableError, connect, init_db
 from store import tables as ts
+from store.dialect import INTEGRITY_ERRORS, is_postgres, table_exists
 from store.schema import SchemaTooNewError, current_version, migrate
 from store.writer import GroupCommitter
+from tests.servicekit import sql_rows
+
+LAYOUT = {"events", "tables", "rulings", "overrides", "tokens", "tournaments", "hands", "tournament_events",
+          "idempotency_keys", "meta"}
 
 
 @pytest.fixture()
-def path(tmp_path):
-    p = tmp_path / "store.sqlite3"
-    init_db(p)
-    return p
+def path(database):
+    init_db(database)
+    return database
+
+
+@pytest.fixture()
+def empty(database, request, tmp_path):
+    """A database with nothing in it yet (no layout)."""
+    if is_postgres(database):
+        cluster = request.getfixturevalue("pg_cluster")
+        url = cluster.new_database("empty", template="template1")
+        yield url
+        cluster.drop_database(url)
+    else:
+        yield str(tmp_path / "old.sqlite3")
+
+
+def plain(database):
+    """Not our code: a plain connection (sqlite3, or psycopg), each statement committed."""
+    if is_postgres(database):
+        import psycopg
+
+        return psycopg.connect(database, autocommit=True)
+    return sqlite3.connect(database, isolation_level=None)
 
 
 @pytest.fixture()
@@ -33,17 +59,19 @@ def _table(db, table_id="T1"):
 
 
 def test_fresh_file_is_at_the_current_version_in_wal(path):
-    with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+    if not is_postgres(path):
+        assert sql_rows(path, "PRAGMA journal_mode") == [("wal",)]
+    [(version,)] = sql_rows(path, "SELECT value FROM meta WHERE key = 'schema_version'")
     assert int(version) == SCHEMA_VERSION
     assert init_db(path) == []  # a second start migrates nothing
 
 
-def test_a_version_1_file_is_migrated_keeping_its_data(tmp_path):
-    path = tmp_path / "old.sqlite3"
+def test_a_version_1_file_is_migrated_keeping_its_data(empty):
+    path = empty
     db = connect(path)
-    db.enable_wal()
+    if not is_postgres(path):
+        db.enable_wal()
+    assert current_version(db) == 0
     migrate(db, target=1)
     db.execute("INSERT INTO meta (key, value) VALUES ('note', 'kept')")
     db.conn.commit()
@@ -55,19 +83,21 @@ def test_a_version_1_file_is_migrated_keeping_its_data(tmp_path):
     db = connect(path)
     assert current_version(db) == SCHEMA_VERSION
     assert db.execute("SELECT value FROM meta WHERE key = 'note'").fetchone()[0] == "kept"
-    assert {"events", "tables", "rulings", "overrides", "tokens", "tournaments", "hands"} <= set(db.table_names())
+    assert all(table_exists(db, name) for name in LAYOUT)
     db.close()
 
 
-def test_a_version_2_file_gets_the_idempotency_keys_keeping_its_tournaments(tmp_path):
+def test_a_version_2_file_gets_the_idempotency_keys_keeping_its_tournaments(empty):
     """Schema 3 (issue #12 item 7): ``idempotency_keys`` added to a file of issue #7's layout."""
     from store import idempotency as istore
     from store import tournaments as tstore
 
-    path = tmp_path / "v2.sqlite3"
+    path = empty
     db = connect(path)
-    db.enable_wal()
+    if not is_postgres(path):
+        db.enable_wal()
     migrate(db, target=2)
+    assert not table_exists(db, "idempotency_keys")
     with db.atomic():
         tstore.create_tournament(db, "T1", name="台北盃")
         tstore.append_tournament_event(db, "T1", "EventCreated", {"settings": {}})
@@ -83,7 +113,7 @@ def test_a_version_2_file_gets_the_idempotency_keys_keeping_its_tournaments(tmp_
     stored = istore.find(db, 1, "k")
     assert (stored.status, stored.body, stored.headers, stored.last_seq) == (201, {"ok": True}, {"Location": "/x"}, 1)
     assert istore.find(db, 2, "k") is None  # another token's key space
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         with db.atomic():
             istore.save(db, principal=1, key="k", fingerprint="g", method="POST", path="/p", tournament_id="T1",
                         first_seq=None, last_seq=None, status=201, body={})
@@ -91,8 +121,7 @@ def test_a_version_2_file_gets_the_idempotency_keys_keeping_its_tournaments(tmp_
 
 
 def test_a_newer_file_is_refused(path):
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    sql_rows(path, "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
     with pytest.raises(SchemaTooNewError, match="newer"):
         init_db(path)
 
@@ -101,11 +130,28 @@ def test_events_are_append_only_in_the_database_itself(path, db):
     _table(db)
     with db.atomic():
         ts.append_event(db, "T1", 1, 1, "hand_start", {"type": "hand_start"})
-    raw = sqlite3.connect(path)  # not our code: a plain connection
-    for sql in ("UPDATE events SET body = '{}'", "DELETE FROM events", "DELETE FROM events WHERE seq = 1"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    raw = plain(path)
+    refused = ["UPDATE events SET body = '{}'", "DELETE FROM events", "DELETE FROM events WHERE seq = 1"]
+    if is_postgres(path):
+        refused.append("TRUNCATE events CASCADE")
+    for table in ("tournament_events", "idempotency_keys"):
+        refused += [f"UPDATE {table} SET seq = 0" if table == "tournament_events" else f"UPDATE {table} SET status = 0",
+                    f"DELETE FROM {table}"]
+    with db.atomic():
+        from store import tournaments as tstore
+
+        tstore.create_tournament(db, "C1")
+        tstore.append_tournament_event(db, "C1", "EventCreated", {"settings": {}})
+        from store import idempotency as istore
+
+        istore.save(db, principal=1, key="k", fingerprint="f", method="POST", path="/p", tournament_id="C1",
+                    first_seq=1, last_seq=1, status=201, body={})
+    for sql in refused:
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             raw.execute(sql)
     raw.close()
+    assert sql_rows(path, "SELECT COUNT(*) FROM tournament_events") == [(1,)]
+    assert sql_rows(path, "SELECT COUNT(*) FROM idempotency_keys") == [(1,)]
     assert [e["seq"] for e in ts.events(db, "T1")] == [1]
 
 
@@ -116,12 +162,12 @@ def test_one_event_per_table_hand_seq(db):
         ts.append_event(db, "T1", 1, 1, "hand_start", {})
         ts.append_event(db, "T2", 1, 1, "hand_start", {})  # another table: fine
         ts.append_event(db, "T1", 2, 1, "hand_start", {})  # another hand: fine
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"), db.atomic():
+    with pytest.raises(INTEGRITY_ERRORS, match="(?i)unique"), db.atomic():
         ts.append_event(db, "T1", 1, 1, "draw", {})
 
 
 def test_an_event_needs_its_table(db):
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"), db.atomic():
+    with pytest.raises(INTEGRITY_ERRORS, match="(?i)foreign key"), db.atomic():
         ts.append_event(db, "nope", 1, 1, "hand_start", {})
 
 
@@ -129,9 +175,9 @@ def test_token_rows_keep_a_table_only_for_the_table_role(db):
     _table(db)
     from store.tokens import add_token
 
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK"), db.atomic():
+    with pytest.raises(INTEGRITY_ERRORS, match="(?i)check"), db.atomic():
         add_token(db, digest="a" * 64, prefix="x", role="official", table_id="T1")
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK"), db.atomic():
+    with pytest.raises(INTEGRITY_ERRORS, match="(?i)check"), db.atomic():
         add_token(db, digest="b" * 64, prefix="x", role="table", table_id=None)
 
 
@@ -187,6 +233,7 @@ def test_abort_hooks_run_when_a_job_fails(path):
     writer.close()
 
 
+@pytest.mark.sqlite_only
 def test_a_locked_database_is_store_unavailable_and_nothing_is_written(path, monkeypatch):
     import store.db
 
@@ -215,6 +262,7 @@ def test_the_writer_notices_other_connections_writes(path):
     other = connect(path)
     _table(other, "T5")
     writer.submit(lambda tx: seen.append(tx.external_change))
-    assert seen == [True, False, True]
+    # PostgreSQL: other servers write at any time, every batch checks again
+    assert seen == ([True, True, True] if is_postgres(path) else [True, False, True])
     writer.close()
     other.close()

@@ -1,0 +1,154 @@
+"""Live ingest on PostgreSQL with 1, 2, 3 app servers behind one nginx (issue #16 item 5).
+
+Starts a throwaway PostgreSQL (``tests/pgcluster.py``: ``initdb`` into a temporary folder,
+its own port; ``fsync`` on, so an ack means the commit is on disk), N app servers
+(``python -m mjref.serve``, each with its own nginx and uWSGI workers, sharing nothing but
+the database URL), and a front nginx spreading the tables over them (``hash $uri``: a
+table's posts to one server, as ``docs/deploy.md`` advises). Then the load of
+:mod:`bench.bench_ingest` — many tables posting generated legal hands at an offered rate,
+every answer checked, the stored count checked at the end — through the front.
+
+    .venv/bin/python -m bench.bench_pg --servers 1 2 3 --rate 1500 --tables 60 --timeout 15
+
+Everything runs on the one machine: the servers, PostgreSQL, nginx and the load client
+share its cores, so more servers add processes, not cores (see ``docs/performance.md``).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_ingest import admin_token, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
+
+ROOT = Path(__file__).resolve().parent.parent
+NGINX = "/usr/sbin/nginx"
+
+
+def front_conf(run: Path, port: int, upstreams: list[int]) -> Path:
+    """The front nginx of ``docs/deploy.md``, in front of the app servers on *upstreams*."""
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
+    temp = "\n".join(f"    {k}_temp_path {run}/{k};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf = run / "front.conf"
+    conf.write_text(f"""
+daemon off;
+master_process off;
+pid {run}/front.pid;
+error_log {run}/front-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+{temp}
+    upstream mjref {{
+        hash $uri consistent;
+{servers}
+        keepalive 256;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        keepalive_requests 1000000;
+        client_max_body_size 4m;
+        location / {{
+            proxy_pass http://mjref;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_connect_timeout 2s;
+            proxy_read_timeout 30s;
+        }}
+    }}
+}}
+""")
+    return conf
+
+
+def run_one(cluster, servers: int, args, work: Path) -> dict:
+    url = cluster.new_database(f"bench{servers}", template=None)
+    ports = [free_port() for _ in range(servers)]
+    log = open(work / f"servers-{servers}.log", "wb")
+    procs = []
+    front = None
+    try:
+        for p in ports:
+            procs.append(start_server(url, p, threads=args.threads, synchronous="FULL", log=log,
+                                      processes=args.processes))
+        front_port = free_port()
+        front = subprocess.Popen([NGINX, "-c", str(front_conf(work, front_port, ports)), "-p", str(work)],
+                                 stdout=log, stderr=subprocess.STDOUT)
+        time.sleep(0.3)
+        names = [f"T{i:03d}" for i in range(args.tables)]
+        plan = streams(names, args.hands, 1)
+        admin = admin_token(url)
+        tokens = asyncio.run(setup_tables(front_port, admin, names))
+        cpu = sum(tree_cpu_seconds(p.pid) for p in procs)
+        flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
+        result = asyncio.run(run_open(front_port, tokens, flat, args.rate, args.timeout, args.max_batch,
+                                      warmup=args.warmup))
+        cpu = sum(tree_cpu_seconds(p.pid) for p in procs) - cpu
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        if stored != result["events"]:
+            raise SystemExit(f"acknowledged {result['events']} events but {stored} are stored")
+        result.update({"servers": servers, "processes_per_server": args.processes, "tables": args.tables,
+                       "stored": stored, "app_cpu_ms_per_event": round(cpu / max(1, result["events"]) * 1e3, 3),
+                       "load_average": [round(x, 2) for x in os.getloadavg()]})
+        return result
+    finally:
+        if front is not None:
+            front.terminate()
+            front.wait(10)
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--servers", type=int, nargs="+", default=[1, 2, 3], help="app server counts to run")
+    parser.add_argument("--tables", type=int, default=60)
+    parser.add_argument("--hands", type=int, default=1)
+    parser.add_argument("--rate", type=float, default=1500.0, help="events/s the tables offer together")
+    parser.add_argument("--max-batch", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=32, help="threads per worker process")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes per app server")
+    parser.add_argument("--timeout", type=float, default=15.0, help="stop posting after this many seconds")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    from tests.pgcluster import Cluster
+
+    work = Path(tempfile.mkdtemp(prefix="mjref-bench-pg-"))
+    if os.geteuid() == 0:
+        os.chmod(work, 0o755)
+    cluster = Cluster(fsync=True).start()
+    results = []
+    try:
+        for n in args.servers:
+            print(f"{n} server(s) ...", file=sys.stderr)
+            results.append(run_one(cluster, n, args, work))
+            print(json.dumps(results[-1]), file=sys.stderr)
+    finally:
+        cluster.remove()
+        shutil.rmtree(work, ignore_errors=True)
+    keys = ("servers", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
+            "mean_events_per_post", "app_cpu_ms_per_event", "load_average")
+    print(json.dumps([{k: r[k] for k in keys} for r in results], indent=2))
+    return results
+
+
+if __name__ == "__main__":
+    main()
