@@ -249,11 +249,20 @@ def test_a_form_without_the_sessions_form_token_is_refused_with_a_page(client, o
     assert client.get("/api/v1/tables/T1/rulings").get_json()["rulings"] == []  # nothing was stored
 
 
-def test_the_secret_key_is_kept_next_to_the_database(app, tmp_path):
+def test_the_secret_key_is_kept_in_the_database(app, tmp_path):
+    """Every server of a deployment signs sessions alike (on PostgreSQL too: no file beside it)."""
     from app import create_app
+    from store import connect
+
 
     again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]})
     assert again.config["SECRET_KEY"] == app.config["SECRET_KEY"] and len(app.config["SECRET_KEY"]) >= 48
+    db = connect(app.config["DATABASE"])
+    try:
+        stored = db.execute("SELECT value FROM meta WHERE key = 'session_secret'").fetchone()[0]
+    finally:
+        db.close()
+    assert stored == app.config["SECRET_KEY"]
     other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite3")})
     assert other.config["SECRET_KEY"] != app.config["SECRET_KEY"]
     assert create_app({"TESTING": True, "DATABASE": str(tmp_path / "k.sqlite3"),

@@ -16,8 +16,9 @@ the person signed in and the form token (CSRF). Every request checks it again:
   a form from another site, or from a session that has ended, is refused with a page saying so.
 
 ``SECRET_KEY`` (env ``MJREF_SECRET_KEY``) signs the cookie. Without one, a random key is made
-once and kept in a file next to the database (``<DATABASE>-secret``, mode 0600), so that every
-server process of a deployment signs alike and a restart keeps people signed in.
+once and kept in the database (``meta.session_secret``, :func:`store.meta.shared_value`), so
+that every server process of a deployment — on any host — signs alike and a restart keeps
+people signed in.
 
 PINs: :data:`PIN_DIGITS` digits from :mod:`secrets`; stored as PBKDF2-SHA256 with a per-PIN salt
 (:mod:`store.pins`). A PIN alone is guessable, so the form also asks for the table, a PIN
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import sys
 import threading
@@ -49,6 +49,7 @@ from api.auth import (
 from api.clikit import emit, reports_errors
 from services.problems import ApiProblem
 from store import get_db
+from store.meta import shared_value
 from store import pins as pin_store
 from store import tables as table_store
 from store import tokens as token_store
@@ -103,25 +104,12 @@ class Person:
 
 
 def secret_key(app: Flask) -> str:
-    """``SECRET_KEY`` from the configuration, else the deployment's key file (made once)."""
+    """``SECRET_KEY`` from the configuration, else the deployment's own, made once and kept in
+    the database (``meta.session_secret``): every server signs sessions with the same key."""
     configured = app.config.get("SECRET_KEY")
     if configured:
         return configured
-    path = os.fspath(app.config["DATABASE"]) + "-secret"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:  # the first process to start writes it; the others read it
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_urlsafe(48))
-    for _ in range(100):  # another process may be writing it this instant
-        with open(path) as f:
-            key = f.read().strip()
-        if key:
-            return key
-        threading.Event().wait(0.01)
-    raise RuntimeError(f"the secret key file {path} is empty")
+    return shared_value(app.config["DATABASE"], "session_secret", lambda: secrets.token_urlsafe(48))
 
 
 # --- PINs -----------------------------------------------------------------------------------
