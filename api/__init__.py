@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from api.validation import first_error, reason_zh
+from services.validation import first_error, reason_zh
 from referee.errors import MjrefError
 
 if TYPE_CHECKING:  # imported where used: ``mjref analyze|score`` (the calculators) needs neither Flask nor OpenAPI
@@ -105,7 +105,7 @@ def _webargs_problem(messages: dict, status: int) -> tuple[dict, int]:
 
 def validation_problem(exc: ValidationError) -> tuple[dict, int]:
     """The problem+json body for a body that fails its schema: 400, naming the field
-    (``tables[0].seats``) and the reason in zh-TW and English (:mod:`api.validation`)."""
+    (``tables[0].seats``) and the reason in zh-TW and English (:mod:`services.validation`)."""
     messages = exc.normalized_messages()
     field, reason = first_error(messages)
     return {
@@ -146,7 +146,7 @@ def init_app(app: Flask) -> None:
 
     from api import adjudications, analysis, auth, cli, clocks, health, intake, openapi, overrides, rulesets, rulings
     from api import scoring, tables, tournament_matches, tournaments
-    from api.schemas import register_components
+    from services.schemas import register_components
     from store import StoreUnavailableError
 
     intake.init_app(app)  # MAX_CONTENT_LENGTH, and the one JSON decoder of request bodies
@@ -159,7 +159,7 @@ def init_app(app: Flask) -> None:
     spec.register_blueprint(rulesets.bp)
     spec.register_blueprint(scoring.bp)
     spec.spec.components.schema("Score", schema=scoring.ScoreSchema)
-    register_components(spec.spec)  # RulesetParams, PatternCode (api.schemas)
+    register_components(spec.spec)  # RulesetParams, PatternCode (services.schemas)
     spec.register_blueprint(auth.blp)
     spec.register_blueprint(tables.blp)
     spec.register_blueprint(overrides.blp)

@@ -33,273 +33,26 @@ CLI: ``flask tokens create --role admin``, ``flask tokens create --role table --
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
-import os
-import secrets
 import sys
-import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import click
-from flask import Flask, current_app, g, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from flask.cli import AppGroup
 from marshmallow import Schema, fields, validate
 
-from api.clikit import emit, reports_errors
+from api.clikit import cli_db, emit, reports_errors
 from api.openapi import BEARER, Blueprint, link, links
-from services.problems import ApiProblem, not_found
-from referee.errors import MjrefError
+from services.problems import not_found
+from services.caller import (  # who is calling, shared with the pages; re-exported for the API's views (__all__)
+    ROLES, Principal, TokenRequestError, _TokenCache, _need_token, check_post_events, check_read, create_token,
+    current_principal, note_revocation, principal_of, require, revocation_marker,
+)
 from store import get_db, get_writer
 from store.dialect import is_postgres
-from store import tables as table_store
 from store import tokens as token_store
 
-ROLES = ("table", "official", "admin")
-READ_AREAS = ("rulesets", "tools", "tables", "rulings", "events", "tournaments")
-DEFAULT_PUBLIC_READS = ("rulesets", "tools", "tables", "rulings", "tournaments")
-TOKEN_PREFIX = "mjref_"
-
-
-class TokenRequestError(MjrefError, ValueError):
-    """A token cannot be made as asked (unknown role, a table token without its table)."""
-
-    code = "invalid_token_request"
-
-
-@dataclass(frozen=True, slots=True)
-class Principal:
-    """Who is calling: a token's id, role, table (role ``table``) and label."""
-
-    id: int
-    role: str
-    table: str | None
-    label: str
-
-    @property
-    def is_official(self) -> bool:
-        return self.role in ("official", "admin")
-
-    def to_dict(self) -> dict:
-        return {"token": self.id, "role": self.role, "table": self.table, "label": self.label}
-
-
-# --- secrets ------------------------------------------------------------------------------
-
-
-def new_secret() -> str:
-    return TOKEN_PREFIX + secrets.token_urlsafe(32)
-
-
-def digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-def create_token(db, *, role: str, table: str | None = None, label: str = "") -> tuple[str, dict]:
-    """Make a token; the secret (shown once) and the stored row.
-
-    :raises TokenRequestError: unknown role, a table token without an existing table, or
-        a table given for another role.
-    """
-    try:  # the API's bodies are checked by api.intake; the CLI's arguments may hold undecodable bytes
-        label.encode("utf-8")
-    except UnicodeEncodeError:
-        raise TokenRequestError(f"the label is not text (a lone surrogate or bytes not in UTF-8): {label!r}",
-                                field="label", reason_zh="備註不是有效的文字（單獨的代理碼，或非 UTF-8 的位元組）") from None
-    if role not in ROLES:
-        raise TokenRequestError(f"role must be one of {list(ROLES)}, not {role!r}", field="role",
-                                reason_zh=f"角色須為 {'、'.join(ROLES)} 之一，收到「{role}」")
-    if role == "table":
-        if not table:
-            raise TokenRequestError("a table token needs its table (--table ID)", field="table",
-                                    reason_zh="桌的權杖須指定桌（--table ID）")
-        if table_store.get_table(db, table) is None:
-            raise TokenRequestError(f"no table {table!r}: create the table first", field="table",
-                                    reason_zh=f"沒有桌「{table}」：請先建立此桌")
-    elif table:
-        raise TokenRequestError(f"only a table token is bound to a table (role {role!r})", field="table",
-                                reason_zh=f"只有 table 角色的權杖綁定一張桌（此為 {role}）")
-    secret = new_secret()
-    row = token_store.add_token(db, digest=digest(secret), prefix=secret[: len(TOKEN_PREFIX) + 6], role=role,
-                                table_id=table if role == "table" else None, label=label)
-    return secret, row
-
-
-# --- who is calling -----------------------------------------------------------------------
-
-
-class _TokenCache:
-    """Recently seen tokens (digest → principal) so that a busy table's posts need no
-    lookup. Revocation is honoured at once, in every server process: on SQLite revoking
-    (API or CLI) touches a marker file next to the database (:func:`note_revocation`), and
-    the cache empties itself when the marker's mtime changes (one ``stat`` per lookup); on
-    PostgreSQL, where servers share no disk (issue #16 item 2), the revoke's own transaction
-    counts itself in ``meta.tokens_revoked`` (:func:`store.tokens.revoke_token`) and every
-    lookup reads that count (one indexed row) through *open_db*.
-    Entries also expire after ``TOKEN_CACHE_SECONDS``, for a token revoked some other way."""
-
-    def __init__(self, ttl: float, marker: str | None = None, size: int = 10_000, *, in_database: bool = False):
-        self.ttl = ttl
-        self.size = size
-        self.marker = marker
-        self.in_database = in_database
-        self._marker_seen: int | None = None if in_database else self._marker_mtime()
-        self._entries: dict[str, tuple[Principal, float]] = {}
-        self._lock = threading.Lock()
-
-    def _marker_mtime(self) -> int | None:
-        if self.marker is None:
-            return None
-        try:
-            return os.stat(self.marker).st_mtime_ns
-        except OSError:
-            return None
-
-    def get(self, key: str, open_db: Callable | None = None) -> Principal | None:
-        if self.in_database:
-            seen = None if open_db is None else token_store.revocations(open_db())
-        else:
-            seen = self._marker_mtime()
-        if seen != self._marker_seen:
-            with self._lock:
-                self._entries.clear()
-                self._marker_seen = seen
-            return None
-        entry = self._entries.get(key)
-        if entry is None or entry[1] < time.monotonic():
-            return None
-        return entry[0]
-
-    def put(self, key: str, principal: Principal) -> None:
-        with self._lock:
-            if len(self._entries) >= self.size:
-                self._entries.clear()
-            self._entries[key] = (principal, time.monotonic() + self.ttl)
-
-    def forget(self, token_id: int) -> None:
-        with self._lock:
-            for key in [k for k, (p, _) in self._entries.items() if p.id == token_id]:
-                del self._entries[key]
-
-
-def revocation_marker(database: str | os.PathLike) -> str:
-    """The file whose mtime tells every server process that a token was revoked."""
-    return os.fspath(database) + "-revoked"
-
-
-def note_revocation(database: str | os.PathLike) -> None:
-    """Tell every process serving *database* to drop its cached tokens (after a revoke). On
-    PostgreSQL the revoke itself did (``meta.tokens_revoked``): nothing to do here."""
-    if is_postgres(database):
-        return
-    marker = revocation_marker(database)
-    with open(marker, "a"):
-        pass
-    now_ns = time.time_ns()
-    try:
-        previous = os.stat(marker).st_mtime_ns
-    except OSError:
-        previous = 0
-    os.utime(marker, ns=(now_ns, max(now_ns, previous + 1)))  # always a new mtime, even within a tick
-
-
-def _unauthorized(detail: str, detail_zh: str, code: str = "unauthorized") -> ApiProblem:
-    return ApiProblem(401, code, detail, detail_zh, field="Authorization",
-                      headers={"WWW-Authenticate": 'Bearer realm="mjref"'})
-
-
-def forbidden(detail: str, detail_zh: str, code: str = "forbidden", field: str | None = "Authorization") -> ApiProblem:
-    return ApiProblem(403, code, detail, detail_zh, field=field)
-
-
-def current_principal() -> Principal | None:
-    """The caller's principal, from ``Authorization: Bearer``; ``None`` without a header.
-
-    :raises ApiProblem: 401 for a malformed, unknown or revoked token.
-    """
-    if "principal" in g:
-        return g.principal
-    header = request.headers.get("Authorization")
-    principal = None if header is None else principal_of(header, current_app, get_db)
-    g.principal = principal
-    return principal
-
-
-def principal_of(header: str, app: Flask, open_db: Callable) -> Principal:
-    """The principal of an ``Authorization`` header's token (cached by its hash);
-    *open_db* gives a read connection on a cache miss.
-
-    :raises ApiProblem: 401 for a malformed, unknown or revoked token.
-    """
-    scheme, _, secret = header.strip().partition(" ")
-    secret = secret.strip()
-    if scheme.lower() != "bearer" or not secret:
-        raise _unauthorized("Authorization must be 'Bearer <token>'", "Authorization 須為「Bearer <權杖>」",
-                            "malformed_authorization")
-    key = digest(secret)
-    cache: _TokenCache = app.extensions["mjref.token_cache"]
-    principal = cache.get(key, open_db)
-    if principal is None:
-        row = token_store.token_by_hash(open_db(), key)
-        if row is None:
-            raise _unauthorized("unknown or revoked token", "權杖無效或已撤銷", "invalid_token")
-        principal = Principal(row["id"], row["role"], row["table"], row["label"])
-        cache.put(key, principal)
-    return principal
-
-
-def _need_token() -> ApiProblem:
-    return _unauthorized("this request needs a token: Authorization: Bearer <token>",
-                         "此請求需要權杖：Authorization: Bearer <權杖>", "token_required")
-
-
-def require(*roles: str) -> Principal:
-    """The caller, who must hold one of *roles*; 401 without a token, 403 with another role."""
-    principal = current_principal()
-    if principal is None:
-        raise _need_token()
-    if principal.role not in roles:
-        raise forbidden(f"this needs the role {' or '.join(roles)}; the token's role is {principal.role}",
-                        f"此操作需要角色 {' 或 '.join(roles)}；此權杖的角色為 {principal.role}", "role_forbidden")
-    return principal
-
-
-def public_reads(app: Flask | None = None) -> frozenset[str]:
-    raw = (app or current_app).config.get("PUBLIC_READS", DEFAULT_PUBLIC_READS)
-    if isinstance(raw, str):
-        raw = [part.strip() for part in raw.split(",") if part.strip()]
-    return frozenset(raw)
-
-
-def check_read(area: str, table: str | None = None) -> Principal | None:
-    """May the caller read *area* (of *table*)? A table token only ever reads its own table;
-    otherwise public areas need no token, the rest any valid token."""
-    principal = current_principal()
-    if principal is not None and principal.role == "table" and table is not None and principal.table != table:
-        raise _other_table(principal, table)
-    if area in public_reads():
-        return principal
-    if principal is None:
-        raise _need_token()
-    return principal
-
-
-def check_post_events(table: str) -> Principal:
-    """May the caller post events to *table*? Its own table token, an official or an admin."""
-    principal = require("table", "official", "admin")
-    if principal.role == "table" and principal.table != table:
-        raise _other_table(principal, table)
-    return principal
-
-
-def _other_table(principal: Principal, table: str) -> ApiProblem:
-    return forbidden(f"this token belongs to table {principal.table!r}, not {table!r}",
-                     f"此權杖屬於桌「{principal.table}」，不能用於桌「{table}」", "forbidden_table", field="table")
-
-
-#: methods that write (auth first applies to them: :func:`guard`)
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: who may write by default: the officials
 OFFICIALS = ("official", "admin")
@@ -477,7 +230,7 @@ def tokens_create(role: str, table: str | None, label: str) -> None:
 
     @reports_errors
     def run() -> None:
-        db = _cli_db()
+        db = cli_db()
         try:
             with db.atomic():
                 secret, row = create_token(db, role=role, table=table, label=label)
@@ -495,7 +248,7 @@ def tokens_create(role: str, table: str | None, label: str) -> None:
 def tokens_list(include_revoked: bool) -> None:
     """列出權杖（不含密鑰）。List tokens (never their secrets)."""
 
-    db = _cli_db()
+    db = cli_db()
     try:
         emit({"tokens": token_store.list_tokens(db, include_revoked=include_revoked)})
     finally:
@@ -507,7 +260,7 @@ def tokens_list(include_revoked: bool) -> None:
 def tokens_revoke(token_id: int) -> None:
     """撤銷權杖。Revoke a token (running servers stop accepting it at once)."""
 
-    db = _cli_db()
+    db = cli_db()
     try:
         with db.atomic():
             row = token_store.revoke_token(db, token_id)
@@ -522,14 +275,15 @@ def tokens_revoke(token_id: int) -> None:
     emit(row)
 
 
-def _cli_db():
-    from store import connect
-
-    return connect(current_app.config["DATABASE"])
-
-
 def init_app(app: Flask) -> None:
     database = app.config["DATABASE"]
     app.extensions["mjref.token_cache"] = _TokenCache(
         float(app.config.get("TOKEN_CACHE_SECONDS", 10)), None if is_postgres(database) else revocation_marker(database),
         in_database=is_postgres(database))
+
+
+#: the API's own names, and those of :mod:`services.caller` its views reach as ``auth.…``
+__all__ = ["OFFICIALS", "ROLES", "WRITE_METHODS", "Principal", "TokenRequestError", "blp", "check_post_events",
+           "check_read", "create_token", "current_principal", "guard", "init_app", "principal_of", "read_access",
+           "require", "requires", "tokens_cli"]
+

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from api import auth, batch, database_cli, tables
+from api import auth, batch, database_cli, pins_cli, tables
 from api.hand_commands import analyze_command, score_command
 
 
@@ -19,7 +19,8 @@ def init_app(app: Flask) -> None:
     # ---- registration point: add commands here, one line each ----------------
     app.cli.add_command(analyze_command)
     app.cli.add_command(score_command)
-    app.cli.add_command(auth.tokens_cli)  # flask tokens create|list|revoke
+    pins_cli.add_to(auth.tokens_cli)  # flask tokens pin|pins|unpin (issue #14)
+    app.cli.add_command(auth.tokens_cli)  # flask tokens create|list|revoke|pin|pins|unpin
     app.cli.add_command(tables.tables_cli)  # flask tables rebuild
     app.cli.add_command(database_cli.db_cli)  # flask db migrate|copy (issue #16)
     app.cli.add_command(batch.rule_command)  # flask rule FILES... (issue #5 penalties, #17 batch)

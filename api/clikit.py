@@ -83,3 +83,13 @@ def stream_ruleset_options(command: Callable) -> Callable:
         return command(*args, ruleset=ruleset, **kwargs)
 
     return wrapper
+
+
+def cli_db():
+    """A connection to the app's database for a command (``flask tokens …``); the caller closes it."""
+    from flask import current_app  # here: the calculators (mjref analyze|score) load no Flask
+
+    from store import connect
+
+    return connect(current_app.config["DATABASE"])
+

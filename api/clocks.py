@@ -31,7 +31,7 @@ from services import clock_service
 from api import auth, idempotency
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from services.problems import ApiProblem, not_found
-from api.schemas import StrictBoolean
+from services.schemas import StrictBoolean
 from services.clock_log import dealer_of, late_tolerance, record_clock
 from store import get_db
 from store import tournaments as tstore

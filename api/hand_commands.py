@@ -40,7 +40,7 @@ def analyze_command(tiles: str, melds: str, flowers: str, ruleset: Ruleset) -> N
 def score_command(file) -> None:
     """計台與結算：讀 JSON（檔案或 - 為標準輸入），輸出台數、名堂與各家收付。Score and
     settle a win: the body of POST /api/v1/score in, its answer out (tai.*, settle.*)."""
-    from api.score_body import score_body
+    from services.score_body import score_body
 
     try:
         body = json.load(file)

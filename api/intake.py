@@ -32,6 +32,7 @@ from typing import Any
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
+from referee.ruleset import DEFAULT_PROFILE, Ruleset
 from services.problems import ApiProblem
 
 #: the body size limit when the configuration gives none (docs/api.md)
@@ -201,6 +202,32 @@ def _field_at(text: str, *, lines: bool, root: str = "body", offset: int | None 
         elif frames and frames[-1][0] == "{" and frames[-1][1] is None:
             frames[-1][1] = token[1:-1]  # a member's name, as written
     return field(False)
+
+
+def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
+    """Read a whole-stream request body: JSON Lines, a JSON array of events, or an object
+    ``{"events": [...], "ruleset": "...", "params": {...}, "mode": "..."}``.
+
+    Returns ``(source, ruleset, mode)``: the stream for :func:`referee.replay.adjudicate_text`
+    and :func:`penalties.rule_stream`, the ruleset the object names (``None``: the one each
+    ``hand_start`` names), and the raw ``mode`` (``None`` when not given).
+
+    :raises referee.errors.RulesetError: an unknown profile or parameter, naming it.
+    """
+    stripped = text.strip()
+    one_object = stripped.startswith("{") and "\n{" not in stripped
+    check_json_text(text, lines=not (one_object or stripped.startswith("[")))  # too deep, a lone surrogate: 400
+    if one_object:
+        try:
+            data = loads(stripped)
+        except json.JSONDecodeError:
+            data = None  # not one object: let the stream parser name the bad line
+        if isinstance(data, dict) and "events" in data:
+            ruleset = None
+            if data.get("ruleset") or data.get("params"):
+                ruleset = Ruleset.load(data.get("ruleset") or DEFAULT_PROFILE, data.get("params") or None)
+            return data["events"], ruleset, data.get("mode")
+    return text, None, None
 
 
 class JSONProvider(DefaultJSONProvider):

@@ -14,7 +14,7 @@ from marshmallow import INCLUDE, Schema, fields
 from api import auth, intake
 from api.openapi import MAYBE_BEARER, Blueprint
 from services.problems import not_found
-from api.schemas import params_query_parameters, profile_property
+from services.schemas import params_query_parameters, profile_property
 from referee.ruleset import Ruleset, available_profiles, profile_info
 
 bp = Blueprint("rulesets", __name__, url_prefix="/api/v1/rulesets", description="規則組 Rulesets (issue #2)")

@@ -21,7 +21,7 @@ from flask import jsonify, request
 
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
-from api.schemas import read_stream_body
+from api.intake import read_stream_body
 from penalties.adjudicator import adjudicate_hands
 from referee.events import PROTOCOL_VERSION, Mode
 from referee.ruleset import Ruleset

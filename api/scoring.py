@@ -23,7 +23,7 @@ from flask import request
 
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
-from api.score_body import ScoreSchema, score_body  # noqa: F401 — the spec names ScoreSchema (api.init_app)
+from services.score_body import ScoreSchema, score_body  # noqa: F401 — the spec names ScoreSchema (api.init_app)
 
 bp = Blueprint("scoring", __name__, url_prefix="/api/v1", description="計台與結算 Scoring and settlement (issue #3)")
 auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)

@@ -13,7 +13,7 @@
 =====================================================  ==========  =========================
 
 The second column is who may: a role, or the read area (``api/auth.py``: public or not
-by configuration; a table token reads only its own table). Ingest: see :mod:`api.live`
+by configuration; a table token reads only its own table). Ingest: see :mod:`services.live`
 and docs/api.md — idempotent by ``(hand, seq)``, all or nothing, 409 naming the expected
 position on a gap or a clash, each event's verdict and any rulings in the answer.
 """
@@ -31,10 +31,10 @@ from werkzeug.exceptions import HTTPException
 
 from api import auth, intake
 from api.clikit import emit
-from api.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, table_totals
+from services.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, service, table_totals
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from services.problems import ApiProblem, bad_request, not_found
-from api.schemas import params_property, profile_property
+from services.schemas import params_property, profile_property
 from api.tournament_schemas import TOURNAMENT_ID
 from referee.errors import MjrefError
 from referee.events import EventType
@@ -50,10 +50,6 @@ auth.guard(blp, endpoints={"post_events": auth.ROLES})
 
 TABLE_ID = validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
                            error="桌號：1–64 個英數字、. _ -，英數字開頭 a table id: 1–64 of A-Z a-z 0-9 . _ -")
-
-
-def service(app: Flask | None = None) -> LiveService:
-    return (app or current_app).extensions["mjref.live"]
 
 
 # --- schemas ------------------------------------------------------------------------------
@@ -453,7 +449,7 @@ class IngestFastPath:
     Flask's request and response machinery (context, routing, flask-smorest wrappers,
     werkzeug request and response objects) costs about as much CPU as the ingest itself.
     This does what :func:`post_events` does with the same functions — token (cached by
-    hash), table, :func:`split_body`, :meth:`api.live.LiveService.ingest` — straight on
+    hash), table, :func:`split_body`, :meth:`services.live.LiveService.ingest` — straight on
     the WSGI environ.
 
     Anything unusual goes to Flask unchanged, so every answer but the plain 200 comes from

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from api.schemas import StrictBoolean, profile_property
+from services.schemas import StrictBoolean, profile_property
 from referee.tiles import Wind
 from tournament.standings import TieBreak
 

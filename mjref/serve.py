@@ -33,7 +33,7 @@ it when missing) is a daemon of that master (``attach-daemon2``).
   thread crosses a fork. The workers share the SQLite file, which is what keeps them correct:
   writes take turns through ``<database>-writelock`` (:mod:`store.writer`); a table's
   in-memory referee is a cache checked against the stored head in every write
-  (:meth:`api.live.LiveService.ingest`); token revocation reaches every process at once
+  (:meth:`services.live.LiveService.ingest`); token revocation reaches every process at once
   (:mod:`api.auth`); the clock scheduler runs in the one worker holding
   ``<database>.scheduler.lock`` (:mod:`clocks.lock`). On PostgreSQL
   (``MJREF_DATABASE=postgresql://…``) the same is done in the database — advisory locks,
@@ -184,7 +184,7 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int |
     every path it writes is in *run*.
 
     A table's requests all go to one worker (``hash`` of the table id in the path): each
-    worker keeps the referee of the tables it serves in memory (:class:`api.live.LiveService`),
+    worker keeps the referee of the tables it serves in memory (:class:`services.live.LiveService`),
     checked against the stored head and rebuilt from the log when another process wrote
     since. Sent to any worker, a table's events would find it stale at nearly every post
     and each post would replay the hand so far (4 × the CPU per post, docs/performance.md).

@@ -10,7 +10,7 @@ undrawn, ``tai.25``) — or, in batch, at the end of the hand's events — it gi
 result** (:class:`HandResult`): who won or why not, one set of payments, the next dealer,
 streak and round.
 
-Live ingest (``api/live.py``), ``POST /api/v1/adjudications``, ``POST /api/v1/rulings``,
+Live ingest (``services/live.py``), ``POST /api/v1/adjudications``, ``POST /api/v1/rulings``,
 ``flask replay``, ``flask rule`` and the tournament's sync (which reads the live service's
 projections) all go through it: live and batch are the same code fed the same events, so
 they agree by construction (``tests/test_adjudicator.py`` holds them to it).

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.live import HandReferee, _jsonable, parse
+from services.live import HandReferee, _jsonable, parse
 from api.rulings import rulings_document
 from penalties.adjudicator import HandAdjudicator, adjudicate_hands
 from testkit.irregular import irregular_hand

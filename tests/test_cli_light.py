@@ -21,7 +21,7 @@ def light(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
 
 
 def test_the_calculators_import_neither_flask_nor_openapi():
-    code = ("import sys, mjref.cli, api.hand_commands, api.score_body; "
+    code = ("import sys, mjref.cli, api.hand_commands, services.score_body; "
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -13,7 +13,7 @@ from api.auth import create_token
 from store import connect
 from store import pins as pin_store
 from tests.servicekit import bearer, create_table, hand_events, make_token
-from web.signin import create_pin, pin_digest
+from services.pins import create_pin, pin_digest
 from web.times import ago
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

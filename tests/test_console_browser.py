@@ -31,7 +31,7 @@ from tests.servicekit import (
 )
 from tests.test_console import physical_events
 from tests.test_pages_browser import CHROMIUM, CHROMIUM_ARGS, _pdf_pages
-from web.signin import create_pin
+from services.pins import create_pin
 
 ARTIFACTS = Path(os.environ.get("MJREF_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "console"
 #: A4 and A5 portrait in PostScript points

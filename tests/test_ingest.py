@@ -425,10 +425,10 @@ def _sample_hands():
 
 @pytest.mark.parametrize("events", list(_sample_hands()))
 def test_the_live_seam_answers_as_the_batch_rulings_document(events):
-    """The live seam (:class:`api.live.HandReferee`) feeds the one adjudicator event by
+    """The live seam (:class:`services.live.HandReferee`) feeds the one adjudicator event by
     event; ``flask rule`` / ``POST /api/v1/rulings`` (:func:`api.rulings.rulings_document`)
     give the same rulings, payments and next hand for the same stream (issue #13)."""
-    from api.live import HandReferee, _jsonable, parse
+    from services.live import HandReferee, _jsonable, parse
     from api.rulings import rulings_document
     from referee.errors import MjrefError
 

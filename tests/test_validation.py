@@ -1,9 +1,9 @@
-"""Request-check errors as an organiser reads them (api/validation.py, issue #15)."""
+"""Request-check errors as an organiser reads them (services/validation.py, issue #15)."""
 from __future__ import annotations
 
 import pytest
 
-from api.validation import first_error, reason_zh
+from services.validation import first_error, reason_zh
 
 
 @pytest.mark.parametrize("messages, path, first", [

@@ -11,12 +11,12 @@
 ``/tables/<id>/report``                              report an irregularity: the ruling at once
 ==================================================  ===================================================
 
-Who may see what is the API's rule (:func:`api.auth.check_read` on the signed-in person's
+Who may see what is the API's rule (:func:`api.caller.check_read` on the signed-in person's
 principal): the hall and a table's play come from its events (the ``events`` read area,
 private by default), so reading them needs a sign-in unless the deployment made events
 public; a table scorer sees their own table only. Forms that act (override, report, names)
 are an official's or an admin's. The pages do what the API does with the same code:
-:meth:`api.live.LiveService.ingest` for a report, :meth:`api.live.LiveService.override`
+:meth:`services.live.LiveService.ingest` for a report, :meth:`services.live.LiveService.override`
 with :class:`api.overrides.OverrideRequestSchema`'s checks for an override.
 
 Every form carries the session's form token (:mod:`web.signin`); ``…/live`` answer
@@ -44,12 +44,12 @@ from flask import (
 )
 from marshmallow import ValidationError
 
-from api import auth
-from api.live import replay_hand, table_totals
-from api.overrides import OverrideRequestSchema
+from services import caller
+from services.live import replay_hand, service, table_totals
+from services.overrides import OverrideRequestSchema
+from services.pins import create_pin
 from services.problems import ApiProblem
-from api.tables import service
-from api.validation import first_error, reason_zh
+from services.validation import first_error, reason_zh
 from penalties.clauses import cite_zh, clauses
 from penalties.rule import REPORTS
 from penalties.rulings import EFFECTS
@@ -130,13 +130,13 @@ def _console_context() -> dict:
 
 
 def _read(area: str, table: str | None = None) -> None:
-    """The API's read rule for the signed-in person (:func:`api.auth.check_read`)."""
-    auth.check_read(area, table)  # a 401 becomes the sign-in page, a 403 the error page (handlers above)
+    """The API's read rule for the signed-in person (:func:`api.caller.check_read`)."""
+    caller.check_read(area, table)  # a 401 becomes the sign-in page, a 403 the error page (handlers above)
 
 
 def _may(area: str, table: str | None = None) -> bool:
     try:
-        auth.check_read(area, table)
+        caller.check_read(area, table)
     except ApiProblem:
         return False
     return True
@@ -502,7 +502,7 @@ def override_post(table_id: str, hand: int, ruling_id: str):
 
 def _form_errors(messages: dict) -> dict[str, tuple[str, str]]:
     """The schema's messages by the form's fields (``payments`` → the first amount), each in
-    zh-TW and English (:func:`api.validation.reason_zh`, as the API's problems say them)."""
+    zh-TW and English (:func:`services.validation.reason_zh`, as the API's problems say them)."""
     out: dict[str, tuple[str, str]] = {}
     for name, message in messages.items():
         _path, text = first_error(message)
@@ -640,7 +640,7 @@ def _scorer(table_id: str) -> signin.Person:
     person = g.get("person")
     if person is None:
         raise SignInNeeded()
-    auth.check_post_events(table_id)  # the API's rule: 403 for another table's token
+    caller.check_post_events(table_id)  # the API's rule: 403 for another table's token
     return person
 
 
@@ -784,7 +784,7 @@ def pins_post(table_id: str):
         return _pins_page(table, errors={"label": (f"請填寫持有人（最多 {MAX_NAME} 字）",
                                                    f"name who holds it (at most {MAX_NAME} characters)")},
                           values={"label": label}, status=400)
-    pin, row = get_writer().submit(lambda tx: signin.create_pin(tx.db, table=table_id, label=label))
+    pin, row = get_writer().submit(lambda tx: create_pin(tx.db, table=table_id, label=label))
     return _pins_page(table, issued={**row, "pin": pin})
 
 

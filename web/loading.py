@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from api.auth import check_read
+from services.caller import check_read
 from services.problems import ApiProblem
 from services.tournament_log import load as replayed
 from referee.errors import MjrefError

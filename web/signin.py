@@ -28,27 +28,21 @@ app's clock; the table's scorer asks an official, who signs in with a token).
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
-import sys
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
-import click
 from flask import Flask, current_app, g, session
 
-from api.auth import (
+from services.caller import (
     Principal,
-    TokenRequestError,
-    create_token,
     principal_of,
-    tokens_cli,
 )
-from api.clikit import emit, reports_errors
 from services.problems import ApiProblem
 from store import get_db
+from services.pins import PIN_DIGITS, pin_digest
 from store.meta import shared_value
 from store import pins as pin_store
 from store import tables as table_store
@@ -56,8 +50,6 @@ from store import tokens as token_store
 
 #: minutes a sign-in lasts (``CONSOLE_SESSION_MINUTES``)
 DEFAULT_SESSION_MINUTES = 720
-PIN_DIGITS = 6
-PBKDF2_ROUNDS = 60_000
 #: wrong PINs for one table before its PIN sign-in pauses, and for how long (seconds)
 PIN_TRIES = 5
 PIN_PAUSE = 300
@@ -110,45 +102,6 @@ def secret_key(app: Flask) -> str:
     if configured:
         return configured
     return shared_value(app.config["DATABASE"], "session_secret", lambda: secrets.token_urlsafe(48))
-
-
-# --- PINs -----------------------------------------------------------------------------------
-
-
-def pin_digest(pin: str, salt: str) -> str:
-    return hashlib.pbkdf2_hmac("sha256", pin.encode("utf-8"), bytes.fromhex(salt), PBKDF2_ROUNDS).hex()
-
-
-def create_pin(db, *, table: str | None = None, token: int | None = None, label: str = "") -> tuple[str, dict]:
-    """Issue a PIN for a table scorer: the PIN (shown once) and its row.
-
-    With *token*: the PIN stands for that (live, table) token. With *table* only: a new table
-    token is made for it (labelled with the PIN's label).
-
-    :raises TokenRequestError: no such live table token, no such table, neither given.
-    """
-    if token is not None:
-        row = token_store.get_token(db, token)
-        if row is None or row["revoked_at"] is not None:
-            raise TokenRequestError(f"no live token {token}", field="token", reason_zh=f"沒有有效的權杖 {token}")
-        if row["role"] != "table":
-            raise TokenRequestError(f"a PIN stands for a table token; token {token} has the role {row['role']}",
-                                    field="token", reason_zh=f"PIN 只能代表桌的權杖；權杖 {token} 的角色為 {row['role']}")
-        if table is not None and table != row["table"]:
-            raise TokenRequestError(f"token {token} belongs to table {row['table']!r}, not {table!r}", field="table",
-                                    reason_zh=f"權杖 {token} 屬於桌「{row['table']}」，不是「{table}」")
-        table, token_id = row["table"], row["id"]
-    elif table:
-        _secret, row = create_token(db, role="table", table=table, label=f"PIN {label}".strip())
-        token_id = row["id"]
-    else:
-        raise TokenRequestError("a PIN needs its table (--table ID) or a table token (--token ID)", field="table",
-                                reason_zh="PIN 須指定桌（--table ID）或桌的權杖（--token ID）")
-    pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
-    salt = secrets.token_hex(16)
-    row = pin_store.add_pin(db, token_id=token_id, table_id=table, salt=salt, digest=pin_digest(pin, salt),
-                            label=label)
-    return pin, pin_store.public(row)
 
 
 # --- signing in -----------------------------------------------------------------------------
@@ -285,65 +238,6 @@ def csrf_token() -> str:
 def csrf_ok(sent: str | None) -> bool:
     expected = session.get("csrf")
     return bool(expected) and isinstance(sent, str) and hmac.compare_digest(sent.encode(), expected.encode())
-
-
-# --- CLI: flask tokens pin / pins / unpin ------------------------------------------------------
-
-
-@tokens_cli.command("pin")
-@click.option("--table", default=None, help="桌 the table (a new table token is made for the PIN)")
-@click.option("--token", "token_id", default=None, type=int, help="權杖 an existing table token the PIN stands for")
-@click.option("--label", default="", help="備註 who holds it (the scorer's name)")
-def pin_command(table: str | None, token_id: int | None, label: str) -> None:
-    """發給計分員 PIN（只顯示一次）。Issue a table scorer's PIN (shown once)."""
-
-    @reports_errors
-    def run() -> None:
-        db = _cli_db()
-        try:
-            with db.atomic():
-                pin, row = create_pin(db, table=table, token=token_id, label=label)
-        finally:
-            db.close()
-        emit({**row, "pin": pin})
-        click.echo(f"# 計分員於 /signin 以桌號 {row['table']} 與此 PIN 登入 / the scorer signs in at /signin "
-                   f"with table {row['table']} and this PIN (not shown again)", err=True)
-
-    run()
-
-
-@tokens_cli.command("pins")
-@click.option("--all", "include_revoked", is_flag=True, help="也列出已撤銷的 include revoked PINs")
-def pins_command(include_revoked: bool) -> None:
-    """列出 PIN（不含 PIN 本身）。List the PINs (never the PINs themselves)."""
-    db = _cli_db()
-    try:
-        emit({"pins": pin_store.list_pins(db, include_revoked=include_revoked)})
-    finally:
-        db.close()
-
-
-@tokens_cli.command("unpin")
-@click.argument("pin_id", type=int)
-def unpin_command(pin_id: int) -> None:
-    """撤銷 PIN；以它登入的工作階段立即結束。Revoke a PIN: its sessions end at once."""
-    db = _cli_db()
-    try:
-        with db.atomic():
-            row = pin_store.revoke_pin(db, pin_id)
-    finally:
-        db.close()
-    if row is None:
-        click.echo('{"code": "not_found", "field": "pin_id", "detail": "no such PIN", "detail_zh": "找不到此 PIN"}',
-                   err=True)
-        sys.exit(2)
-    emit(pin_store.public(row))
-
-
-def _cli_db():
-    from store import connect
-
-    return connect(current_app.config["DATABASE"])
 
 
 def init_app(app: Flask) -> None:

@@ -1,6 +1,6 @@
 """What the console shows of a table's hand (issue #14 items 2–4): plain data for the
 templates, read from the referee's state (:class:`referee.state.TableState`) after a replay
-of the log (:func:`api.live.replay_hand`) — never a second reading of the events.
+of the log (:func:`services.live.replay_hand`) — never a second reading of the events.
 
 Seats are named as the table names them this hand (東家 … from the wall-break seat,
 :mod:`penalties.words`), with the player's name when the console has one (``seat_names``).

@@ -4,10 +4,10 @@ Server-rendered GET forms (an idempotent computation: nothing is stored, no CSRF
 needed), answered by the API's own code, never a second analyser or scorer:
 
 * ``/tools/`` — the calculators;
-* ``/tools/ready`` — is it ready: :func:`api.analysis.analysis_body` (``POST /api/v1/analyze``):
+* ``/tools/ready`` — is it ready: :func:`services.analysis.analysis_body` (``POST /api/v1/analyze``):
   ready or not, each wait and its shapes, 向聽數 when not (:mod:`referee.shanten`); for 17
   tiles, won or not, its readings, the discards that leave it ready;
-* ``/tools/score`` — how many 台 and who pays: :func:`api.score_body.score_body`
+* ``/tools/score`` — how many 台 and who pays: :func:`services.score_body.score_body`
   (``POST /api/v1/score``): each pattern with its clause, the totals, the payments by seat in
   words.
 
@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from flask import Blueprint, render_template, request
 from marshmallow import ValidationError
 
-from api.analysis import analysis_body
-from api.auth import check_read
+from services.analysis import analysis_body
+from services.caller import check_read
 from services.problems import ApiProblem
-from api.score_body import score_body
-from api.validation import first_error, reason_zh
+from services.score_body import score_body
+from services.validation import first_error, reason_zh
 from referee.errors import MjrefError
 from referee.ruleset import DEFAULT_PROFILE, available_profiles, profile_info
 from referee.scoring import FirstTurn, FlowerWin, Readiness, WinSource

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api.schemas import RulesetSelectionSchema, StrictBoolean, load_ruleset
+from services.schemas import RulesetSelectionSchema, StrictBoolean, load_ruleset
 from referee.hand import Hand
 from referee.melds import MeldKind
 from referee.scoring import FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score, settle

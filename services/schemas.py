@@ -1,4 +1,4 @@
-"""Marshmallow pieces shared by the blueprints: choosing a ruleset, loading a body.
+"""Marshmallow pieces shared by the API and the pages (issue #19 item 1): choosing a ruleset, loading a body.
 
 Every request that depends on the rules names a profile and may override parameters::
 
@@ -9,8 +9,6 @@ An unknown profile or parameter, or a bad value, is a 400 problem naming
 """
 from __future__ import annotations
 
-import json
-from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
@@ -141,31 +139,3 @@ def load_json(schema: Schema) -> dict:
     if not isinstance(body, dict):
         raise ValidationError({"body": ["請求內容須為 JSON 物件 The body must be a JSON object."]})
     return schema.load(body)
-
-
-def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
-    """Read a whole-stream request body: JSON Lines, a JSON array of events, or an object
-    ``{"events": [...], "ruleset": "...", "params": {...}, "mode": "..."}``.
-
-    Returns ``(source, ruleset, mode)``: the stream for :func:`referee.replay.adjudicate_text`
-    and :func:`penalties.rule_stream`, the ruleset the object names (``None``: the one each
-    ``hand_start`` names), and the raw ``mode`` (``None`` when not given).
-
-    :raises referee.errors.RulesetError: an unknown profile or parameter, naming it.
-    """
-    from api.intake import check_json_text, loads  # here: the calculators (mjref analyze|score) load no Flask
-
-    stripped = text.strip()
-    one_object = stripped.startswith("{") and "\n{" not in stripped
-    check_json_text(text, lines=not (one_object or stripped.startswith("[")))  # too deep, a lone surrogate: 400
-    if one_object:
-        try:
-            data = loads(stripped)
-        except json.JSONDecodeError:
-            data = None  # not one object: let the stream parser name the bad line
-        if isinstance(data, dict) and "events" in data:
-            ruleset = None
-            if data.get("ruleset") or data.get("params"):
-                ruleset = Ruleset.load(data.get("ruleset") or DEFAULT_PROFILE, data.get("params") or None)
-            return data["events"], ruleset, data.get("mode")
-    return text, None, None

@@ -29,11 +29,12 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from flask import Flask, current_app
+
 from services.problems import ApiProblem, bad_request, not_found
 from penalties.adjudicator import CLOSING, HandAdjudicator
 from referee.errors import MjrefError
 from referee.events import Event, Mode, parse_event
-from referee.machine import Referee
 from store import tables as ts
 from store.writer import GroupCommitter, Tx
 
@@ -648,4 +649,9 @@ def table_totals(db: Any, table_id: str) -> list[int]:
         for seat, amount in enumerate(entry["payments"]):
             total[seat] += amount
     return total
+
+
+def service(app: Flask | None = None) -> LiveService:
+    """This app's live service (``app.extensions["mjref.live"]``, made by :func:`api.tables.init_app`)."""
+    return (app or current_app).extensions["mjref.live"]
 
