@@ -63,13 +63,10 @@ class Tx:
     transaction, and :meth:`on_abort` to undo in-memory effects if the job's writes are
     rolled back."""
 
-    __slots__ = ("db", "external_change", "_aborts")
+    __slots__ = ("db", "_aborts")
 
-    def __init__(self, db: Any, external_change: bool = True):
+    def __init__(self, db: Any):
         self.db = db
-        #: another connection (a CLI command, another process) committed since this writer's
-        #: last commit: in-memory state derived from the database must be checked again
-        self.external_change = external_change
         self._aborts: list[Callable[[], None]] = []
 
     def on_abort(self, undo: Callable[[], None]) -> None:
@@ -116,7 +113,6 @@ class GroupCommitter:
         self._pending_lock = threading.Lock()
         self._commit_lock = threading.Lock()  # held by the leader while it runs a batch
         self._leading = False  # a leader is at work (or has been named): guarded by _pending_lock
-        self._data_version: int | None = None
         self.max_batch = max(1, max_batch)
         #: counters for benchmarks: transactions committed, jobs in them
         self.commits = 0
@@ -189,10 +185,8 @@ class GroupCommitter:
             conn = db.conn
             if isinstance(db, PgDatabase):
                 db.execute(_begin_with_locks(batch))  # one round trip: BEGIN and the batch's locks
-                version = None  # other servers write at any time: always check the stored head
             else:
                 begin_write(db)
-                version = conn.execute("PRAGMA data_version").fetchone()[0]
         except DATABASE_ERRORS as exc:
             try:
                 if conn is not None and conn.in_transaction:
@@ -203,11 +197,9 @@ class GroupCommitter:
                 self.close_broken()  # PostgreSQL went away: the next batch connects again
             self._fail(batch, StoreUnavailableError(exc))
             return
-        external = version is None or version != self._data_version
-        self._data_version = version
         try:
             for job in batch:
-                job.tx = Tx(db, external)
+                job.tx = Tx(db)
                 conn.execute("SAVEPOINT job")
                 try:
                     job.result = job.work(job.tx)
@@ -238,7 +230,6 @@ class GroupCommitter:
 
     def close_broken(self) -> None:
         """Drop a connection left in an unknown state (the next job opens a new one)."""
-        self._data_version = None
         if self._db is not None:
             try:
                 self._db.close()
