@@ -102,7 +102,7 @@ class ClaimsMixin:
             bad = self._unseen_copies(st, ev, _from_unknown(seat, hand_tiles))
             if bad:
                 return self._reject(st, problems + [bad])
-        # priority (app.priority: 胡 > 碰、槓 > 吃; prio.3, prio.4)
+        # priority (app.priority, opt.priority-order: 胡 > 碰、槓 > 吃; prio.3, prio.4)
         undo = None
         taken = w.taken
         if w.wins:

@@ -56,7 +56,7 @@ _D0, _D1, _D2, _D3 = DECOMPOSITIONS
 
 
 def is_winning_keys(keys: tuple[int, int, int, int]) -> bool:
-    """True when the concealed tiles form sets and exactly one pair (``win.shape``).
+    """True when the concealed tiles form sets and exactly one pair (``win.shape``, ``app.win-shape``).
 
     With the melds already exposed, this is the whole check: the tile total was
     validated when the hand was made.

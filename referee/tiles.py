@@ -12,6 +12,9 @@ index  compact                   Chinese
 34–41  ``1f``–``8f``             春 夏 秋 冬 梅 蘭 菊 竹
 ====== ========================= ==================================
 
+一條 is a plain 條 tile, whatever bird it is carved with (小鳥, 么雞: ``app.bird``): it chows
+and pungs as any other.
+
 Flowers are numbered as printed (1f–8f = 春夏秋冬梅蘭菊竹); which flower belongs to
 which seat (菊 3 or 竹 3) is the ruleset parameter behind ``app.flower-numbering``,
 applied by :func:`flower_seat`, never by renumbering tiles.

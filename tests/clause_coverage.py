@@ -150,3 +150,63 @@ def check_same_ids(ours: list[dict[str, str]], shared: list[dict[str, str]]) -> 
     problems = [f"{i}: in the shared rulebook, missing from data/clauses.tsv" for i in shared_ids if i not in our_ids]
     problems += [f"{i}: in data/clauses.tsv, not in the shared rulebook" for i in our_ids if i not in shared_ids]
     return problems
+
+
+#: where the code that decides a clause may live: the domain packages and the rulesets' data
+CODE_PLACES = ("referee", "penalties", "tournament", "data/rulesets")
+
+
+def cites(text: str, clause_id: str) -> int:
+    """How often *text* names *clause_id* itself (``play.kong`` not inside ``play.kong.exposed``)."""
+    return len(re.findall(r"(?<![\w.-])" + re.escape(clause_id) + r"(?![\w-]|\.\d|\.[a-z])", text))
+
+
+def code_files(root: Path) -> dict[str, str]:
+    """path (from *root*) → text, for every file in :data:`CODE_PLACES`."""
+    files = {}
+    for place in CODE_PLACES:
+        for path in sorted((root / place).rglob("*")):
+            if path.suffix in (".py", ".json"):
+                files[path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
+    return files
+
+
+def code_sites(clause_id: str, files: dict[str, str], limit: int = 3) -> list[str]:
+    """The files that cite *clause_id* most (modules before data): what its ``code`` column lists."""
+    hits = sorted(((cites(text, clause_id), not path.endswith(".py"), path) for path, text in files.items()),
+                  key=lambda h: (-h[0], h[1], h[2]))
+    return [path for count, _data, path in hits if count][:limit]
+
+
+def check_code_column(rows: list[dict[str, str]], files: dict[str, str]) -> list[str]:
+    """(f) where each rule lives (issue #19 item 4): every clause with a scenario names in its
+    ``code`` column the files that decide it, and each file named exists and cites the id."""
+    problems = []
+    for row in rows:
+        listed = (row.get("code") or "").split()
+        if row["status"] == "scenario" and not listed:
+            problems.append(f"{row['id']}: no code listed (the column `code`: {' '.join(code_sites(row['id'], files))})")
+        for path in listed:
+            if path not in files:
+                problems.append(f"{row['id']}: code {path} does not exist under {CODE_PLACES}")
+            elif not cites(files[path], row["id"]):
+                problems.append(f"{row['id']}: {path} does not cite {row['id']}")
+    return problems
+
+
+def write_code_column(path: Path, root: Path) -> None:
+    """Fill ``code`` in *path* (data/clauses.tsv) from the citations: ``python -m tests.clause_coverage``."""
+    rows = read_tsv(path)
+    files = code_files(root)
+    for row in rows:
+        row["code"] = " ".join(code_sites(row["id"], files))
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]), delimiter="\t", quoting=csv.QUOTE_NONE,
+                                lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+if __name__ == "__main__":
+    _root = Path(__file__).resolve().parent.parent
+    write_code_column(_root / "data" / "clauses.tsv", _root)

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 
 from tests.clause_coverage import (
+    check_code_column,
+    code_files,
     check_no_tagged_out_of_scope,
     check_rows,
     check_same_ids,
@@ -59,6 +61,24 @@ def test_d_tagged_clause_is_not_out_of_scope(rows, scenarios):
 
 
 @pytest.mark.skipif(not SHARED_CLAUSES.exists(), reason="shared rulebook not present")
+def test_f_every_clause_names_the_code_that_decides_it(rows):
+    problems = check_code_column(rows, code_files(ROOT))
+    assert not problems, _report(problems)
+
+
+def test_f_detects_a_code_file_that_does_not_cite_its_clause(rows):
+    files = code_files(ROOT)
+    broken = [dict(row) for row in rows]
+    row = next(r for r in broken if r["id"] == "tai.07")
+    row["code"] = "referee/tiles.py referee/nowhere.py"
+    problems = check_code_column(broken, files)
+    assert problems == ["tai.07: referee/tiles.py does not cite tai.07",
+                        "tai.07: code referee/nowhere.py does not exist under ('referee', 'penalties', 'tournament', "
+                        "'data/rulesets')"]
+    row["code"] = ""
+    assert check_code_column(broken, files)[0].startswith("tai.07: no code listed")
+
+
 def test_e_same_ids_as_shared_rulebook(rows):
     problems = check_same_ids(rows, read_tsv(SHARED_CLAUSES))
     assert not problems, _report(problems)

@@ -112,7 +112,7 @@ def no_claims_self_draw(f: Facts) -> int:
     """不求 · tai.04 · no claims, self-drawn
 
     Concealed and self-drawn: 不求 1 on top of 自摸 1 (``tai.23``) and 門清 1, the
-    門清一摸三 of ``app.menqing-zimo``.
+    門清一摸三 of ``app.menqing-zimo`` (門清自摸, ``settle.menqing-zimo``).
     """
     return f.n_claimed == 0 and f.self_drawn
 
