@@ -202,6 +202,11 @@ class TurnsMixin:
         k = wall._tail  # the tail property, tail_index and take_tail's count, inline for speed
         if wall.front + k >= TILES:  # nothing left standing
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
+        if phase is _PLAY and wall.end <= wall.front:
+            # the live wall is drawn out: a replacement would come out of the 16 tiles (+1 per
+            # kong under 一槓一) that stay undrawn (play.exhausted, tai.25 殘牌固定保留8墩,
+            # app.dead-wall); the hand is drawn (app.flowers.no-replace for a flower)
+            return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=wall.reserve)])
         tiles = wall.tiles
         expected = tiles[_LAST_STACK2 - k + 2 * (k % 2)] if tiles is not None else None  # as tail_index
         given = ev.tiles

@@ -78,3 +78,55 @@ def test_a_pung_called_before_the_chows_discard_but_recorded_after_it_is_upheld_
     assert early.rulings.codes == ("pung_over_chow",) and early.payments == (0, 0, 0, 0)
     late = hand(103_500)
     assert late.rulings.codes == ("chow_over_pung", "lost_priority_pung")
+
+
+# --- defect 5: the dead wall stays whole after a replacement (play.exhausted, tai.25, app.dead-wall)
+
+
+def _referee(events):
+    from referee.machine import Referee
+
+    ref = Referee()
+    verdicts = [ref.apply(e) for e in events]
+    return ref, verdicts, ref.finish()
+
+
+def test_a_flower_drawn_as_the_last_drawable_tile_is_not_replaced_from_the_dead_wall():
+    """tai.25 殘牌固定保留8墩(16張牌): the last drawable tile is a flower; its replacement
+    would be the seventeenth-last tile: a digital table refuses it, and the exhaustive draw
+    leaves 16 tiles (not 15), under competition and under app (app.flowers.no-replace)."""
+    from referee.scenario import Scenario, cycle
+
+    for profile in ("competition", "app"):
+        scenario = Scenario(hands={0: "1z"}, draws={62: "1f"}, ruleset=profile)
+        acts = [(0, "打", "1z"), *cycle(1, 62), (3, "摸", None), (3, "補花", "1f"), (3, "補", None),
+                (None, "結束", None)]
+        ref, verdicts, adj = _referee(scenario.events(acts))
+        assert verdicts[-2].status.value == "rejected", profile
+        assert [i.code for i in verdicts[-2].irregularities] == ["dead_wall_draw"]
+        assert adj.outcome.kind.value == "exhaustive_draw" and adj.outcome.clause == "play.exhausted"
+        assert ref.state.wall.remaining == 16 and ref.state.wall.live == 0
+        assert "殘牌 16 張" in adj.outcome.detail_zh
+
+
+def test_every_generated_exhaustive_draw_leaves_the_dead_wall_whole():
+    """Digital hands (referee.generator) under competition and app (16, R-set-16) and with
+    一槓一 (``wall.dead_wall_per_kong`` 1, app.dead-wall): each exhaustive draw not ended by leaving 海底 (tai.25)
+    leaves exactly dead_wall + per_kong × kongs tiles, including those that end right after
+    a kong's or a flower's replacement."""
+    from referee.events import EventType
+    from referee.generator import generate_hand
+
+    after_tail = 0
+    for profile, per_kong in (("competition", 0), ("app", 0), ("competition", 1)):
+        for seed in range(160):
+            events = generate_hand(seed, ruleset=profile, rules={"wall.dead_wall_per_kong": per_kong} if per_kong else None)
+            ref, _verdicts, adj = _referee(events)
+            if adj.outcome.kind.value != "exhaustive_draw" or events[-1].type is EventType.SKIP_LAST_TILE:
+                continue
+            wall = ref.state.wall
+            assert wall.per_kong == per_kong
+            assert wall.remaining == 16 + per_kong * wall.kongs, (profile, seed)
+            intakes = [e for e in events if e.type in (EventType.DRAW, EventType.TAIL_DRAW)]
+            after_tail += intakes[-1].type is EventType.TAIL_DRAW
+    assert after_tail  # some end right after a replacement
