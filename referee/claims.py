@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .events import Event, EventType
 from .melds import MeldKind
-from .restrictions import SUIT_OF, UNIT_OF, chow_forbidden_discards, chow_takes_own_discard, is_run
+from .restrictions import SUIT_OF, UNIT_OF, chow_forbidden_discards, chow_takes_own_discard, is_run, wins_with
 from .state import Intake, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Verdict
@@ -320,13 +320,21 @@ class ClaimsMixin:
                 seat.unknown -= 4
             seat.melds.append(TableMeld(_CONCEALED, tuple(tiles) if tiles is not None else None, None, None, ev.seq))
             if st.rules.passed_win_concealed_kong_releases:
-                seat.passed = None
+                seat.passed = None  # app.passed-win; not competition: 過水時之暗槓…非為解除過水
             st.placed_before_kong = placed
+            st.own_kongs.append((st.turn_start_seq, False, tiles[0] if tiles is not None and len(set(tiles)) == 1
+                                 else None, st.drawn))
         else:
-            _remove(seat, from_hand[0])
+            x = from_hand[0]
+            st.own_kongs.append((st.turn_start_seq, True, x, st.drawn))
+            _remove(seat, x)
             pung = seat.melds[added_to]
-            seat.melds[added_to] = TableMeld(_ADDED, pung.tiles + (from_hand[0],), pung.claimed, pung.from_seat, ev.seq)
-            seat.passed = None  # 加槓 releases 過水 (play.passed-win.release, app.passed-win)
+            seat.melds[added_to] = TableMeld(_ADDED, pung.tiles + (x,), pung.claimed, pung.from_seat, ev.seq)
+            # 加槓 releases 過水 when the added tile is 「一張非胡之牌」: not a tile the hand
+            # left wins on (play.passed-win.release); unknown hands are judged at the win
+            if seat.passed is not None and not (seat.unknown == 0 and seat.n + 3 * len(seat.melds) == 16
+                                                and wins_with(seat.keys, x)):
+                seat.passed = None
         st.owed += 1
         st.owed_kinds.append(_KONG_SOURCE)
         st.wall.kongs += 1

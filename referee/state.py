@@ -318,7 +318,7 @@ class TableState:
         "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
         "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
-        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive",
+        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive", "own_kongs",
     )
 
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
@@ -381,6 +381,10 @@ class TableState:
         self.flower_win_seat: int | None = None
         self.table = ""
         self.hand_no = 0
+        #: concealed and added kongs so far, for 過水 found at a win (play.passed-win.release):
+        #: (the turn's first seq, added?, the kong's tile or None, the tile taken in just
+        #: before it or None when not recorded)
+        self.own_kongs: list[tuple[int | None, bool, int | None, int | None]] = []
         #: wrong kongs so far: [index in the referee's irregularities, seat, stage]
         #: (stage: declared → replaced → placed → completed, pen.wrong-kong.*)
         self.wrong_kongs: list[list] = []

@@ -130,3 +130,68 @@ def test_every_generated_exhaustive_draw_leaves_the_dead_wall_whole():
             intakes = [e for e in events if e.type in (EventType.DRAW, EventType.TAIL_DRAW)]
             after_tail += intakes[-1].type is EventType.TAIL_DRAW
     assert after_tail  # some end right after a replacement
+
+
+# --- defect 6: 過水 and the kongs of the turn (play.passed-win.release)
+
+
+def test_a_passed_win_is_not_released_by_a_concealed_kong_and_its_replacement_may_not_be_self_drawn():
+    """「過水時之暗槓因無實際打出牌，非為解除過水，其補牌不得自摸」: seat 1 (hand unknown at the
+    physical table) lets 9p go, draws 5s, konges 5s5s5s5s and shows a win on the replacement 6p:
+    the win is found passed at the win (the hand shown, less 6p, plus the kong, less the 5s drawn),
+    a 詐胡 under competition; with a non-winning discard (2z) before, the win stands."""
+    def hand(chance: str):
+        s = Script(dealer=0).deal().discard(0, chance).draw(1, "5s").kong(1, "concealed", "5s5s5s5s")
+        s.tail_draw(1, "6p").win(1, "123m456m789m1p1p6p7p8p")
+        return _hand(s)
+
+    passed = hand("9p")
+    assert [(i.code, i.evidence) for i in passed.adjudication.irregularities if i.code == "passed_win"] == [
+        ("passed_win", (passed.record.events[-2].seq, 19))]
+    assert passed.rulings.codes == ("false_win",) and passed.result.kind.value == "ended_by_irregularity"
+    free = hand("2z")
+    assert free.rulings.codes == () and free.result.kind.value == "win"
+    # app.passed-win releases 過水 by a concealed kong (play.passed_win.concealed_kong_releases)
+    s = Script(dealer=0, ruleset="app").deal().discard(0, "9p").draw(1, "5s").kong(1, "concealed", "5s5s5s5s")
+    s.tail_draw(1, "6p").win(1, "123m456m789m1p1p6p7p8p")
+    assert not any(i.code == "passed_win" for i in _hand(s).adjudication.irregularities)
+
+
+def test_an_added_kong_releases_a_passed_win_only_with_a_tile_the_hand_does_not_win_on():
+    """「打出(或加槓)一張非胡之牌即可解除過水，其中加槓補牌如成胡，自摸有效」: after passing 2s,
+    adding 5s (a tile 3s4s also wins on) releases nothing — the replacement 2s is a 詐胡; after
+    passing 9p, adding 5s (not a winning tile) releases it and the replacement 6p wins."""
+    def hand(chance: str, replacement: str, shown: str):
+        s = Script(dealer=0).deal().discard(0, "5s").pung(1, "5s5s5s").discard(1, "7z")
+        s.draw(2).discard(2, chance).draw(3).discard(3, "1z").draw(0).discard(0, "2z")
+        s.draw(1, "5s").kong(1, "added", "5s").tail_draw(1, replacement).win(1, shown)
+        return _hand(s)
+
+    kept = hand("2s", "2s", "123m456m789m1p1p2s3s4s")
+    assert any(i.code == "passed_win" for i in kept.adjudication.irregularities)
+    assert kept.rulings.codes == ("false_win",)
+    released = hand("9p", "6p", "123m456m789m1p1p6p7p8p")
+    assert released.rulings.codes == () and released.result.kind.value == "win"
+
+
+def test_at_a_digital_table_an_added_winning_tile_keeps_the_seat_passed():
+    """The known hand (digital): 過水 on 2s, then 加槓 5s with 3s4s in hand: still passed, the
+    replacement win is refused; with 7p8p (5s not a winning tile) it is released."""
+    from referee.scenario import Scenario
+    from referee.tiles import parse_tiles
+
+    five_s = parse_tiles("5s")[0]
+    for chance, held, replacement, status in (("2s", "123m456m789m1p1p3s4s5s5s", "2s", "rejected"),
+                                              ("9p", "123m456m789m1p1p7p8p5s5s", "6p", "accepted")):
+        scenario = Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"}, tail=replacement)
+        ref, _verdicts, _adj = _referee(scenario.events([(0, "打", "5s"), (1, "碰", "5s5s5s")]))
+        want = parse_tiles(held)
+        spare = next(t for t in range(34) if ref.state.seats[1].hand[t] > want.count(t) - (2 if t == five_s else 0))
+        from referee.tiles import tile_name
+
+        acts = [(0, "打", "5s"), (1, "碰", "5s5s5s"), (1, "打", tile_name(spare)), (2, "摸", None), (2, "打", chance),
+                (3, "摸", None), (3, "打", "2z"), (0, "摸", None), (0, "打", "3z"), (1, "摸", None), (1, "加槓", "5s"),
+                (1, "補", None), (1, "胡", None)]
+        _ref, verdicts, _adj = _referee(Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"},
+                                                  tail=replacement).events(acts))
+        assert verdicts[-1].status.value == status, (chance, verdicts[-1])
