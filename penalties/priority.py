@@ -148,15 +148,81 @@ class _Window:
 
 
 def analyze(record: HandRecord) -> list[Decision]:
-    """Every priority conflict in the hand, in the order of the discards."""
+    """Every priority conflict in the hand, in the order of the discards.
+
+    Only the discards whose window may hold a conflict are looked at (:func:`contested`);
+    the same as
+    :func:`analyze_all` (the reference, every discard: ``tests/test_penalties_fast.py``)."""
+    return _analyze(record, contested(record.events))
+
+
+def analyze_all(record: HandRecord) -> list[Decision]:
+    """:func:`analyze` over every discard's window (the slow reference)."""
+    return _analyze(record, None)
+
+
+_DISCARD = EventType.DISCARD
+_WIN = EventType.WIN
+_PUNG = EventType.PUNG
+_KONG = EventType.KONG
+_DRAW = EventType.DRAW
+_CHOW = EventType.CHOW
+
+
+def contested(events) -> set[int]:
+    """Seqs of the discards whose window (:class:`_Window`: the events up to the second
+    discard after it) may hold a conflict (:func:`_decide`): a win in it, or a pung or melded
+    kong by a seat neither the discarder nor its 下家 while the 下家 drew or chowed before the
+    next discard. Every other window decides nothing (no winner, no pung against a chow, a
+    draw or a self-draw)."""
+    out: set[int] = set()
+    open_: list[list] = []  # [seq, discarder, 下家, discards since, 下家 took a tile, pung by another, win]
+    for ev in events:
+        t = ev.type
+        if t is _DISCARD:
+            for w in open_:
+                w[3] += 1
+            if open_ and open_[0][3] >= 2:
+                w = open_.pop(0)
+                if w[6] or (w[5] and w[4]):
+                    out.add(w[0])
+            open_.append([ev.seq, ev.seat, None if ev.seat is None else (ev.seat + 1) % 4, 0, False, False, False])
+            continue
+        if not open_:
+            continue
+        s = ev.seat
+        if t is _WIN:
+            for w in open_:
+                w[6] = True
+        elif t is _PUNG or t is _KONG:
+            for w in open_:
+                if s != w[1] and s != w[2]:
+                    w[5] = True
+        elif t is _DRAW or t is _CHOW:
+            for w in open_:
+                if s == w[2] and w[3] == 0:
+                    w[4] = True
+    for w in open_:
+        if w[6] or (w[5] and w[4]):
+            out.add(w[0])
+    return out
+
+
+def _analyze(record: HandRecord, only: set[int] | None) -> list[Decision]:
     out: list[Decision] = []
+    if only is not None and not only:
+        return out
     from dataclasses import replace
 
     from referee.verdicts import Status
 
-    refused = frozenset(seq for seq, v in record.adjudication.verdicts if v.status is Status.REJECTED)
+    verdicts = record.adjudication.verdicts
+    odd = getattr(verdicts, "odd", None)
+    pairs = odd.items() if odd is not None else verdicts
+    refused = frozenset(seq for seq, v in pairs if v.status is Status.REJECTED)
     for d in record.events:
-        if d.type is EventType.DISCARD and d.seat is not None and d.seq not in refused:
+        if d.type is EventType.DISCARD and d.seat is not None and d.seq not in refused and (
+                only is None or d.seq in only):
             out.extend(replace(x, discard=d.seq) for x in _decide(_Window(record, d, refused)))
     return out
 
@@ -262,4 +328,4 @@ def _decide(w: _Window) -> list[Decision]:
     return out
 
 
-__all__ = ["Decision", "analyze"]
+__all__ = ["Decision", "analyze", "analyze_all", "contested"]
