@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from .events import Mode, ReadyKind, Setup
+from .events import EventType, Mode, ReadyKind, Setup
 from .melds import Meld, MeldKind, _CHOW, _CONCEALED_KONG, _MELDED_KONG
 from .play_rules import PlayRules
 from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
@@ -308,6 +308,86 @@ class Window:
         self.wins.append(value)
 
 
+#: report codes that stop play on a seat's pending error (a wrong kong, pung, exposed discard)
+CATCH_CODES = frozenset({"caught", "wrong_kong", "wrong_pung", "exposed_discard", "tile_unidentifiable"})
+
+
+class WrongKongProgress:
+    """How far a wrong kong that stood got (既遂 / 未遂, ``pen.wrong-kong.*``), followed by the
+    referee from the kong on, event by event (:meth:`follow`): its replacement drawn
+    (``replaced``), placed into the hand (``placed``), a tile discarded after it
+    (``completed``) — up to an official's report catching it (:data:`CATCH_CODES`), a win
+    by another seat robbing it before the replacement, or the offender's own win. A
+    ``tile_unidentifiable`` report (before the catch, or among the reports right after it)
+    says the replacement in the hand cannot be identified.
+
+    :param index: the wrong kong's place in the referee's irregularities.
+    """
+
+    __slots__ = ("index", "seat", "stage", "seqs", "caught", "robbed", "unidentifiable", "done", "run")
+
+    def __init__(self, index: int, seat: int) -> None:
+        self.index = index
+        self.seat = seat
+        self.stage = "declared"
+        #: the events that moved it on (the tail draw, the placing, the discard)
+        self.seqs: list[int] = []
+        self.caught: int | None = None
+        self.robbed: int | None = None
+        self.unidentifiable = False
+        #: it got as far as it will (caught, robbed, completed, or the offender won)
+        self.done = False
+        #: after the catch: the position of the last report of the reports right after it
+        self.run: int | None = None
+
+    def follow(self, ev: Any, position: int) -> None:
+        """One more event (*position*: its place in the hand's stream)."""
+        seat = self.seat
+        t = ev.type
+        if self.done:
+            if self.run is not None:
+                if t is EventType.REPORT and position == self.run + 1:
+                    self.run = position
+                    if ev.code == "tile_unidentifiable" and ev.seat in (seat, None):
+                        self.unidentifiable = True
+                        self.run = None
+                else:
+                    self.run = None
+            return
+        if t is EventType.REPORT and ev.seat in (seat, None):
+            if ev.code == "tile_unidentifiable":
+                self.unidentifiable = True
+            if ev.code in CATCH_CODES:
+                self.caught = ev.seq
+                self.done = True
+                self.run = None if self.unidentifiable else position
+                return
+        if t is EventType.WIN and ev.seat != seat and self.stage == "declared":
+            self.robbed = ev.seq
+            self.done = True
+            return
+        if ev.seat != seat:
+            return
+        stage = self.stage
+        if t is EventType.TAIL_DRAW and stage == "declared":
+            self.stage = "replaced"
+            self.seqs.append(ev.seq)
+        elif t is EventType.PLACE and stage == "replaced":
+            self.stage = "placed"
+            self.seqs.append(ev.seq)
+        elif t is EventType.DISCARD and (stage == "replaced" or stage == "placed"):
+            self.stage = "completed"
+            self.seqs.append(ev.seq)
+            self.done = True
+        elif t is EventType.WIN:
+            self.done = True
+
+    def facts(self) -> dict[str, Any]:
+        """The facts added to the ``wrong_kong`` irregularity at the close."""
+        return {"stage": self.stage, "stage_seqs": tuple(self.seqs), "caught": self.caught, "robbed": self.robbed,
+                "unidentifiable": self.unidentifiable}
+
+
 class TableState:
     """Everything about the hand at one moment. Mutated in place by the referee."""
 
@@ -385,9 +465,9 @@ class TableState:
         #: (the turn's first seq, added?, the kong's tile or None, the tile taken in just
         #: before it or None when not recorded)
         self.own_kongs: list[tuple[int | None, bool, int | None, int | None]] = []
-        #: wrong kongs so far: [index in the referee's irregularities, seat, stage]
-        #: (stage: declared → replaced → placed → completed, pen.wrong-kong.*)
-        self.wrong_kongs: list[list] = []
+        #: wrong kongs so far, followed event by event (:class:`WrongKongProgress`: how far
+        #: each got before it was caught, pen.wrong-kong.*)
+        self.wrong_kongs: list[WrongKongProgress] = []
         #: the last tile the dealer took before play (the 門牌, or its flower's replacement)
         self.door_tile: int | None = None
         #: every tile others could claim, in order: (tile, seq, seat, a discard?) — discards

@@ -185,6 +185,8 @@ class TurnsMixin:
 
     def _tail_draw(self, st: TableState, ev: Event) -> Verdict:
         """槓尾補牌: a replacement for a flower laid out or a kong (deal.flowers, app.kong)."""
+        if st.wrong_kongs:
+            self._follow_wrong_kongs(st, ev)
         phase = st.phase
         if phase is _ENDED or st.wins:
             return self._after_end(st, ev)
@@ -231,8 +233,6 @@ class TurnsMixin:
             _add(seat, tile)
             if phase is _FLOWERS_PHASE and s == st.dealer:
                 st.door_tile = tile
-        if st.wrong_kongs:
-            self._wrong_kong_stage(st, s, ("declared",), "replaced")
         if robbing:
             st.flower_win_seat = s
             w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
@@ -263,6 +263,8 @@ class TurnsMixin:
     def _discard(self, st: TableState, ev: Event) -> Verdict:
         """捨牌 (play.discard): one concealed tile, by the player whose turn it is, after the
         turn's intake and replacements; then the others may claim it."""
+        if st.wrong_kongs:
+            self._follow_wrong_kongs(st, ev)
         s = ev.seat
         seat = st.seats[s]
         x = ev.tiles[0]
@@ -296,8 +298,6 @@ class TurnsMixin:
             if not applied:
                 return verdict
         # the discard lies in the pond: the turn ends and a claim window opens on it
-        if st.wrong_kongs:
-            self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
         seq = ev.seq
         seat.pond.append(x)
         seat.discards += 1

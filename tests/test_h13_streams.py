@@ -195,3 +195,39 @@ def test_at_a_digital_table_an_added_winning_tile_keeps_the_seat_passed():
         _ref, verdicts, _adj = _referee(Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"},
                                                   tail=replacement).events(acts))
         assert verdicts[-1].status.value == status, (chance, verdicts[-1])
+
+
+# --- item 2: each fact computed once — a wrong kong's stage is the referee's
+
+
+def _wrong_kong_streams():
+    """Sample streams with wrong kongs, and generated hands with irregularities injected."""
+    from pathlib import Path
+
+    from penalties.adjudicator import _events
+    from penalties.irregular import irregular_hand
+
+    for path in sorted(Path("data/samples").glob("pen_wrong_kong*.jsonl")):
+        yield path.name, path.read_text(encoding="utf-8")
+    for seed in range(80):
+        yield f"gen{seed}", _events(irregular_hand(seed, seed * 7 + 1, 1 + seed % 4, physical=True))
+
+
+def test_a_wrong_kongs_stage_is_the_referees_fact_and_equals_the_walk_of_the_events():
+    """pen.wrong-kong.*: the referee follows each wrong kong (referee.state.WrongKongProgress)
+    and penalties read its facts (penalties.stages.progress); the walk of the events after the
+    kong (penalties.stages.kong_progress, the reference) finds the same stage, events, catch,
+    robbing win and 「無法確定」 on every sample and generated stream with a wrong kong."""
+    from penalties.stages import kong_progress, progress
+
+    seen = 0
+    for name, stream in _wrong_kong_streams():
+        for hand in adjudicate_hands(stream):
+            record = hand.record
+            for irr in record.irregularities:
+                if irr.code != "wrong_kong" or (irr.seq, irr.code) in record.rejected():
+                    continue
+                facts = dict(irr.facts)
+                assert progress(facts) == kong_progress(record, irr.seat, irr.seq), (name, irr.seq)
+                seen += 1
+    assert seen >= 10
