@@ -122,7 +122,7 @@ class SeatState:
         "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond", "discards",
         "passed", "revealed", "revealed_sets", "ready", "ready_seq",
         "ready_discards", "ready_lapsed", "dead_hand", "since", "drawn_count", "first_drawn", "start_flowers",
-        "flower_round", "wall_draw", "discard_window",
+        "flower_round", "wall_draw", "discard_window", "shown_log",
     )
 
     def __init__(self, seat: int) -> None:
@@ -142,6 +142,9 @@ class SeatState:
         self.melds: list[TableMeld] = []
         #: flowers laid out (deal.flowers)
         self.flowers: list[int] = []
+        #: what the seat shows on the table, each time it changes: (seq, flowers, melds)
+        #: (the face 牌面 of a hand that cannot win, penalties.face, read at any event)
+        self.shown_log: list[tuple[int, tuple[int, ...], tuple[TableMeld, ...]]] = []
         #: flowers drawn and not yet laid out
         self.held_flowers: list[int] = []
         #: discards still lying in the pond (claimed ones leave it)
@@ -191,6 +194,20 @@ class SeatState:
     def known(self) -> bool:
         """Every concealed tile is known."""
         return self.unknown == 0
+
+    def shown(self, seq: int) -> None:
+        """Its flowers or melds changed at event *seq* (kept in :attr:`shown_log`)."""
+        self.shown_log.append((seq, tuple(self.flowers), tuple(self.melds)))
+
+    def shown_before(self, seq: int) -> tuple[tuple[int, ...], tuple[TableMeld, ...]]:
+        """``(flowers, melds)`` the seat showed just before event *seq*."""
+        flowers: tuple[int, ...] = ()
+        melds: tuple[TableMeld, ...] = ()
+        for at, f, m in self.shown_log:
+            if at >= seq:
+                break
+            flowers, melds = f, m
+        return flowers, melds
 
     def melds_for_scoring(self) -> tuple[Meld, ...] | None:
         out = []
@@ -308,6 +325,32 @@ class Window:
         self.wins.append(value)
 
 
+class WinFace(NamedTuple):
+    """The winner's table just before a ``win`` event (the referee keeps it for every win
+    declared, whether it stands or not): what the face of the win as declared is scored from
+    (``pen.pay-all``, R-pen-1). *window*: ``(kind, seat, tile, last, taken seat)`` of the
+    claim window then open, None when none was."""
+
+    hand: tuple[int, ...]
+    unknown: int
+    melds: tuple[Meld, ...] | None
+    flowers: tuple[int, ...]
+    window: tuple[Any, int, int, bool, int | None] | None
+    turn: int
+    drawn: int | None
+    source: int
+    east: int
+
+
+def win_face(st: TableState, seat: SeatState) -> WinFace:
+    """*seat*'s :class:`WinFace` in the state *st* (just before its win)."""
+    w = st.window
+    window = None if w is None or w.closed else (w.kind, w.seat, w.tile, w.last,
+                                                 w.taken.seat if w.taken is not None else None)
+    return WinFace(tuple(seat.hand), seat.unknown, seat.melds_for_scoring(), tuple(sorted(seat.flowers)), window,
+                   st.turn, st.drawn, int(st.source), st.east)
+
+
 #: report codes that stop play on a seat's pending error (a wrong kong, pung, exposed discard)
 CATCH_CODES = frozenset({"caught", "wrong_kong", "wrong_pung", "exposed_discard", "tile_unidentifiable"})
 
@@ -398,7 +441,7 @@ class TableState:
         "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
         "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
-        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive", "own_kongs",
+        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive", "own_kongs", "win_faces",
     )
 
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
@@ -465,6 +508,9 @@ class TableState:
         #: (the turn's first seq, added?, the kong's tile or None, the tile taken in just
         #: before it or None when not recorded)
         self.own_kongs: list[tuple[int | None, bool, int | None, int | None]] = []
+        #: seq of each win declared → what the winner's table was just before it
+        #: (:class:`WinFace`: the face 牌面 of a win that does not stand, penalties.face)
+        self.win_faces: dict[int, WinFace] = {}
         #: wrong kongs so far, followed event by event (:class:`WrongKongProgress`: how far
         #: each got before it was caught, pen.wrong-kong.*)
         self.wrong_kongs: list[WrongKongProgress] = []

@@ -425,6 +425,7 @@ class TurnsMixin:
             rest = list(m.tiles)
             rest.remove(x)
             seat.melds[exposed_meld] = TableMeld(m.kind, tuple(rest), m.claimed, m.from_seat, m.seq)
+            seat.shown(ev.seq)
         elif seat.hand[x]:
             seat.hand[x] -= 1
             seat.n -= 1

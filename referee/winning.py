@@ -33,7 +33,7 @@ from .scoring.context import (
     _BY_ROBBING_KONG, _EARTHLY_WIN, _EIGHT_FLOWERS, _HEAVENLY_WIN, _HUMAN_WIN, _NO_FIRST_TURN, _NO_FLOWER_WIN,
     _NOT_READY, _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
 )
-from .state import SeatState, Source, TableState, Window
+from .state import SeatState, Source, TableState, Window, win_face
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .table_ops import (
@@ -177,6 +177,8 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         return False
     s = ev.seat
     seat = st.seats[s]
+    if not dry:
+        st.win_faces[ev.seq] = win_face(st, seat)  # the table as the win was declared (penalties.face)
     irr = ref._irr
     problems: list[Irregularity] = []
     if st.phase is _FLOWERS_PHASE and s == st.dealer:
@@ -388,7 +390,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
             return ref._reject(st, problems) if st.mode_digital else ref._stands(problems)
         return False if dry else _false(ref, st, ev, problems)
     if undo is not None:
-        ref._undo(st, window, undo)
+        ref._undo(st, window, undo, ev.seq)
     if concealed is not None and seat.unknown and revealed is not None:
         _adopt(seat, concealed, tile if window is not None and window.kind is not _FLOWER_W else None)
     if window is not None:
