@@ -119,12 +119,12 @@ def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | N
             counts[t] += 1
         if not counts[tile]:
             return None
-    melds = face.melds
-    if melds is None:
+    melds = tuple(m.to_meld() for m in face.melds)  # as SeatState.melds_for_scoring
+    if any(m is None for m in melds):
         return None
     setup = record.setup
     try:
-        hand = Hand(tuple(counts), melds, face.flowers)
+        hand = Hand(tuple(counts), melds, tuple(sorted(face.flowers)))
         ctx = WinContext(winner=seat, dealer=setup.dealer, round_wind=setup.round_wind, source=source,
                          winning_tile=tile, discarder=discarder, wall_break=face.east, streak=setup.streak,
                          streak_marker=setup.streak_marker)

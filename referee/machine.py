@@ -177,7 +177,9 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     # ------------------------------------------------------------------ verdict helpers
 
     def _irr(self, ev: Event, code: str, seat: int | None = None, **facts) -> Irregularity:
-        return irregularity(code, ev.seq, ev.seat if seat is None else seat, **facts)
+        st = self.state
+        return irregularity(code, ev.seq, ev.seat if seat is None else seat,
+                            east=st.east if st is not None else None, **facts)
 
     def _reject(self, st: TableState, problems: list[Irregularity]) -> Verdict:
         """The act does not change the state: refused (digital) or not applicable (physical)."""

@@ -333,7 +333,8 @@ class WinFace(NamedTuple):
 
     hand: tuple[int, ...]
     unknown: int
-    melds: tuple[Meld, ...] | None
+    #: the seat's melds as the table holds them (:meth:`TableMeld.to_meld` scores them)
+    melds: tuple[TableMeld, ...]
     flowers: tuple[int, ...]
     window: tuple[Any, int, int, bool, int | None] | None
     turn: int
@@ -347,7 +348,7 @@ def win_face(st: TableState, seat: SeatState) -> WinFace:
     w = st.window
     window = None if w is None or w.closed else (w.kind, w.seat, w.tile, w.last,
                                                  w.taken.seat if w.taken is not None else None)
-    return WinFace(tuple(seat.hand), seat.unknown, seat.melds_for_scoring(), tuple(sorted(seat.flowers)), window,
+    return WinFace(tuple(seat.hand), seat.unknown, tuple(seat.melds), tuple(seat.flowers), window,
                    st.turn, st.drawn, int(st.source), st.east)
 
 

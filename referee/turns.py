@@ -488,7 +488,8 @@ class TurnsMixin:
             if call in _BINDING_CALLS and c not in w.fulfilled and c not in winners:
                 self._found(irregularity("unfulfilled_call", seq, c, evidence=(seq, w.seq), call=call.value,
                                          call_zh=_CALL_ZH[call], discarder=w.seat, tile=w.tile,
-                                         from_previous_player=w.seat == (c - 1) % 4))
+                                         from_previous_player=w.seat == (c - 1) % 4,
+                                         east=self.state.east if self.state is not None else None))
 
     def _could_win(self, st: TableState, seat: SeatState, tile: int) -> bool:
         """The seat's known 16-tile hand wins on *tile* (a chance for 過水)."""
