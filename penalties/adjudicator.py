@@ -241,18 +241,21 @@ class HandAdjudicator:
     :param ruleset: / :param mode: override the stream's (``--ruleset``, ``--mode``).
     :param stakes: overrides the stakes of ``hand_start``.
     :param side_stakes: 插花 recorded outside the stream.
+    :param names: seat → player's name at a tournament table: the rulings' words name the
+        players (「南家 李大華」) beside their winds.
     :param reference: always rule through the full walk (:func:`penalties.rule.rule_record`),
         never the quiet hand's short cut (:func:`penalties.rule.rule_quiet`): the slow
         reference the tests hold the short cut to.
     """
 
     __slots__ = ("ruleset", "mode", "stakes", "side_stakes", "referee", "events", "moments", "closed",
-                 "reference", "_seen_findings", "_given", "_taken", "_deferred", "_ended", "_reported")
+                 "reference", "names", "_seen_findings", "_given", "_taken", "_deferred", "_ended", "_reported")
 
     def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None, *, stakes: Stakes | None = None,
-                 side_stakes: Iterable[SideStake] = (), reference: bool = False) -> None:
+                 side_stakes: Iterable[SideStake] = (), reference: bool = False, names: Any = None) -> None:
         self.ruleset = ruleset
         self.reference = reference
+        self.names = names
         self.mode = mode
         self.stakes = stakes
         self.side_stakes = tuple(side_stakes)
@@ -348,7 +351,8 @@ class HandAdjudicator:
                                     reason_zh="每盤的事件須以 hand_start 開始")
         from .rule import rule_quiet, rule_record
 
-        record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode)
+        record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
+                             names=self.names)
         rulings = None
         if not self.reference and not self.side_stakes:
             rulings = rule_quiet(record, reported=self._reported)  # nothing to rule on: the short cut
@@ -415,7 +419,7 @@ class HandAdjudicator:
 
         ref = Referee(self.ruleset, self.mode)
         ref.apply_all(self.events)
-        record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode)
+        record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode, names=self.names)
         return rule_record(record, side_stakes=self.side_stakes)
 
     def _give(self, ruling: Ruling, seq: int, key: tuple) -> Given:
@@ -491,18 +495,18 @@ def _first_ending(given: Sequence[Given]) -> str | None:
 
 
 def _names(record: HandRecord, wins: Sequence[WinResult], upheld: Sequence[int]) -> tuple[str, str]:
-    from .words import seat_zh
+    from .codes import seat_words
 
     zh, en = [], []
     setup = record.setup
     east = record.adjudication.state.east if record.adjudication.state is not None else setup.dealer
     for w in wins:
         c = w.claim
-        zh.append(f"{seat_zh(c.seat, east)}{c.source.zh}")
+        zh.append(f"{seat_words(c.seat, east, record.names)[0]}{c.source.zh}")
         en.append(f"seat {c.seat} ({c.source.value})")
     for seq in upheld:
         seat = record.event(seq).seat
-        zh.append(f"{seat_zh(seat, east)}（依優先權）")
+        zh.append(f"{seat_words(seat, east, record.names)[0]}（依優先權）")
         en.append(f"seat {seat} (by priority)")
     return "、".join(zh), ", ".join(en)
 

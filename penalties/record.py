@@ -59,6 +59,8 @@ class HandRecord:
     index: dict[int, int] = field(default_factory=dict)
     #: the table mode forced on the replay (None: the stream's own)
     mode: Any = None
+    #: seat → player's name at a tournament table (the rulings name the players), or None
+    names: Any = None
 
     # ---- the table
     @property
@@ -198,7 +200,7 @@ class WallLog(Mapping):
 
 
 def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Moment] | Sequence[tuple], *, stakes: Stakes | None = None,
-                mode: Any = None) -> HandRecord:
+                mode: Any = None, names: Any = None) -> HandRecord:
     """The closed hand's record from a referee that has followed *events* (the stakes, unless
     given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee.
     *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order."""
@@ -208,7 +210,7 @@ def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Mom
     if not isinstance(moments, Mapping):  # wall_facts per event, in the events' order
         moments = WallLog(index, moments)
     return HandRecord(events, ref.finish(), moments, ref.state.rules.ruleset,
-                      stakes or Stakes(setup.base, setup.per_tai), index, mode)
+                      stakes or Stakes(setup.base, setup.per_tai), index, mode, names)
 
 
 def state_before(record: HandRecord, seq: int) -> Any:

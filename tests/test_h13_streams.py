@@ -2,7 +2,7 @@
 our own per defect, ruled through the one adjudicator (:mod:`penalties.adjudicator`)."""
 from __future__ import annotations
 
-from penalties.adjudicator import adjudicate_hands
+from penalties.adjudicator import HandAdjudicator, adjudicate_hands
 from penalties.script import Script
 
 
@@ -231,3 +231,31 @@ def test_a_wrong_kongs_stage_is_the_referees_fact_and_equals_the_walk_of_the_eve
                 assert progress(facts) == kong_progress(record, irr.seat, irr.seq), (name, irr.seq)
                 seen += 1
     assert seen >= 10
+
+
+# --- item 4: words an official reads out
+
+
+def test_at_a_tournament_table_the_rulings_name_the_players_beside_their_winds():
+    """A hand ruled with the players' names (seat → name, as a tournament table's seating
+    gives them): 「南家 李大華詐胡…」; without names, the winds alone."""
+    s = Script(dealer=0).deal().discard(0, "5m").win(1, "123m456m789m123p456p5m")
+    names = ("陳美玲", "李大華", "王小明", "林志強")
+    (hand,) = [HandAdjudicator(names=names).feed_all(s.end().events())]
+    (ruling,) = hand.rulings.by_code("false_win")
+    assert ruling.text_zh.startswith("南家 李大華詐胡") and "South (seat 1, 李大華)" in ruling.text
+    plain = _hand(Script(dealer=0).deal().discard(0, "5m").win(1, "123m456m789m123p456p5m"))
+    assert plain.rulings.by_code("false_win")[0].text_zh.startswith("南家詐胡")
+
+
+def test_streaks_are_read_as_lian_la_and_seats_by_wind_in_the_referees_own_texts():
+    """score.streak-marker words 連N拉N (settle.streak); the referee's irregularities name the
+    seats by their winds (東家 … from the wall-break seat) and tiles in Chinese."""
+    s = Script(dealer=0, streak=2, streak_marker=1).deal().discard(0, "5m")
+    hand = _hand(s)
+    (marker,) = hand.rulings.by_code("streak_marker_low")
+    assert "示記為連1拉1，低於實際連2拉2" in marker.text_zh and "號座" not in marker.text_zh
+    t = Script(dealer=0).deal().discard(0, "1z").chow(2, "1z1z1z")
+    irr = [i for i in _hand(t).adjudication.irregularities if i.seat == 2]
+    assert irr and all("號座" not in i.detail_zh for i in irr)
+    assert any("西家" in i.detail_zh for i in irr) and any("東東東" in i.detail_zh for i in irr)
