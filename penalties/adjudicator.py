@@ -74,6 +74,7 @@ _REPORT = EventType.REPORT
 _HAND_START = EventType.HAND_START
 _ACCEPTED = ACCEPTED
 _HAND_END = EventType.HAND_END
+
 _SKIP_LAST = EventType.SKIP_LAST_TILE
 _CLAIMS = frozenset({EventType.WIN, EventType.CHOW, EventType.PUNG, EventType.KONG})
 _STAGED_ACTS = frozenset({EventType.CHOW, EventType.PUNG, EventType.KONG})
@@ -287,10 +288,49 @@ class HandAdjudicator:
 
     def feed_all(self, events: Iterable[Event]) -> HandResult:
         """Feed every event of one hand, then close it (batch): :meth:`feed` on each, the
-        same work but for the :class:`Step` answers nobody reads."""
+        same work but for the :class:`Step` answers nobody reads.
+
+        An event the referee accepts with nothing found, nothing reported and no ruling held
+        back for a claim window (nearly every event) is applied and recorded here, inline;
+        any other goes through :meth:`feed`'s own path. ``tests/test_penalties_fast.py`` holds
+        this loop to :meth:`feed` event by event."""
+        ref = self.referee
         feed = self._feed
-        for ev in events:
+        it = iter(events)
+        for ev in it:  # hand_start (and a stream that does not start with it) the usual way
             feed(ev, False)
+            break
+        st = ref.state
+        if st is None:
+            return self.close()
+        dispatch = _DISPATCH
+        log = ref.verdicts
+        record_seq = log.seqs.append
+        odd = log.odd
+        record_event = self.events.append
+        record_wall = self.moments.append
+        found = ref.findings
+        report, hand_end, skip_last, hand_start = _REPORT, _HAND_END, _SKIP_LAST, _HAND_START
+        for ev in it:
+            etype = ev.type
+            seq = ev.seq
+            # by identity (an Enum's hash is slow): the types that may close the hand or be
+            # ruled on whatever their verdict go the long way
+            if etype is report or etype is hand_end or etype is skip_last or etype is hand_start \
+                    or seq <= st.last_seq or self._deferred is not None:
+                feed(ev, False)
+                continue
+            verdict = dispatch[etype](ref, st, ev)  # as _feed, inline
+            st.last_seq = seq
+            record_seq(seq)
+            record_event(ev)
+            w = st.wall
+            record_wall((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
+            if verdict is not _ACCEPTED:
+                odd[seq] = verdict
+                self._after(ev, verdict, False)
+            elif len(found) > self._seen_findings:
+                self._after(ev, verdict, False)
         return self.close()
 
     def _feed(self, event: Event, answer: bool) -> Step | None:
@@ -313,6 +353,15 @@ class HandAdjudicator:
         self.events.append(event)
         w = st.wall  # wall_facts(st), inline
         self.moments.append((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
+        return self._after(event, verdict, answer)
+
+    def _after(self, event: Event, verdict: Verdict, answer: bool) -> Step | None:
+        """:meth:`feed` after the referee applied *event*: findings, the close, the rulings
+        final now."""
+        ref = self.referee
+        st = ref.state
+        seq = event.seq
+        etype = event.type
         findings: tuple[Irregularity, ...] = ()
         if len(ref.findings) > self._seen_findings:
             findings = tuple(ref.findings[self._seen_findings:])

@@ -101,3 +101,22 @@ def test_the_priority_analysis_looks_at_fewer_windows_and_finds_the_same():
         looked += len(priority.contested(record.events))
         every += sum(1 for e in record.events if e.type is EventType.DISCARD)
     assert looked < every / 3
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 400), salt=st.integers(0, 100_000), count=st.integers(0, 4), physical=st.booleans())
+def test_property_the_batch_loop_equals_feeding_each_event(seed, salt, count, physical):
+    """:meth:`HandAdjudicator.feed_all`'s inline loop against :meth:`feed` one event at a time
+    (then the close): the same result, rulings (ids, seqs given at) and money."""
+    events = _events(irregular_hand(seed, salt, count, physical=physical)) if count else generate_hand(seed)
+    from referee.errors import MjrefError
+
+    try:
+        batch = HandAdjudicator().feed_all(events)
+    except MjrefError:
+        return
+    one = HandAdjudicator()
+    for ev in events:
+        one.feed(ev)
+    fed = one.close()
+    assert batch.to_dict() == fed.to_dict() and batch.given == fed.given
