@@ -171,36 +171,42 @@ _CHOW = EventType.CHOW
 
 def contested(events) -> set[int]:
     """Seqs of the discards whose window (:class:`_Window`: the events up to the second
-    discard after it) may hold a conflict (:func:`_decide`): a win in it, or a pung or melded
-    kong by a seat neither the discarder nor its 下家 while the 下家 drew or chowed before the
-    next discard. Every other window decides nothing (no winner, no pung against a chow, a
-    draw or a self-draw). One pass, the last two discards' windows in locals (for speed)."""
+    discard after it) may hold a conflict (:func:`_decide`): a win in it (after the next
+    discard, only one shown on this tile), or a pung or melded kong of its tile by a seat
+    neither the discarder nor its 下家 while the 下家 drew or chowed before the next discard.
+    Every other window decides nothing (no winner, no pung against a chow, a draw or a
+    self-draw). One pass, the last two discards' windows in locals (for speed)."""
     out: set[int] = set()
-    # the last discard's window (1) and the one before (2): seq, discarder, 下家, a win in
-    # it, a pung by another seat, the 下家 took a tile before the next discard
-    s1 = d1 = n1 = s2 = d2 = n2 = None
+    # the last discard's window (1) and the one before (2): seq, discarder, 下家, tile, a
+    # win in it, a pung of its tile by another seat, the 下家 took a tile before the next discard
+    s1 = d1 = n1 = x1 = s2 = d2 = n2 = x2 = None
     w1 = p1 = t1 = w2 = p2 = t2 = False
     for ev in events:
         t = ev.type
         if t is _DISCARD:
             if s2 is not None and (w2 or (p2 and t2)):
                 out.add(s2)
-            s2, d2, n2, w2, p2, t2 = s1, d1, n1, w1, p1, t1
+            s2, d2, n2, x2, w2, p2, t2 = s1, d1, n1, x1, w1, p1, t1
             s1 = ev.seq
             d1 = ev.seat
             n1 = None if d1 is None else (d1 + 1) % 4
+            x1 = ev.tiles[0] if ev.tiles else None
             w1 = p1 = t1 = False
         elif t is _DRAW or t is _CHOW:
             if ev.seat == n1 and s1 is not None:
                 t1 = True
         elif t is _WIN:
-            w1 = w2 = True
+            w1 = True
+            if ev.tiles and ev.tiles[-1] == x2:  # after the next discard: a win shown on this tile
+                w2 = True
         elif t is _PUNG or t is _KONG:
             s = ev.seat
-            if s != d1 and s != n1:
-                p1 = True
-            if s != d2 and s != n2:
-                p2 = True
+            tiles = ev.tiles
+            if tiles:
+                if s != d1 and s != n1 and x1 in tiles:
+                    p1 = True
+                if s != d2 and s != n2 and x2 in tiles:
+                    p2 = True
     for seq, w, p, tk in ((s1, w1, p1, t1), (s2, w2, p2, t2)):
         if seq is not None and (w or (p and tk)):
             out.add(seq)
