@@ -13,6 +13,7 @@
     而且 罰則：0 號座推倒手牌胡牌，攤牌 "123m456m789m123p789p5s5s"
     那麼 罰則：裁定 "streak_marker_low"，條文 "score.streak-marker"
     而且 罰則：宣讀 "莊家胡牌以所示計收"
+    而且 罰則：宣讀 "示記為連1拉1，低於實際連3拉3"
     而且 罰則：各家收付為 "720,-240,-240,-240"
 
   @score.streak-marker
@@ -23,6 +24,7 @@
     而且 罰則：1 號座摸牌
     而且 罰則：1 號座推倒手牌胡牌，攤牌 "123m456m789m123p789p5s5s"
     那麼 罰則：裁定 "streak_marker_high"，條文 "score.streak-marker"
+    而且 罰則：宣讀 "示記為連3拉3，高於實際連1拉1"
     而且 罰則：各家收付為 "-320,680,-180,-180"
 
   @score.streak-marker @pen.false-win.1

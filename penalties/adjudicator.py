@@ -34,20 +34,20 @@ A ruling given at a moment is given again, unchanged, at the close.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from referee.events import Event, EventType, Mode, parse_event, parse_stream
-from referee.machine import Referee
+from referee.machine import _DISPATCH, Referee
 from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
 from referee.replay import split_hands
 from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
-from referee.verdicts import Irregularity, Status, Verdict
+from referee.verdicts import ACCEPTED, Irregularity, Status, Verdict
 
 from .dead_hand import REFEREE_CAUSES
 from .errors import AdjudicationError
-from .record import HandRecord, Moment, hand_record, moment
+from .record import HandRecord, hand_record
 from .rulings import Payment, Ruling, Rulings
 from .side_stakes import SideStake
 
@@ -71,7 +71,10 @@ AT_CLOSE = frozenset({
 })
 
 _REPORT = EventType.REPORT
+_HAND_START = EventType.HAND_START
+_ACCEPTED = ACCEPTED
 _HAND_END = EventType.HAND_END
+
 _SKIP_LAST = EventType.SKIP_LAST_TILE
 _CLAIMS = frozenset({EventType.WIN, EventType.CHOW, EventType.PUNG, EventType.KONG})
 _STAGED_ACTS = frozenset({EventType.CHOW, EventType.PUNG, EventType.KONG})
@@ -239,20 +242,28 @@ class HandAdjudicator:
     :param ruleset: / :param mode: override the stream's (``--ruleset``, ``--mode``).
     :param stakes: overrides the stakes of ``hand_start``.
     :param side_stakes: 插花 recorded outside the stream.
+    :param names: seat → player's name at a tournament table: the rulings' words name the
+        players (「南家 李大華」) beside their winds.
+    :param reference: always rule through the full walk (:func:`penalties.rule.rule_record`),
+        never the quiet hand's short cut (:func:`penalties.rule.rule_quiet`): the slow
+        reference the tests hold the short cut to.
     """
 
     __slots__ = ("ruleset", "mode", "stakes", "side_stakes", "referee", "events", "moments", "closed",
-                 "_seen_findings", "_given", "_taken", "_deferred", "_ended")
+                 "reference", "names", "_seen_findings", "_given", "_taken", "_deferred", "_ended", "_reported")
 
     def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None, *, stakes: Stakes | None = None,
-                 side_stakes: Iterable[SideStake] = ()) -> None:
+                 side_stakes: Iterable[SideStake] = (), reference: bool = False, names: Any = None) -> None:
         self.ruleset = ruleset
+        self.reference = reference
+        self.names = names
         self.mode = mode
         self.stakes = stakes
         self.side_stakes = tuple(side_stakes)
         self.referee = Referee(ruleset, mode)
         self.events: list[Event] = []
-        self.moments: dict[int, Moment] = {}
+        #: the wall after each event (:func:`penalties.record.wall_facts`), in order
+        self.moments: list[tuple] = []
         #: the hand's result, once closed
         self.closed: HandResult | None = None
         self._seen_findings = 0
@@ -263,6 +274,8 @@ class HandAdjudicator:
         self._deferred: int | None = None
         #: a ruling given at a moment ended the hand (詐胡, 包賠 …)
         self._ended = False
+        #: a report event was fed (an official's: the quiet short cut does not apply)
+        self._reported = False
 
     # ------------------------------------------------------------------ feeding
 
@@ -271,41 +284,109 @@ class HandAdjudicator:
 
         :raises referee.machine.StreamError: a stream the referee cannot follow (nothing changed).
         """
+        return self._feed(event, True)
+
+    def feed_all(self, events: Iterable[Event]) -> HandResult:
+        """Feed every event of one hand, then close it (batch): :meth:`feed` on each, the
+        same work but for the :class:`Step` answers nobody reads.
+
+        An event the referee accepts with nothing found, nothing reported and no ruling held
+        back for a claim window (nearly every event) is applied and recorded here, inline;
+        any other goes through :meth:`feed`'s own path. ``tests/test_penalties_fast.py`` holds
+        this loop to :meth:`feed` event by event."""
         ref = self.referee
-        verdict = ref.apply(event)
-        self.events.append(event)
+        feed = self._feed
+        it = iter(events)
+        for ev in it:  # hand_start (and a stream that does not start with it) the usual way
+            feed(ev, False)
+            break
+        st = ref.state
+        if st is None:
+            return self.close()
+        dispatch = _DISPATCH
+        log = ref.verdicts
+        record_seq = log.seqs.append
+        odd = log.odd
+        record_event = self.events.append
+        record_wall = self.moments.append
+        found = ref.findings
+        report, hand_end, skip_last, hand_start = _REPORT, _HAND_END, _SKIP_LAST, _HAND_START
+        for ev in it:
+            etype = ev.type
+            seq = ev.seq
+            # by identity (an Enum's hash is slow): the types that may close the hand or be
+            # ruled on whatever their verdict go the long way
+            if etype is report or etype is hand_end or etype is skip_last or etype is hand_start \
+                    or seq <= st.last_seq or self._deferred is not None:
+                feed(ev, False)
+                continue
+            verdict = dispatch[etype](ref, st, ev)  # as _feed, inline
+            st.last_seq = seq
+            record_seq(seq)
+            record_event(ev)
+            w = st.wall
+            record_wall((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
+            if verdict is not _ACCEPTED:
+                odd[seq] = verdict
+                self._after(ev, verdict, False)
+            elif len(found) > self._seen_findings:
+                self._after(ev, verdict, False)
+        return self.close()
+
+    def _feed(self, event: Event, answer: bool) -> Step | None:
+        """:meth:`feed`; with *answer* false the step is not made (rulings final at a moment
+        are given all the same: their ids and seqs are the hand's)."""
+        ref = self.referee
         st = ref.state
         seq = event.seq
         etype = event.type
-        self.moments[seq] = moment(st)
+        if st is None or seq <= st.last_seq or etype is _HAND_START:
+            verdict = ref.apply(event)  # hand_start, and the stream-order checks
+            st = ref.state
+        else:  # as Referee.apply, inline (one call less per event)
+            verdict = _DISPATCH[etype](ref, st, event)
+            st.last_seq = seq
+            log = ref.verdicts
+            log.seqs.append(seq)
+            if verdict is not _ACCEPTED:
+                log.odd[seq] = verdict
+        self.events.append(event)
+        w = st.wall  # wall_facts(st), inline
+        self.moments.append((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
+        return self._after(event, verdict, answer)
+
+    def _after(self, event: Event, verdict: Verdict, answer: bool) -> Step | None:
+        """:meth:`feed` after the referee applied *event*: findings, the close, the rulings
+        final now."""
+        ref = self.referee
+        st = ref.state
+        seq = event.seq
+        etype = event.type
         findings: tuple[Irregularity, ...] = ()
         if len(ref.findings) > self._seen_findings:
             findings = tuple(ref.findings[self._seen_findings:])
             self._seen_findings = len(ref.findings)
         if self.closed is not None:
-            return _step(seq, verdict, findings)
+            return _step(seq, verdict, findings) if answer else None
         if etype is _HAND_END or etype is _SKIP_LAST:  # CLOSING, by identity (an Enum's hash is slow)
             result = self.close(seq)
             fresh = tuple(g for g in result.given if g.at == seq)
             more = tuple(ref.findings[self._seen_findings:])
             self._seen_findings = len(ref.findings)
             return Step(seq, verdict, findings + more, fresh, result)
-        if self._ended and etype is not _REPORT:
-            return _step(seq, verdict, findings)  # after a ruling ended the hand only reports count
+        if etype is _REPORT:
+            self._reported = True
+        elif self._ended:
+            return _step(seq, verdict, findings) if answer else None  # after a ruling ended the hand only reports count
         ruled = findings or etype is _REPORT or (
-            verdict.irregularities and verdict.status is not _REJECTED and _may_rule(event, verdict))
+            verdict is not _ACCEPTED and verdict.irregularities and verdict.status is not _REJECTED
+            and _may_rule(event, verdict))
         if ruled or self._deferred is not None:
-            w = st.window
-            open_seq = w.seq if w is not None and not w.closed else None
+            win = st.window
+            open_seq = win.seq if win is not None and not win.closed else None
             if ruled or open_seq != self._deferred:
                 return Step(seq, verdict, findings, self._moment_rulings(seq, open_seq))
-        return _step(seq, verdict, findings)
-
-    def feed_all(self, events: Iterable[Event]) -> HandResult:
-        """Feed every event of one hand, then close it (batch)."""
-        for ev in events:
-            self.feed(ev)
-        return self.close()
+        return _step(seq, verdict, findings) if answer else None
 
     def close(self, seq: int | None = None) -> HandResult:
         """The hand's result (made once: at the closing event, or now, when the stream stopped).
@@ -317,10 +398,15 @@ class HandAdjudicator:
         if not self.events:
             raise AdjudicationError("a hand's events start with hand_start", field="events[0].type",
                                     reason_zh="每盤的事件須以 hand_start 開始")
-        from .rule import rule_record
+        from .rule import rule_quiet, rule_record
 
-        record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode)
-        rulings = rule_record(record, side_stakes=self.side_stakes)
+        record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
+                             names=self.names)
+        rulings = None
+        if not self.reference and not self.side_stakes:
+            rulings = rule_quiet(record, reported=self._reported)  # nothing to rule on: the short cut
+        if rulings is None:
+            rulings = rule_record(record, side_stakes=self.side_stakes)
         at = seq if seq is not None else self.events[-1].seq
         given = tuple(self._give(r, at, key) for r, key in _identities(rulings.rulings))
         self.closed = HandResult(record, rulings, given, one_result(record, rulings, given), seq)
@@ -382,7 +468,7 @@ class HandAdjudicator:
 
         ref = Referee(self.ruleset, self.mode)
         ref.apply_all(self.events)
-        record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode)
+        record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode, names=self.names)
         return rule_record(record, side_stakes=self.side_stakes)
 
     def _give(self, ruling: Ruling, seq: int, key: tuple) -> Given:
@@ -458,18 +544,18 @@ def _first_ending(given: Sequence[Given]) -> str | None:
 
 
 def _names(record: HandRecord, wins: Sequence[WinResult], upheld: Sequence[int]) -> tuple[str, str]:
-    from .words import seat_zh
+    from .codes import seat_words
 
     zh, en = [], []
     setup = record.setup
     east = record.adjudication.state.east if record.adjudication.state is not None else setup.dealer
     for w in wins:
         c = w.claim
-        zh.append(f"{seat_zh(c.seat, east)}{c.source.zh}")
+        zh.append(f"{seat_words(c.seat, east, record.names)[0]}{c.source.zh}")
         en.append(f"seat {c.seat} ({c.source.value})")
     for seq in upheld:
         seat = record.event(seq).seat
-        zh.append(f"{seat_zh(seat, east)}（依優先權）")
+        zh.append(f"{seat_words(seat, east, record.names)[0]}（依優先權）")
         en.append(f"seat {seat} (by priority)")
     return "、".join(zh), ", ".join(en)
 

@@ -98,9 +98,9 @@ CODES: dict[str, tuple[str, str, str]] = {
     "exposed_discard_unnoticed": ("pen.exposed-discard.4", "{seat} 號座錯打明牌 {tile} 無人糾正並繼續行牌，對其後摸序 8 張以內他人之自摸負代位賠付責任。",
                                   "Seat {seat} discarded {tile} from an exposed meld, nobody corrected it and play went on: it is liable for others' self-draws within the next eight draws."),
     # 連莊示記 score.streak-marker
-    "streak_marker_low": ("score.streak-marker", "莊家 {seat} 號座連莊示記為連 {marker}，低於實際連 {streak}：莊家胡牌以所示計收，放銃或他人自摸時以實際計付。",
+    "streak_marker_low": ("score.streak-marker", "莊家 {seat} 號座連莊示記為{marker_zh}，低於實際{streak_zh}：莊家胡牌以所示計收，放銃或他人自摸時以實際計付。",
                           "The dealer, seat {seat}, marks a streak of {marker}, below the real {streak}: he collects by the marker and pays by the real streak."),
-    "streak_marker_high": ("score.streak-marker", "莊家 {seat} 號座連莊示記為連 {marker}，高於實際連 {streak}：莊家胡牌以實際計收，放銃或他人自摸時以所示計付。",
+    "streak_marker_high": ("score.streak-marker", "莊家 {seat} 號座連莊示記為{marker_zh}，高於實際{streak_zh}：莊家胡牌以實際計收，放銃或他人自摸時以所示計付。",
                            "The dealer, seat {seat}, marks a streak of {marker}, above the real {streak}: he collects by the real streak and pays by the marker."),
     # 優先權 prio.*
     "pung_over_self_draw": ("prio.1", "{seat} 號座喊碰早於下家 {other} 號座自摸之表示，碰牌優先。",
@@ -166,14 +166,33 @@ def _by_wind(codes: dict[str, tuple[str, str, str]]) -> dict[str, tuple[str, str
 CODES = _by_wind(CODES)
 
 
-def seat_words(seat: int, east: int | None) -> tuple[str, str]:
-    """``(zh, en)`` naming *seat*: by its wind this hand when the wall-break seat *east* is
-    known (「南家」, "South (seat 1)"), else by number (「1 號座」, "seat 1")."""
+def seat_words(seat: int, east: int | None, names: Any = None) -> tuple[str, str]:
+    """``(zh, en)`` naming *seat*: by the player's name at a tournament table (*names*: seat
+    → name, 「南家 李大華」, "South (seat 1, Li)"), by its wind this hand when the wall-break
+    seat *east* is known (「南家」, "South (seat 1)"), else by number (「1 號座」, "seat 1")."""
     from .words import seat_en, seat_zh
 
+    name = _name(names, seat)
     if east is None:
-        return f"{seat} 號座", f"seat {seat}"
+        return (f"{seat} 號座 {name}", f"seat {seat} ({name})") if name else (f"{seat} 號座", f"seat {seat}")
+    if name:
+        return f"{seat_zh(seat, east)} {name}", f"{seat_en(seat, east)[:-1]}, {name})"
     return seat_zh(seat, east), seat_en(seat, east)
+
+
+def _name(names: Any, seat: int) -> str | None:
+    if not names:
+        return None
+    try:
+        name = names[seat]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return str(name).strip() or None if name is not None else None
+
+
+def streak_zh(n: int) -> str:
+    """A dealer's streak as the table says it: 連N拉N (``settle.streak``: 連2拉2 with 作莊 is 5 台)."""
+    return f"連{n}拉{n}"
 
 
 def words(**raw: Any) -> dict[str, Any]:
@@ -185,6 +204,10 @@ def words(**raw: Any) -> dict[str, Any]:
         if type(value) is int:
             out[key] = tile_name(value)
             out.setdefault(f"{key}_zh", tile_name(value, "zh"))
+    for key in ("marker", "streak"):
+        value = raw.get(key)
+        if type(value) is int:
+            out.setdefault(f"{key}_zh", streak_zh(value))
     return out
 
 
@@ -193,9 +216,10 @@ class _Missing(dict):
         return "?"
 
 
-def render(code: str, *, east: int | None = None, **raw: Any) -> tuple[str, str, str]:
+def render(code: str, *, east: int | None = None, names: Any = None, **raw: Any) -> tuple[str, str, str]:
     """``(clause, text_zh, text)`` of a code with its words; seats are named by their wind
-    when *east* (the hand's wall-break seat, 開門位) is given."""
+    when *east* (the hand's wall-break seat, 開門位) is given, and by the players' *names*
+    (seat → name) at a tournament table."""
     clause, zh, en = CODES[code]
     w = words(**raw)
     en_words = _Missing(w)
@@ -208,9 +232,9 @@ def render(code: str, *, east: int | None = None, **raw: Any) -> tuple[str, str,
     for key in SEAT_WORDS:
         value = w.get(key)
         if type(value) is int and 0 <= value < 4:
-            zh_words[key], en_words[key] = seat_words(value, east)
+            zh_words[key], en_words[key] = seat_words(value, east, names)
     text = en.format_map(en_words)
     return clause, zh.format_map(zh_words), text[:1].upper() + text[1:]
 
 
-__all__ = ["CODES", "SEAT_WORDS", "render", "seat_words", "words"]
+__all__ = ["CODES", "SEAT_WORDS", "render", "seat_words", "streak_zh", "words"]

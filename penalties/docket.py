@@ -97,7 +97,7 @@ class Docket:
              payments: tuple[Payment, ...] = (), cites: tuple[str, ...] = (), cause: str = "",
              clause: str | None = None, **words: Any) -> Ruling:
         """Build a ruling from the catalogue (:data:`penalties.codes.CODES`) and add it."""
-        default_clause, zh, en = render(code, east=self.east, **{"seat": offender, **words})
+        default_clause, zh, en = render(code, east=self.east, names=self.record.names, **{"seat": offender, **words})
         return self.add(Ruling(code, clause or default_clause, offender, tuple(dict.fromkeys(evidence)), tuple(effects),
                                tuple(payments), zh, en, tuple(c for c in cites if c != (clause or default_clause)), cause))
 
@@ -115,7 +115,7 @@ class Docket:
         """「東家」…: *seat* as the official names it (:func:`penalties.codes.seat_words`)."""
         from .codes import seat_words
 
-        return seat_words(seat, self.east)[0]
+        return seat_words(seat, self.east, self.record.names)[0]
 
     def is_dead(self, seat: int | None, seq: int) -> bool:
         """The seat was ruled a dead hand before event *seq*."""

@@ -22,9 +22,10 @@ from referee.hand import Hand
 from referee.melds import MeldKind
 from referee.scoring import WinContext, score
 from referee.scoring.context import WinSource
+from referee.state import WinFace
 from referee.tiles import DRAGON_TILES, FLOWER_BASE, KINDS, Wind, flower_group, flower_seat
 
-from .record import HandRecord, state_before
+from .record import HandRecord
 
 _SELF = {0: WinSource.WALL, 1: WinSource.WALL, 2: WinSource.LAST_TILE, 3: WinSource.KONG_REPLACEMENT,
          4: WinSource.KONG_REPLACEMENT, 5: WinSource.FLOWER_REPLACEMENT}
@@ -33,24 +34,34 @@ _SELF = {0: WinSource.WALL, 1: WinSource.WALL, 2: WinSource.LAST_TILE, 3: WinSou
 def face_value(record: HandRecord, seat: int, seq: int, *, win: Event | None = None) -> tuple[int, str]:
     """``(台, how)`` of *seat*'s face just before event *seq*; ``how`` is ``"scored"`` (a
     complete hand declared as a win, scored) or ``"shown"`` (flowers and exposed honour
-    sets)."""
-    st = state_before(record, seq)
+    sets).
+
+    Read from the referee's own facts, nothing replayed: what each seat showed as it changed
+    (:meth:`referee.state.SeatState.shown_before`) and the winner's table as each win was
+    declared (:class:`referee.state.WinFace`)."""
+    st = record.adjudication.state
     if st is None:
         return 0, "shown"
     if win is not None:
-        scored = _scored(record, st, seat, win)
-        if scored is not None:
-            return scored, "scored"
-    return shown_face(st, seat, record.ruleset), "shown"
+        face = st.win_faces.get(win.seq)
+        if face is not None:
+            scored = _scored(record, face, seat, win)
+            if scored is not None:
+                return scored, "scored"
+    flowers, melds = st.seats[seat].shown_before(seq)
+    return _shown(flowers, melds, Wind((seat - st.east) % 4), st.round_wind, record.ruleset), "shown"
 
 
 def shown_face(st: Any, seat: int, ruleset: Any) -> int:
-    """The 台 a seat's table shows: flowers and exposed wind/dragon pungs and kongs."""
-    v = ruleset.values
+    """The 台 a seat's table shows in the state *st*: flowers and exposed wind/dragon pungs and kongs."""
     s = st.seats[seat]
-    wind = Wind((seat - st.east) % 4)
+    return _shown(s.flowers, s.melds, Wind((seat - st.east) % 4), st.round_wind, ruleset)
+
+
+def _shown(flowers_laid, melds, wind: Wind, round_wind: Wind, ruleset: Any) -> int:
+    v = ruleset.values
     tai = 0
-    flowers = [f for f in s.flowers if f >= FLOWER_BASE]
+    flowers = [f for f in flowers_laid if f >= FLOWER_BASE]
     numbering = v["flowers.numbering"]
     if len(flowers) == 8 and v["tai.all_flowers"]:
         tai += v["tai.all_flowers"]
@@ -61,48 +72,45 @@ def shown_face(st: Any, seat: int, ruleset: Any) -> int:
                 tai += v["tai.flower_set"]
             else:
                 tai += v["tai.own_flower"] * sum(1 for f in mine if flower_seat(f, numbering) is wind)
-    for m in s.melds:
+    for m in melds:
         tiles = m.tiles
         if not tiles or m.kind is MeldKind.CHOW or len(set(tiles)) != 1:
             continue
         t = tiles[0]
         if t == wind.tile:
             tai += v["tai.seat_wind_pung"]
-        if t == st.round_wind.tile:
+        if t == round_wind.tile:
             tai += v["tai.round_wind_pung"]
         if t in DRAGON_TILES:
             tai += v["tai.dragon_pung"]
     return tai
 
 
-def _scored(record: HandRecord, st: Any, seat: int, win: Event) -> int | None:
+def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | None:
     """The face of the win as declared, when the hand is a complete winning hand."""
-    s = st.seats[seat]
-    w = st.window
-    on_tile = w is not None and not w.closed and w.seat != seat and w.kind.value in (0, 1) and not (
-        w.taken is not None and w.taken.seat == seat)
-    counts = list(s.hand)
+    w = face.window
+    on_tile = w is not None and w[1] != seat and w[0].value in (0, 1) and w[4] != seat
+    counts = list(face.hand)
     if on_tile:
-        tile = w.tile
-        source = (WinSource.LAST_DISCARD if w.last else WinSource.DISCARD) if w.kind.value == 0 else WinSource.ROBBING_KONG
-        discarder = w.seat
+        kind, discarder, tile, last, _taken = w
+        source = (WinSource.LAST_DISCARD if last else WinSource.DISCARD) if kind.value == 0 else WinSource.ROBBING_KONG
         if tile >= KINDS:
             return None
         counts[tile] += 1
     else:
-        if st.turn != seat:
+        if face.turn != seat:
             return None
-        tile = st.drawn
-        if tile is None and s.unknown and win.tiles:
+        tile = face.drawn
+        if tile is None and face.unknown and win.tiles:
             # a physical table that did not record the drawn tile: the hand shown with the
             # win ends with the winning tile (docs/protocol.md), so the face is known (R-pen-1)
             tile = win.tiles[-1]
         if tile is None or tile >= KINDS:
             return None
-        source = _SELF.get(int(st.source), WinSource.WALL)
+        source = _SELF.get(face.source, WinSource.WALL)
         discarder = None
-    if s.unknown:
-        if win.tiles is None or len(win.tiles) != sum(counts) + s.unknown:
+    if face.unknown:
+        if win.tiles is None or len(win.tiles) != sum(counts) + face.unknown:
             return None
         counts = [0] * KINDS
         for t in win.tiles:
@@ -111,14 +119,14 @@ def _scored(record: HandRecord, st: Any, seat: int, win: Event) -> int | None:
             counts[t] += 1
         if not counts[tile]:
             return None
-    melds = s.melds_for_scoring()
-    if melds is None:
+    melds = tuple(m.to_meld() for m in face.melds)  # as SeatState.melds_for_scoring
+    if any(m is None for m in melds):
         return None
     setup = record.setup
     try:
-        hand = Hand(tuple(counts), melds, tuple(sorted(f for f in s.flowers)))
+        hand = Hand(tuple(counts), melds, tuple(sorted(face.flowers)))
         ctx = WinContext(winner=seat, dealer=setup.dealer, round_wind=setup.round_wind, source=source,
-                         winning_tile=tile, discarder=discarder, wall_break=st.east, streak=setup.streak,
+                         winning_tile=tile, discarder=discarder, wall_break=face.east, streak=setup.streak,
                          streak_marker=setup.streak_marker)
         return score(hand, ctx, record.ruleset).tai
     except (MjrefError, ValueError, TypeError, IndexError):

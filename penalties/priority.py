@@ -148,14 +148,85 @@ class _Window:
 
 
 def analyze(record: HandRecord) -> list[Decision]:
-    """Every priority conflict in the hand, in the order of the discards."""
+    """Every priority conflict in the hand, in the order of the discards.
+
+    Only the discards whose window may hold a conflict are looked at (:func:`contested`);
+    the same as
+    :func:`analyze_all` (the reference, every discard: ``tests/test_penalties_fast.py``)."""
+    return _analyze(record, contested(record.events))
+
+
+def analyze_all(record: HandRecord) -> list[Decision]:
+    """:func:`analyze` over every discard's window (the slow reference)."""
+    return _analyze(record, None)
+
+
+_DISCARD = EventType.DISCARD
+_WIN = EventType.WIN
+_PUNG = EventType.PUNG
+_KONG = EventType.KONG
+_DRAW = EventType.DRAW
+_CHOW = EventType.CHOW
+
+
+def contested(events) -> set[int]:
+    """Seqs of the discards whose window (:class:`_Window`: the events up to the second
+    discard after it) may hold a conflict (:func:`_decide`): a win in it (after the next
+    discard, only one shown on this tile), or a pung or melded kong of its tile by a seat
+    neither the discarder nor its 下家 while the 下家 drew or chowed before the next discard.
+    Every other window decides nothing (no winner, no pung against a chow, a draw or a
+    self-draw). One pass, the last two discards' windows in locals (for speed)."""
+    out: set[int] = set()
+    # the last discard's window (1) and the one before (2): seq, discarder, 下家, tile, a
+    # win in it, a pung of its tile by another seat, the 下家 took a tile before the next discard
+    s1 = d1 = n1 = x1 = s2 = d2 = n2 = x2 = None
+    w1 = p1 = t1 = w2 = p2 = t2 = False
+    for ev in events:
+        t = ev.type
+        if t is _DISCARD:
+            if s2 is not None and (w2 or (p2 and t2)):
+                out.add(s2)
+            s2, d2, n2, x2, w2, p2, t2 = s1, d1, n1, x1, w1, p1, t1
+            s1 = ev.seq
+            d1 = ev.seat
+            n1 = None if d1 is None else (d1 + 1) % 4
+            x1 = ev.tiles[0] if ev.tiles else None
+            w1 = p1 = t1 = False
+        elif t is _DRAW or t is _CHOW:
+            if ev.seat == n1 and s1 is not None:
+                t1 = True
+        elif t is _WIN:
+            w1 = True
+            if ev.tiles and ev.tiles[-1] == x2:  # after the next discard: a win shown on this tile
+                w2 = True
+        elif t is _PUNG or t is _KONG:
+            s = ev.seat
+            tiles = ev.tiles
+            if tiles:
+                if s != d1 and s != n1 and x1 in tiles:
+                    p1 = True
+                if s != d2 and s != n2 and x2 in tiles:
+                    p2 = True
+    for seq, w, p, tk in ((s1, w1, p1, t1), (s2, w2, p2, t2)):
+        if seq is not None and (w or (p and tk)):
+            out.add(seq)
+    return out
+
+
+def _analyze(record: HandRecord, only: set[int] | None) -> list[Decision]:
     out: list[Decision] = []
+    if only is not None and not only:
+        return out
     from dataclasses import replace
 
     from referee.verdicts import Status
 
-    refused = frozenset(seq for seq, v in record.adjudication.verdicts if v.status is Status.REJECTED)
-    for d in record.events:
+    verdicts = record.adjudication.verdicts
+    odd = getattr(verdicts, "odd", None)
+    pairs = odd.items() if odd is not None else verdicts
+    refused = frozenset(seq for seq, v in pairs if v.status is Status.REJECTED)
+    discards = record.events if only is None else [record.event(seq) for seq in sorted(only)]
+    for d in discards:
         if d.type is EventType.DISCARD and d.seat is not None and d.seq not in refused:
             out.extend(replace(x, discard=d.seq) for x in _decide(_Window(record, d, refused)))
     return out
@@ -262,4 +333,4 @@ def _decide(w: _Window) -> list[Decision]:
     return out
 
 
-__all__ = ["Decision", "analyze"]
+__all__ = ["Decision", "analyze", "analyze_all", "contested"]

@@ -9,7 +9,7 @@ Penalties never changes the referee's state; it reads.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,8 @@ class HandRecord:
     index: dict[int, int] = field(default_factory=dict)
     #: the table mode forced on the replay (None: the stream's own)
     mode: Any = None
+    #: seat → player's name at a tournament table (the rulings name the players), or None
+    names: Any = None
 
     # ---- the table
     @property
@@ -167,14 +169,48 @@ def moment(st: Any) -> Moment:
     return Moment(w.front, w.tail, w.live, st.turn, st.drawn, st.source in _TAIL_SOURCES, st.placed)
 
 
-def hand_record(events: Sequence[Event], ref: Referee, moments: dict[int, Moment], *, stakes: Stakes | None = None,
-                mode: Any = None) -> HandRecord:
+def wall_facts(st: Any) -> tuple:
+    """What :class:`Moment` is made of, as the referee's state holds it right after an event
+    (a plain tuple: the adjudicator keeps one per event, a :class:`Moment` is made only when
+    a ruling reads it, :class:`WallLog`)."""
+    w = st.wall
+    return (w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed)
+
+
+class WallLog(Mapping):
+    """seq → :class:`Moment` after that event, from :func:`wall_facts` kept per event (the
+    same moments :func:`moment` gives; made when read)."""
+
+    __slots__ = ("_index", "_facts")
+
+    def __init__(self, index: dict[int, int], facts: Sequence[tuple]) -> None:
+        self._index = index
+        self._facts = facts
+
+    def __getitem__(self, seq: int) -> Moment:
+        front, tail, end, turn, drawn, source, placed = self._facts[self._index[seq]]
+        live = end - front
+        return Moment(front, tail, live if live > 0 else 0, turn, drawn, source in _TAIL_SOURCES, placed)
+
+    def __iter__(self):
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+
+def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Moment] | Sequence[tuple], *, stakes: Stakes | None = None,
+                mode: Any = None, names: Any = None) -> HandRecord:
     """The closed hand's record from a referee that has followed *events* (the stakes, unless
-    given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee."""
+    given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee.
+    *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order."""
     events = tuple(events)
     setup = events[0].setup or Setup()
+    index = {e.seq: i for i, e in enumerate(events)}
+    if not isinstance(moments, Mapping):  # wall_facts per event, in the events' order
+        moments = WallLog(index, moments)
     return HandRecord(events, ref.finish(), moments, ref.state.rules.ruleset,
-                      stakes or Stakes(setup.base, setup.per_tai), {e.seq: i for i, e in enumerate(events)}, mode)
+                      stakes or Stakes(setup.base, setup.per_tai), index, mode, names)
 
 
 def state_before(record: HandRecord, seq: int) -> Any:
@@ -187,4 +223,4 @@ def state_before(record: HandRecord, seq: int) -> Any:
     return ref.state
 
 
-__all__ = ["HandRecord", "Moment", "build", "hand_record", "moment", "state_before"]
+__all__ = ["HandRecord", "Moment", "WallLog", "build", "hand_record", "moment", "state_before", "wall_facts"]

@@ -184,6 +184,51 @@ def rule_record(record: HandRecord, *, side_stakes: Iterable[SideStake] = ()) ->
     return _settle(docket, walks, stakes_list, void_backers, unruled_reports)
 
 
+def rule_quiet(record: HandRecord, *, reported: bool | None = None) -> Rulings | None:
+    """The rulings on a hand with nothing to rule on, without the walk of :func:`rule_record`;
+    ``None`` when there may be something (then :func:`rule_record` rules).
+
+    Nothing to rule on: the referee found no irregularity (every verdict accepted, nothing
+    found afterwards), no official reported anything (*reported*: whether the hand has a
+    ``report`` event, looked for when not given), no priority conflict in a window with a
+    claim (:func:`penalties.priority.analyze`), and the streak marker agrees (or does not
+    count). Then each win stands as the referee settled it and the next hand is its: the
+    same :class:`Rulings` as :func:`rule_record` makes (``tests/test_penalties_fast.py``
+    holds the two to it on generated hands with and without irregularities).
+    Side stakes are ruled by :func:`rule_record` (the caller does not come here with them).
+    """
+    adj = record.adjudication
+    if adj.irregularities:
+        return None
+    if reported is None:
+        reported = any(e.type is _REPORT for e in record.events)
+    if reported:
+        return None
+    setup = record.setup
+    marker = setup.streak_marker
+    if marker is not None and marker != setup.streak and record.ruleset.values["settle.streak_marker"] != "actual":
+        return None  # streak_marker.rule_marker has a ruling to make
+    if priority.analyze(record):
+        return None
+    transfers: list[Payment] = []
+    standing: list[int] = []
+    for win in adj.outcome.wins:
+        if win.settlement is not None:
+            transfers.extend(win_transfers(win.settlement))
+        standing.append(win.claim.seq)
+    in_effect = tuple(transfers)
+    check_zero(in_effect)
+    totals = net(in_effect)
+    payments = (totals.get(0, 0), totals.get(1, 0), totals.get(2, 0), totals.get(3, 0))
+    outside = tuple(sorted((k, v) for k, v in totals.items() if isinstance(k, str)))
+    nxt = adj.outcome.next
+    return Rulings((), in_effect, payments, outside, False, nxt.dealer, nxt.streak, (), nxt, tuple(standing), (),
+                   in_effect)
+
+
+_REPORT = EventType.REPORT
+
+
 def _ended_at(docket: Docket) -> int | None:
     e = docket.ended
     return max(e.evidence) if e is not None and e.evidence else None
@@ -494,4 +539,4 @@ def _next(docket: Docket, paid_winners: list[int]):
     return outcome.next
 
 
-__all__ = ["REPORTS", "rule", "rule_record", "rule_stream"]
+__all__ = ["REPORTS", "rule", "rule_quiet", "rule_record", "rule_stream"]

@@ -2,18 +2,23 @@
 
 The officials stop play with a ``report`` event (code ``caught``, ``seat`` the offender;
 any report naming the offender's error by its code counts too). Without one, the error
-got as far as the stream shows. These functions read the events after the error.
+got as far as the stream shows.
+
+A wrong kong's stage is the referee's fact (:class:`referee.state.WrongKongProgress`, the
+``wrong_kong`` irregularity's facts at the close): :func:`progress` reads it.
+:func:`kong_progress` walks the events after the kong instead — the reference the tests
+hold the referee's fact to (``tests/test_h13_streams.py``); penalties do not call it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any
+
 from referee.events import EventType
+from referee.state import CATCH_CODES
 
 from .record import HandRecord
-
-#: report codes that stop play on a seat's pending error
-CATCH_CODES = frozenset({"caught", "wrong_kong", "wrong_pung", "exposed_discard", "tile_unidentifiable"})
 #: a kong's stages in order (the referee's ``stage`` fact uses the same words)
 KONG_STAGES = ("declared", "replaced", "placed", "completed")
 
@@ -34,6 +39,13 @@ class Progress:
     seqs: tuple[int, ...] = ()
     robbed: int | None = None
     unidentifiable: bool = False
+
+
+def progress(facts: dict[str, Any]) -> Progress:
+    """A wrong kong's :class:`Progress` as the referee followed it (the ``wrong_kong``
+    irregularity's facts: ``stage``, ``stage_seqs``, ``caught``, ``robbed``, ``unidentifiable``)."""
+    return Progress(facts.get("stage", "declared"), facts.get("caught"), tuple(facts.get("stage_seqs", ())),
+                    facts.get("robbed"), bool(facts.get("unidentifiable", False)))
 
 
 def caught_at(record: HandRecord, seat: int, after: int, until: int | None = None) -> int | None:
@@ -131,4 +143,4 @@ def claim_completed(record: HandRecord, seat: int, act_seq: int) -> tuple[bool, 
     return False, None, ()
 
 
-__all__ = ["CATCH_CODES", "KONG_STAGES", "Progress", "caught_at", "claim_completed", "kong_progress"]
+__all__ = ["CATCH_CODES", "KONG_STAGES", "Progress", "caught_at", "claim_completed", "kong_progress", "progress"]

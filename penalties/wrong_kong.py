@@ -40,7 +40,7 @@ from .dead_hand import violate
 from .docket import Docket, Liability
 from .face import face_value
 from .rulings import Effect
-from .stages import kong_progress
+from .stages import progress
 from .unfulfilled_call import rule_call
 
 #: 末八張 / 最後可摸之牌8張以內
@@ -69,9 +69,9 @@ def rule_kong(docket: Docket, ev: Event, facts: dict[str, Any]) -> None:
     if kind == "concealed":
         concealed(docket, ev.seat, ev.seq, (ev.seq,), live)
     elif kind == "added":
-        added(docket, ev, live)
+        added(docket, ev, live, facts)
     else:
-        melded(docket, ev, live)
+        melded(docket, ev, live, facts)
 
 
 def concealed(docket: Docket, seat: int, kong_seq: int, evidence: tuple[int, ...], live: int) -> None:
@@ -131,9 +131,10 @@ def _return_effects(seat: int, unidentifiable: bool, *, melded: bool) -> tuple[l
     return effects, words
 
 
-def added(docket: Docket, ev: Event, live: int) -> None:
+def added(docket: Docket, ev: Event, live: int, facts: dict[str, Any]) -> None:
+    """A wrong added kong, by how far it got (the referee's fact, :func:`penalties.stages.progress`)."""
     seat = ev.seat
-    p = kong_progress(docket.record, seat, ev.seq)
+    p = progress(facts)
     ev_caught = (p.caught,) if p.caught is not None else ()
     if p.robbed is not None:
         docket.ruled.add(ev.seq)
@@ -180,9 +181,10 @@ def added(docket: Docket, ev: Event, live: int) -> None:
         docket.open(tail)
 
 
-def melded(docket: Docket, ev: Event, live: int) -> None:
+def melded(docket: Docket, ev: Event, live: int, facts: dict[str, Any]) -> None:
+    """A wrong melded kong, by how far it got (the referee's fact, :func:`penalties.stages.progress`)."""
     seat = ev.seat
-    p = kong_progress(docket.record, seat, ev.seq)
+    p = progress(facts)
     ev_caught = (p.caught,) if p.caught is not None else ()
     if p.stage == "declared":
         docket.ruled.add(ev.seq)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .events import Event, EventType
 from .melds import MeldKind
-from .restrictions import SUIT_OF, UNIT_OF, chow_forbidden_discards, chow_takes_own_discard, is_run
+from .restrictions import SUIT_OF, UNIT_OF, chow_forbidden_discards, chow_takes_own_discard, is_run, wins_with
 from .state import Intake, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Verdict
@@ -147,7 +147,7 @@ class ClaimsMixin:
             return self._no(st, dry, problems)
         # --- apply
         if undo is not None:
-            self._undo(st, w, undo)
+            self._undo(st, w, undo, ev.seq)
         waits = seat.waits
         if seat.passed is None and waits and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
             seat.passed = w.seq  # chose to claim rather than win: the win is passed
@@ -168,6 +168,7 @@ class ClaimsMixin:
             discarder.pond.remove(w.tile)
         meld = TableMeld(_MELD_OF[intake], tuple(tiles), w.tile, w.seat, ev.seq)
         seat.melds.append(meld)
+        seat.shown(ev.seq)
         st.begin_turn(s, intake, ev.seq)
         st.drawn = None
         st.source = _DEALT_SOURCE
@@ -204,7 +205,7 @@ class ClaimsMixin:
         call = w.calls.get(s)
         return min(call[1], ev.ts) if call is not None else ev.ts
 
-    def _undo(self, st: TableState, w: Window, taken: Taken) -> None:
+    def _undo(self, st: TableState, w: Window, taken: Taken, seq: int) -> None:
         """A later claim had priority (prio.2–prio.7): the draw or chow that took the tile is
         put back: the tile to the wall or the pond, the hand as it was."""
         seat = st.seats[taken.seat]
@@ -224,6 +225,7 @@ class ClaimsMixin:
             meld = taken.meld
             if meld in seat.melds:
                 seat.melds.remove(meld)
+                seat.shown(seq)
             for t in taken.hand_tiles:
                 _add(seat, t)
             st.seats[w.seat].pond.append(w.tile)
@@ -319,14 +321,24 @@ class ClaimsMixin:
             if tiles is None:
                 seat.unknown -= 4
             seat.melds.append(TableMeld(_CONCEALED, tuple(tiles) if tiles is not None else None, None, None, ev.seq))
+            seat.shown(ev.seq)
             if st.rules.passed_win_concealed_kong_releases:
-                seat.passed = None
+                seat.passed = None  # app.passed-win; not competition: 過水時之暗槓…非為解除過水
             st.placed_before_kong = placed
+            st.own_kongs.append((st.turn_start_seq, False, tiles[0] if tiles is not None and len(set(tiles)) == 1
+                                 else None, st.drawn))
         else:
-            _remove(seat, from_hand[0])
+            x = from_hand[0]
+            st.own_kongs.append((st.turn_start_seq, True, x, st.drawn))
+            _remove(seat, x)
             pung = seat.melds[added_to]
-            seat.melds[added_to] = TableMeld(_ADDED, pung.tiles + (from_hand[0],), pung.claimed, pung.from_seat, ev.seq)
-            seat.passed = None  # 加槓 releases 過水 (play.passed-win.release, app.passed-win)
+            seat.melds[added_to] = TableMeld(_ADDED, pung.tiles + (x,), pung.claimed, pung.from_seat, ev.seq)
+            seat.shown(ev.seq)
+            # 加槓 releases 過水 when the added tile is 「一張非胡之牌」: not a tile the hand
+            # left wins on (play.passed-win.release); unknown hands are judged at the win
+            if seat.passed is not None and not (seat.unknown == 0 and seat.n + 3 * len(seat.melds) == 16
+                                                and wins_with(seat.keys, x)):
+                seat.passed = None
         st.owed += 1
         st.owed_kinds.append(_KONG_SOURCE)
         st.wall.kongs += 1

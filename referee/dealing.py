@@ -236,6 +236,7 @@ class DealingMixin:
             seat.flowers.append(f)
             if f in rounds:
                 del rounds[f]
+        seat.shown(ev.seq)
         n = len(flowers)
         st.owed += n
         st.owed_kinds += [_FLOWER_SOURCE] * n

@@ -164,7 +164,7 @@ class HandGenerator:
                 self.emit(EventType.FLOWER, s, tiles=(f,))
                 if self.seven_rob(s):
                     return
-                if st.wall.remaining <= 0:
+                if st.wall.live <= 0:  # no replacement from the dead wall (play.exhausted, app.flowers.no-replace)
                     self.emit(EventType.HAND_END)
                     return
                 self.emit(EventType.TAIL_DRAW, s)
@@ -174,7 +174,7 @@ class HandGenerator:
                     self.emit(EventType.CALL, s, kind=Call.WIN)
                 self.emit(EventType.WIN, s)
                 return
-            if st.intake in (Intake.DRAW, Intake.DEALT) and st.wall.remaining > 1:
+            if st.intake in (Intake.DRAW, Intake.DEALT) and st.wall.live > st.wall.per_kong:
                 kong = self.kong_choice(s)
                 if kong is not None and rng.random() < pol.kong:
                     kind, tiles = kong
@@ -294,7 +294,7 @@ class HandGenerator:
         for k in range(1, 4):
             s = (d + k) % 4
             seat = st.seats[s]
-            if x < KINDS and seat.hand[x] >= 3 and rng.random() < pol.kong and st.wall.remaining > 1 \
+            if x < KINDS and seat.hand[x] >= 3 and rng.random() < pol.kong and st.wall.live > st.wall.per_kong \
                     and self.probe(EventType.KONG, s, kind=MeldKind.MELDED_KONG, tiles=(x, x, x, x)):
                 self.emit(EventType.KONG, s, kind=MeldKind.MELDED_KONG, tiles=(x, x, x, x))
                 self.emit(EventType.TAIL_DRAW, s)

@@ -42,10 +42,10 @@ class GesturesMixin:
         """The drawn tile placed into the hand (靠張): no self-draw on it (tai.23), 天聽 /
         地聽 lapse (tai.31, tai.32), a late pung loses to it (prio.4)."""
         s = ev.seat
+        if st.wrong_kongs:
+            self._follow_wrong_kongs(st, ev)
         if s == st.turn and st.intake is not _NONE:
             st.placed = True
-            if st.wrong_kongs:
-                self._wrong_kong_stage(st, s, ("replaced",), "placed")
             seat = st.seats[s]
             if seat.ready is not None and seat.ready in _LAPSE_ON_PLACE:
                 seat.ready, seat.ready_lapsed = None, "placed"
@@ -75,6 +75,8 @@ class GesturesMixin:
     def _report(self, st: TableState, ev: Event) -> Verdict:
         """An official's report of what the stream cannot show (a peek, a stolen tile, a dead
         hand ruled): recorded as an irregularity for penalties (pen.*)."""
+        if st.wrong_kongs:
+            self._follow_wrong_kongs(st, ev)
         irr = irregularity("reported", ev.seq, ev.seat, clause=ev.clause or "pen.dead-hand",
                            code_reported=ev.code, note=ev.note or "")
         if ev.code == "dead_hand" and ev.seat is not None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from .events import Event, EventType, Mode
 from .errors import MjrefError
 from .ruleset import Ruleset
-from .state import Intake, Phase, TableState
+from .state import Intake, Phase, TableState, WrongKongProgress
 from .tiles import FLOWER_BASE
 from .verdicts import ACCEPTED, Irregularity, irregularity, Verdict, VerdictLog
 from .table_ops import _REJECTED, _HAND_START, _IRREGULAR, _MELDED, _ENDED
@@ -181,7 +181,9 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     # ------------------------------------------------------------------ verdict helpers
 
     def _irr(self, ev: Event, code: str, seat: int | None = None, **facts) -> Irregularity:
-        return irregularity(code, ev.seq, ev.seat if seat is None else seat, **facts)
+        st = self.state
+        return irregularity(code, ev.seq, ev.seat if seat is None else seat,
+                            east=st.east if st is not None else None, **facts)
 
     def _reject(self, st: TableState, problems: list[Irregularity]) -> Verdict:
         """The act does not change the state: refused (digital) or not applicable (physical)."""
@@ -202,12 +204,15 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         base = len(self.irregularities)
         for i, p in enumerate(problems):
             if p.code == "wrong_kong":
-                st.wrong_kongs.append([base + i, seat, "declared"])
+                st.wrong_kongs.append(WrongKongProgress(base + i, seat))
 
-    def _wrong_kong_stage(self, st: TableState, seat: int, before: tuple[str, ...], after: str) -> None:
-        for entry in st.wrong_kongs:
-            if entry[1] == seat and entry[2] in before:
-                entry[2] = after
+    def _follow_wrong_kongs(self, st: TableState, ev: Event) -> None:
+        """One more event for each wrong kong followed (:class:`referee.state.WrongKongProgress`);
+        called first thing by the handlers of the events that move one on (reports, wins,
+        tail draws, placings, discards), whatever their verdict."""
+        position = len(self.verdicts.seqs)
+        for k in st.wrong_kongs:
+            k.follow(ev, position)
 
     def _unseen_copies(self, st: TableState, ev: Event, tiles) -> Irregularity | None:
         """Tiles a physical table reports from where nobody saw them (an unknown wall or hand):
@@ -236,6 +241,8 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def _win(self, st: TableState, ev: Event) -> Verdict:
         """胡 (play.win, app.win-ways): on a discard, by self-draw, by robbing a kong, or by
         flowers; checked against the hand, 過水 and the self-draw limits."""
+        if st.wrong_kongs:
+            self._follow_wrong_kongs(st, ev)
         return check_win(self, st, ev)
 
 

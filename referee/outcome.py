@@ -385,8 +385,8 @@ _VOID = OutcomeKind.VOID
 def _completed(ref) -> list[Irregularity]:
     """Irregularities with the facts only the rest of the hand shows (how far a wrong kong got)."""
     out = list(ref.irregularities)
-    for index, _seat, stage in ref.state.wrong_kongs:
-        out[index] = out[index].with_facts(stage=stage)
+    for k in ref.state.wrong_kongs:
+        out[k.index] = out[k.index].with_facts(**k.facts())
     return out
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from .events import Mode, ReadyKind, Setup
+from .events import EventType, Mode, ReadyKind, Setup
 from .melds import Meld, MeldKind, _CHOW, _CONCEALED_KONG, _MELDED_KONG
 from .play_rules import PlayRules
 from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
@@ -122,7 +122,7 @@ class SeatState:
         "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond", "discards",
         "passed", "revealed", "revealed_sets", "ready", "ready_seq",
         "ready_discards", "ready_lapsed", "dead_hand", "since", "drawn_count", "first_drawn", "start_flowers",
-        "flower_round", "wall_draw", "discard_window",
+        "flower_round", "wall_draw", "discard_window", "shown_log",
     )
 
     def __init__(self, seat: int) -> None:
@@ -142,6 +142,9 @@ class SeatState:
         self.melds: list[TableMeld] = []
         #: flowers laid out (deal.flowers)
         self.flowers: list[int] = []
+        #: what the seat shows on the table, each time it changes: (seq, flowers, melds)
+        #: (the face 牌面 of a hand that cannot win, penalties.face, read at any event)
+        self.shown_log: list[tuple[int, tuple[int, ...], tuple[TableMeld, ...]]] = []
         #: flowers drawn and not yet laid out
         self.held_flowers: list[int] = []
         #: discards still lying in the pond (claimed ones leave it)
@@ -191,6 +194,20 @@ class SeatState:
     def known(self) -> bool:
         """Every concealed tile is known."""
         return self.unknown == 0
+
+    def shown(self, seq: int) -> None:
+        """Its flowers or melds changed at event *seq* (kept in :attr:`shown_log`)."""
+        self.shown_log.append((seq, tuple(self.flowers), tuple(self.melds)))
+
+    def shown_before(self, seq: int) -> tuple[tuple[int, ...], tuple[TableMeld, ...]]:
+        """``(flowers, melds)`` the seat showed just before event *seq*."""
+        flowers: tuple[int, ...] = ()
+        melds: tuple[TableMeld, ...] = ()
+        for at, f, m in self.shown_log:
+            if at >= seq:
+                break
+            flowers, melds = f, m
+        return flowers, melds
 
     def melds_for_scoring(self) -> tuple[Meld, ...] | None:
         out = []
@@ -309,6 +326,113 @@ class Window:
         self.wins.append(value)
 
 
+class WinFace(NamedTuple):
+    """The winner's table just before a ``win`` event (the referee keeps it for every win
+    declared, whether it stands or not): what the face of the win as declared is scored from
+    (``pen.pay-all``, R-pen-1). *window*: ``(kind, seat, tile, last, taken seat)`` of the
+    claim window then open, None when none was."""
+
+    hand: tuple[int, ...]
+    unknown: int
+    #: the seat's melds as the table holds them (:meth:`TableMeld.to_meld` scores them)
+    melds: tuple[TableMeld, ...]
+    flowers: tuple[int, ...]
+    window: tuple[Any, int, int, bool, int | None] | None
+    turn: int
+    drawn: int | None
+    source: int
+    east: int
+
+
+def win_face(st: TableState, seat: SeatState) -> WinFace:
+    """*seat*'s :class:`WinFace` in the state *st* (just before its win)."""
+    w = st.window
+    window = None if w is None or w.closed else (w.kind, w.seat, w.tile, w.last,
+                                                 w.taken.seat if w.taken is not None else None)
+    return WinFace(tuple(seat.hand), seat.unknown, tuple(seat.melds), tuple(seat.flowers), window,
+                   st.turn, st.drawn, int(st.source), st.east)
+
+
+#: report codes that stop play on a seat's pending error (a wrong kong, pung, exposed discard)
+CATCH_CODES = frozenset({"caught", "wrong_kong", "wrong_pung", "exposed_discard", "tile_unidentifiable"})
+
+
+class WrongKongProgress:
+    """How far a wrong kong that stood got (既遂 / 未遂, ``pen.wrong-kong.*``), followed by the
+    referee from the kong on, event by event (:meth:`follow`): its replacement drawn
+    (``replaced``), placed into the hand (``placed``), a tile discarded after it
+    (``completed``) — up to an official's report catching it (:data:`CATCH_CODES`), a win
+    by another seat robbing it before the replacement, or the offender's own win. A
+    ``tile_unidentifiable`` report (before the catch, or among the reports right after it)
+    says the replacement in the hand cannot be identified.
+
+    :param index: the wrong kong's place in the referee's irregularities.
+    """
+
+    __slots__ = ("index", "seat", "stage", "seqs", "caught", "robbed", "unidentifiable", "done", "run")
+
+    def __init__(self, index: int, seat: int) -> None:
+        self.index = index
+        self.seat = seat
+        self.stage = "declared"
+        #: the events that moved it on (the tail draw, the placing, the discard)
+        self.seqs: list[int] = []
+        self.caught: int | None = None
+        self.robbed: int | None = None
+        self.unidentifiable = False
+        #: it got as far as it will (caught, robbed, completed, or the offender won)
+        self.done = False
+        #: after the catch: the position of the last report of the reports right after it
+        self.run: int | None = None
+
+    def follow(self, ev: Any, position: int) -> None:
+        """One more event (*position*: its place in the hand's stream)."""
+        seat = self.seat
+        t = ev.type
+        if self.done:
+            if self.run is not None:
+                if t is EventType.REPORT and position == self.run + 1:
+                    self.run = position
+                    if ev.code == "tile_unidentifiable" and ev.seat in (seat, None):
+                        self.unidentifiable = True
+                        self.run = None
+                else:
+                    self.run = None
+            return
+        if t is EventType.REPORT and ev.seat in (seat, None):
+            if ev.code == "tile_unidentifiable":
+                self.unidentifiable = True
+            if ev.code in CATCH_CODES:
+                self.caught = ev.seq
+                self.done = True
+                self.run = None if self.unidentifiable else position
+                return
+        if t is EventType.WIN and ev.seat != seat and self.stage == "declared":
+            self.robbed = ev.seq
+            self.done = True
+            return
+        if ev.seat != seat:
+            return
+        stage = self.stage
+        if t is EventType.TAIL_DRAW and stage == "declared":
+            self.stage = "replaced"
+            self.seqs.append(ev.seq)
+        elif t is EventType.PLACE and stage == "replaced":
+            self.stage = "placed"
+            self.seqs.append(ev.seq)
+        elif t is EventType.DISCARD and (stage == "replaced" or stage == "placed"):
+            self.stage = "completed"
+            self.seqs.append(ev.seq)
+            self.done = True
+        elif t is EventType.WIN:
+            self.done = True
+
+    def facts(self) -> dict[str, Any]:
+        """The facts added to the ``wrong_kong`` irregularity at the close."""
+        return {"stage": self.stage, "stage_seqs": tuple(self.seqs), "caught": self.caught, "robbed": self.robbed,
+                "unidentifiable": self.unidentifiable}
+
+
 class TableState:
     """Everything about the hand at one moment. Mutated in place by the referee."""
 
@@ -319,7 +443,7 @@ class TableState:
         "after_claim_forbidden", "window", "prev_window", "deal_index", "flower_round", "flower_rel", "claims_made",
         "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
-        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive",
+        "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive", "own_kongs", "win_faces",
     )
 
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
@@ -364,9 +488,16 @@ class TableState:
         self.flower_win_seat: int | None = None
         self.table = ""
         self.hand_no = 0
-        #: wrong kongs so far: [index in the referee's irregularities, seat, stage]
-        #: (stage: declared → replaced → placed → completed, pen.wrong-kong.*)
-        self.wrong_kongs: list[list] = []
+        #: concealed and added kongs so far, for 過水 found at a win (play.passed-win.release):
+        #: (the turn's first seq, added?, the kong's tile or None, the tile taken in just
+        #: before it or None when not recorded)
+        self.own_kongs: list[tuple[int | None, bool, int | None, int | None]] = []
+        #: seq of each win declared → what the winner's table was just before it
+        #: (:class:`WinFace`: the face 牌面 of a win that does not stand, penalties.face)
+        self.win_faces: dict[int, WinFace] = {}
+        #: wrong kongs so far, followed event by event (:class:`WrongKongProgress`: how far
+        #: each got before it was caught, pen.wrong-kong.*)
+        self.wrong_kongs: list[WrongKongProgress] = []
         #: the last tile the dealer took before play (the 門牌, or its flower's replacement)
         self.door_tile: int | None = None
         #: every tile others could claim, in order: (tile, seq, seat, a discard?) — discards

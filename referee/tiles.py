@@ -270,6 +270,25 @@ def _bad(text: str, pos: int, why: str, why_zh: str, field: str) -> None:
     )
 
 
+_DIGITS_ZH = "一二三四五六七八九"
+
+
+def tiles_zh(tiles: Iterable[int]) -> str:
+    """Tiles as an official reads them out, in their order: a set of one suit in one word
+    (「五六七條」, 「東東東」, 「中中中」), else the names one by one
+    (「五萬 六萬 東」). Issue #13: the words an official reads, not ``111z``."""
+    seq = list(tiles)
+    if not seq:
+        return ""
+    if all(t < KINDS for t in seq):
+        suits = {t // 9 if t < 27 else 3 for t in seq}
+        if len(suits) == 1 and seq[0] < 27:
+            return "".join(_DIGITS_ZH[t % 9] for t in seq) + tile_name(seq[0], "zh")[-1]
+        if len(suits) == 1:
+            return "".join(tile_name(t, "zh") for t in seq)
+    return " ".join(tile_name(t, "zh") for t in seq)
+
+
 def format_tiles(tiles: Iterable[int], style: str = "compact", *, sort: bool = True) -> str:
     """Write tiles back: compact groups by suit (``"123m55z1f"``), or Chinese names
     separated by spaces (``style="zh"``). ``parse_tiles(format_tiles(t))`` sorts *t*."""

@@ -184,6 +184,8 @@ class TurnsMixin:
 
     def _tail_draw(self, st: TableState, ev: Event) -> Verdict:
         """槓尾補牌: a replacement for a flower laid out or a kong (deal.flowers, app.kong)."""
+        if st.wrong_kongs:
+            self._follow_wrong_kongs(st, ev)
         phase = st.phase
         if phase is _ENDED or st.wins:
             return self._after_end(st, ev)
@@ -201,6 +203,11 @@ class TurnsMixin:
         k = wall._tail  # the tail property, tail_index and take_tail's count, inline for speed
         if wall.front + k >= TILES:  # nothing left standing
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
+        if phase is _PLAY and wall.end <= wall.front:
+            # the live wall is drawn out: a replacement would come out of the 16 tiles (+1 per
+            # kong under 一槓一) that stay undrawn (play.exhausted, tai.25 殘牌固定保留8墩,
+            # app.dead-wall); the hand is drawn (app.flowers.no-replace for a flower)
+            return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=wall.reserve)])
         tiles = wall.tiles
         expected = tiles[_LAST_STACK2 - k + 2 * (k % 2)] if tiles is not None else None  # as tail_index
         given = ev.tiles
@@ -225,8 +232,6 @@ class TurnsMixin:
             _add(seat, tile)
             if phase is _FLOWERS_PHASE and s == st.dealer:
                 st.door_tile = tile
-        if st.wrong_kongs:
-            self._wrong_kong_stage(st, s, ("declared",), "replaced")
         if robbing:
             st.flower_win_seat = s
             w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
@@ -257,6 +262,8 @@ class TurnsMixin:
     def _discard(self, st: TableState, ev: Event) -> Verdict:
         """捨牌 (play.discard): one concealed tile, by the player whose turn it is, after the
         turn's intake and replacements; then the others may claim it."""
+        if st.wrong_kongs:
+            self._follow_wrong_kongs(st, ev)
         s = ev.seat
         seat = st.seats[s]
         x = ev.tiles[0]
@@ -291,8 +298,6 @@ class TurnsMixin:
             if not applied:
                 return verdict
         # the discard lies in the pond: the turn ends and a claim window opens on it
-        if st.wrong_kongs:
-            self._wrong_kong_stage(st, s, ("replaced", "placed"), "completed")
         seq = ev.seq
         seat.pond.append(x)
         seat.discards += 1
@@ -420,6 +425,7 @@ class TurnsMixin:
             rest = list(m.tiles)
             rest.remove(x)
             seat.melds[exposed_meld] = TableMeld(m.kind, tuple(rest), m.claimed, m.from_seat, m.seq)
+            seat.shown(ev.seq)
         elif seat.hand[x]:
             seat.hand[x] -= 1
             seat.n -= 1
@@ -482,7 +488,8 @@ class TurnsMixin:
             if call in _BINDING_CALLS and c not in w.fulfilled and c not in winners:
                 self._found(irregularity("unfulfilled_call", seq, c, evidence=(seq, w.seq), call=call.value,
                                          call_zh=_CALL_ZH[call], discarder=w.seat, tile=w.tile,
-                                         from_previous_player=w.seat == (c - 1) % 4))
+                                         from_previous_player=w.seat == (c - 1) % 4,
+                                         east=self.state.east if self.state is not None else None))
 
     def _could_win(self, st: TableState, seat: SeatState, tile: int) -> bool:
         """The seat's known 16-tile hand wins on *tile* (a chance for 過水)."""

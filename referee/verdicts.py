@@ -15,6 +15,8 @@ its clause and its zh-TW / English description; ``docs/protocol.md`` shows the t
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
@@ -257,18 +259,46 @@ CODES: dict[str, tuple[str, str, str]] = {
 }
 
 
-def _fmt(value: Any) -> Any:
+def _fmt(value: Any, zh: bool = False) -> Any:
     if isinstance(value, tuple) and value and all(type(v) is int for v in value):
-        from .tiles import format_tiles
+        from .tiles import format_tiles, tiles_zh
 
-        return format_tiles(value, sort=False)
+        return tiles_zh(value) if zh else format_tiles(value, sort=False)
     return value
 
 
+#: the facts that name a seat: read out by the hand's winds (東家 …) once the wall-break
+#: seat is known (issue #13: the words an official reads)
+SEAT_FACTS = ("seat", "discarder", "pointed", "dealer", "expected_seat")
+WINDS_ZH = ("東", "南", "西", "北")
+WINDS_EN = ("East", "South", "West", "North")
+_SEAT_ZH = re.compile(r" ?\{(" + "|".join(SEAT_FACTS) + r")\} 號座")
+_SEAT_EN = re.compile(r"\b[Ss]eat \{(" + "|".join(SEAT_FACTS) + r")\}")
+_BY_WIND: dict[str, tuple[str, str]] = {}
+
+
+def seat_by_wind(seat: int, east: int) -> tuple[str, str]:
+    """``(zh, en)`` naming *seat* by its wind this hand, counted from the wall-break seat
+    *east* (開門位 = 東, ``deal.break``): 「南家」, "South (seat 1)"."""
+    wind = (seat - east) % 4
+    return f"{WINDS_ZH[wind]}家", f"{WINDS_EN[wind]} (seat {seat})"
+
+
+def _templates(code: str) -> tuple[str, str]:
+    """The code's templates with each seat word standing alone (「{seat} 號座」 → 「{seat}」)."""
+    found = _BY_WIND.get(code)
+    if found is None:
+        _clause, zh, en = CODES[code]
+        found = _BY_WIND[code] = (_SEAT_ZH.sub(r"{\1}", zh), _SEAT_EN.sub(r"{\1}", en))
+    return found
+
+
 def irregularity(code: str, seq: int, seat: int | None = None, *, clause: str | None = None,
-                 evidence: tuple[int, ...] = (), **facts: Any) -> Irregularity:
+                 evidence: tuple[int, ...] = (), east: int | None = None, **facts: Any) -> Irregularity:
     """Build an irregularity from the catalogue; tile facts (``tile``, ``discard``, ``own``,
-    ``wall_tile``) are tile indices and are written out in the descriptions."""
+    ``wall_tile``) are tile indices and are written out in the descriptions (in Chinese in
+    the zh-TW one: 五萬, 東東東). With *east* (the hand's wall-break seat) the seats are
+    named by their winds (東家 …), else by number (1 號座)."""
     default_clause, zh, en = CODES[code]
     words: dict[str, Any] = {"seat": seat}
     words_zh: dict[str, Any] = {"seat": seat}
@@ -277,10 +307,21 @@ def irregularity(code: str, seq: int, seat: int | None = None, *, clause: str | 
             words[key] = tile_name(value)
             words_zh[key] = tile_name(value, "zh")
         else:
-            words[key] = words_zh[key] = _fmt(value)
+            words[key] = _fmt(value)
+            words_zh[key] = _fmt(value, True)
+    if east is not None:
+        zh, en = _templates(code)
+        for key in SEAT_FACTS:
+            value = words.get(key)
+            if type(value) is int and 0 <= value < 4:
+                words_zh[key], words[key] = seat_by_wind(value, east)
+            elif key in words and value is None:
+                words_zh[key] = words[key] = "?"
     try:
         detail_zh = zh.format_map(_Missing(words_zh))
         detail = en.format_map(_Missing(words))
+        if east is not None:
+            detail = detail[:1].upper() + detail[1:]
     except (KeyError, IndexError, ValueError):  # pragma: no cover - a template bug shows as raw text
         detail_zh, detail = zh, en
     return Irregularity(code, clause or default_clause, seq, seat, evidence or (seq,), tuple(facts.items()), detail_zh, detail)

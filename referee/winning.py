@@ -33,7 +33,7 @@ from .scoring.context import (
     _BY_ROBBING_KONG, _EARTHLY_WIN, _EIGHT_FLOWERS, _HEAVENLY_WIN, _HUMAN_WIN, _NO_FIRST_TURN, _NO_FLOWER_WIN,
     _NOT_READY, _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
 )
-from .state import SeatState, Source, TableState, Window
+from .state import SeatState, Source, TableState, Window, win_face
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .table_ops import (
@@ -79,6 +79,77 @@ class WinClaim(NamedTuple):
     readiness_note: str | None = None
 
 
+def _passed_before_kongs(st: TableState, seat: SeatState, concealed: list[int], tile: int,
+                         window: Window | None) -> int | None:
+    """過水 found at a self-drawn win after this turn's concealed or added kongs, when the
+    hand was not known at the chance (a physical table counting its draws): the seq of the
+    chance let go, or None.
+
+    The hand at the chances (16 tiles, before the turn's draw) is the hand shown less the
+    winning tile, plus the tiles each kong put out, less the tile taken in before each (the
+    draw, then each replacement). It passed a chance when it won on that tile; a concealed
+    kong does not release 過水 (「過水時之暗槓…非為解除過水，其補牌不得自摸」,
+    ``play.passed-win.release``) unless ``play.passed_win.concealed_kong_releases``
+    (``app.passed-win``); an added kong releases it only with 「一張非胡之牌」, a tile the
+    hand left does not win on. A tile taken in and not recorded is each tile it may have
+    been: 過水 is found only when every such hand passed."""
+    kongs = [k for k in st.own_kongs if k[0] == st.turn_start_seq]
+    if len(kongs) != st.turn_kongs or any(x is None for _turn, _added, x, _taken in kongs):
+        return None
+    if any(not added for _turn, added, _x, _taken in kongs) and st.rules.passed_win_concealed_kong_releases:
+        return None
+    base = list(concealed)
+    base[tile] -= 1
+    unknown = 0
+    for _turn, added, x, taken in kongs:
+        base[x] += 1 if added else 4
+        if taken is None:
+            unknown += 1
+        elif taken >= KINDS or not base[taken]:
+            return None
+        else:
+            base[taken] -= 1
+    if unknown > 1 or min(base) < 0:
+        return None
+    candidates = [t for t in range(KINDS) if base[t]] if unknown else [None]
+    found = None
+    current = window.seq if window is not None else None
+    for d in candidates:
+        hand = list(base)
+        if d is not None:
+            hand[d] -= 1
+        q = _passed_then(st, seat, kongs, hand, d, current)
+        if q is None:
+            return None
+        found = q if found is None else min(found, q)
+    return found
+
+
+def _passed_then(st: TableState, seat: SeatState, kongs, hand: list[int], unrecorded: int | None,
+                 current: int | None) -> int | None:
+    """The chance *hand* (16 tiles at the chances) let go, unless a kong of the turn released
+    it (*unrecorded*: the tile taken in that the record does not show)."""
+    keys = _keys(hand)
+    passed = next((q for t, q in st.chances(seat, current) if t < KINDS and t not in seat.revealed
+                   and wins_with(keys, t)), None)
+    if passed is None:
+        return None
+    held = list(hand)
+    for _turn, added, x, taken in kongs:
+        taken = unrecorded if taken is None else taken
+        if taken is not None:
+            held[taken] += 1
+        if added:
+            held[x] -= 1
+            if held[x] < 0 or not wins_with(_keys(held), x):
+                return None  # 「一張非胡之牌」 added: released
+        else:
+            held[x] -= 4
+            if held[x] < 0:
+                return None
+    return passed
+
+
 def _keys(counts) -> list[int]:
     keys = [0, 0, 0, 0]
     for t in range(KINDS):
@@ -106,6 +177,8 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         return False
     s = ev.seat
     seat = st.seats[s]
+    if not dry:
+        st.win_faces[ev.seq] = win_face(st, seat)  # the table as the win was declared (penalties.face)
     irr = ref._irr
     problems: list[Irregularity] = []
     if st.phase is _FLOWERS_PHASE and s == st.dealer:
@@ -271,6 +344,9 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         current = window.seq if window is not None else None
         passed_seq = next((q for t, q in st.chances(seat, current) if t < KINDS and t not in seat.revealed
                            and wins_with(keys16, t)), None)
+    elif passed_seq is None and concealed is not None and st.turn_kongs and self_draw and tile is not None \
+            and tile < KINDS and len(st.log) > seat.since:
+        passed_seq = _passed_before_kongs(st, seat, concealed, tile, window)
     if passed_seq is not None and flower_win is _NO_FLOWER_WIN:
         if seat.ready in (_HEAVENLY_READY, _EARTHLY_READY):
             readiness, readiness_note = _NOT_READY, "passed_win"
@@ -317,7 +393,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
             return ref._reject(st, problems) if st.mode_digital else ref._stands(problems)
         return False if dry else _false(ref, st, ev, problems)
     if undo is not None:
-        ref._undo(st, window, undo)
+        ref._undo(st, window, undo, ev.seq)
     if concealed is not None and seat.unknown and revealed is not None:
         _adopt(seat, concealed, tile if window is not None and window.kind is not _FLOWER_W else None)
     if window is not None:

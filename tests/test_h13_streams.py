@@ -2,7 +2,7 @@
 our own per defect, ruled through the one adjudicator (:mod:`penalties.adjudicator`)."""
 from __future__ import annotations
 
-from penalties.adjudicator import adjudicate_hands
+from penalties.adjudicator import HandAdjudicator, adjudicate_hands
 from testkit.script import Script
 
 
@@ -78,3 +78,184 @@ def test_a_pung_called_before_the_chows_discard_but_recorded_after_it_is_upheld_
     assert early.rulings.codes == ("pung_over_chow",) and early.payments == (0, 0, 0, 0)
     late = hand(103_500)
     assert late.rulings.codes == ("chow_over_pung", "lost_priority_pung")
+
+
+# --- defect 5: the dead wall stays whole after a replacement (play.exhausted, tai.25, app.dead-wall)
+
+
+def _referee(events):
+    from referee.machine import Referee
+
+    ref = Referee()
+    verdicts = [ref.apply(e) for e in events]
+    return ref, verdicts, ref.finish()
+
+
+def test_a_flower_drawn_as_the_last_drawable_tile_is_not_replaced_from_the_dead_wall():
+    """tai.25 殘牌固定保留8墩(16張牌): the last drawable tile is a flower; its replacement
+    would be the seventeenth-last tile: a digital table refuses it, and the exhaustive draw
+    leaves 16 tiles (not 15), under competition and under app (app.flowers.no-replace)."""
+    from testkit.scenario import Scenario, cycle
+
+    for profile in ("competition", "app"):
+        scenario = Scenario(hands={0: "1z"}, draws={62: "1f"}, ruleset=profile)
+        acts = [(0, "打", "1z"), *cycle(1, 62), (3, "摸", None), (3, "補花", "1f"), (3, "補", None),
+                (None, "結束", None)]
+        ref, verdicts, adj = _referee(scenario.events(acts))
+        assert verdicts[-2].status.value == "rejected", profile
+        assert [i.code for i in verdicts[-2].irregularities] == ["dead_wall_draw"]
+        assert adj.outcome.kind.value == "exhaustive_draw" and adj.outcome.clause == "play.exhausted"
+        assert ref.state.wall.remaining == 16 and ref.state.wall.live == 0
+        assert "殘牌 16 張" in adj.outcome.detail_zh
+
+
+def test_every_generated_exhaustive_draw_leaves_the_dead_wall_whole():
+    """Digital hands (referee.generator) under competition and app (16, R-set-16) and with
+    一槓一 (``wall.dead_wall_per_kong`` 1, app.dead-wall): each exhaustive draw not ended by leaving 海底 (tai.25)
+    leaves exactly dead_wall + per_kong × kongs tiles, including those that end right after
+    a kong's or a flower's replacement."""
+    from referee.events import EventType
+    from referee.generator import generate_hand
+
+    after_tail = 0
+    for profile, per_kong in (("competition", 0), ("app", 0), ("competition", 1)):
+        for seed in range(160):
+            events = generate_hand(seed, ruleset=profile, rules={"wall.dead_wall_per_kong": per_kong} if per_kong else None)
+            ref, _verdicts, adj = _referee(events)
+            if adj.outcome.kind.value != "exhaustive_draw" or events[-1].type is EventType.SKIP_LAST_TILE:
+                continue
+            wall = ref.state.wall
+            assert wall.per_kong == per_kong
+            assert wall.remaining == 16 + per_kong * wall.kongs, (profile, seed)
+            intakes = [e for e in events if e.type in (EventType.DRAW, EventType.TAIL_DRAW)]
+            after_tail += intakes[-1].type is EventType.TAIL_DRAW
+    assert after_tail  # some end right after a replacement
+
+
+# --- defect 6: 過水 and the kongs of the turn (play.passed-win.release)
+
+
+def test_a_passed_win_is_not_released_by_a_concealed_kong_and_its_replacement_may_not_be_self_drawn():
+    """「過水時之暗槓因無實際打出牌，非為解除過水，其補牌不得自摸」: seat 1 (hand unknown at the
+    physical table) lets 9p go, draws 5s, konges 5s5s5s5s and shows a win on the replacement 6p:
+    the win is found passed at the win (the hand shown, less 6p, plus the kong, less the 5s drawn),
+    a 詐胡 under competition; with a non-winning discard (2z) before, the win stands."""
+    def hand(chance: str):
+        s = Script(dealer=0).deal().discard(0, chance).draw(1, "5s").kong(1, "concealed", "5s5s5s5s")
+        s.tail_draw(1, "6p").win(1, "123m456m789m1p1p6p7p8p")
+        return _hand(s)
+
+    passed = hand("9p")
+    assert [(i.code, i.evidence) for i in passed.adjudication.irregularities if i.code == "passed_win"] == [
+        ("passed_win", (passed.record.events[-2].seq, 19))]
+    assert passed.rulings.codes == ("false_win",) and passed.result.kind.value == "ended_by_irregularity"
+    free = hand("2z")
+    assert free.rulings.codes == () and free.result.kind.value == "win"
+    # app.passed-win releases 過水 by a concealed kong (play.passed_win.concealed_kong_releases)
+    s = Script(dealer=0, ruleset="app").deal().discard(0, "9p").draw(1, "5s").kong(1, "concealed", "5s5s5s5s")
+    s.tail_draw(1, "6p").win(1, "123m456m789m1p1p6p7p8p")
+    assert not any(i.code == "passed_win" for i in _hand(s).adjudication.irregularities)
+
+
+def test_an_added_kong_releases_a_passed_win_only_with_a_tile_the_hand_does_not_win_on():
+    """「打出(或加槓)一張非胡之牌即可解除過水，其中加槓補牌如成胡，自摸有效」: after passing 2s,
+    adding 5s (a tile 3s4s also wins on) releases nothing — the replacement 2s is a 詐胡; after
+    passing 9p, adding 5s (not a winning tile) releases it and the replacement 6p wins."""
+    def hand(chance: str, replacement: str, shown: str):
+        s = Script(dealer=0).deal().discard(0, "5s").pung(1, "5s5s5s").discard(1, "7z")
+        s.draw(2).discard(2, chance).draw(3).discard(3, "1z").draw(0).discard(0, "2z")
+        s.draw(1, "5s").kong(1, "added", "5s").tail_draw(1, replacement).win(1, shown)
+        return _hand(s)
+
+    kept = hand("2s", "2s", "123m456m789m1p1p2s3s4s")
+    assert any(i.code == "passed_win" for i in kept.adjudication.irregularities)
+    assert kept.rulings.codes == ("false_win",)
+    released = hand("9p", "6p", "123m456m789m1p1p6p7p8p")
+    assert released.rulings.codes == () and released.result.kind.value == "win"
+
+
+def test_at_a_digital_table_an_added_winning_tile_keeps_the_seat_passed():
+    """The known hand (digital): 過水 on 2s, then 加槓 5s with 3s4s in hand: still passed, the
+    replacement win is refused; with 7p8p (5s not a winning tile) it is released."""
+    from testkit.scenario import Scenario
+    from referee.tiles import parse_tiles
+
+    five_s = parse_tiles("5s")[0]
+    for chance, held, replacement, status in (("2s", "123m456m789m1p1p3s4s5s5s", "2s", "rejected"),
+                                              ("9p", "123m456m789m1p1p7p8p5s5s", "6p", "accepted")):
+        scenario = Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"}, tail=replacement)
+        ref, _verdicts, _adj = _referee(scenario.events([(0, "打", "5s"), (1, "碰", "5s5s5s")]))
+        want = parse_tiles(held)
+        spare = next(t for t in range(34) if ref.state.seats[1].hand[t] > want.count(t) - (2 if t == five_s else 0))
+        from referee.tiles import tile_name
+
+        acts = [(0, "打", "5s"), (1, "碰", "5s5s5s"), (1, "打", tile_name(spare)), (2, "摸", None), (2, "打", chance),
+                (3, "摸", None), (3, "打", "2z"), (0, "摸", None), (0, "打", "3z"), (1, "摸", None), (1, "加槓", "5s"),
+                (1, "補", None), (1, "胡", None)]
+        _ref, verdicts, _adj = _referee(Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"},
+                                                  tail=replacement).events(acts))
+        assert verdicts[-1].status.value == status, (chance, verdicts[-1])
+
+
+# --- item 2: each fact computed once — a wrong kong's stage is the referee's
+
+
+def _wrong_kong_streams():
+    """Sample streams with wrong kongs, and generated hands with irregularities injected."""
+    from pathlib import Path
+
+    from penalties.adjudicator import _events
+    from testkit.irregular import irregular_hand
+
+    for path in sorted(Path("data/samples").glob("pen_wrong_kong*.jsonl")):
+        yield path.name, path.read_text(encoding="utf-8")
+    for seed in range(80):
+        yield f"gen{seed}", _events(irregular_hand(seed, seed * 7 + 1, 1 + seed % 4, physical=True))
+
+
+def test_a_wrong_kongs_stage_is_the_referees_fact_and_equals_the_walk_of_the_events():
+    """pen.wrong-kong.*: the referee follows each wrong kong (referee.state.WrongKongProgress)
+    and penalties read its facts (penalties.stages.progress); the walk of the events after the
+    kong (penalties.stages.kong_progress, the reference) finds the same stage, events, catch,
+    robbing win and 「無法確定」 on every sample and generated stream with a wrong kong."""
+    from penalties.stages import kong_progress, progress
+
+    seen = 0
+    for name, stream in _wrong_kong_streams():
+        for hand in adjudicate_hands(stream):
+            record = hand.record
+            for irr in record.irregularities:
+                if irr.code != "wrong_kong" or (irr.seq, irr.code) in record.rejected():
+                    continue
+                facts = dict(irr.facts)
+                assert progress(facts) == kong_progress(record, irr.seat, irr.seq), (name, irr.seq)
+                seen += 1
+    assert seen >= 10
+
+
+# --- item 4: words an official reads out
+
+
+def test_at_a_tournament_table_the_rulings_name_the_players_beside_their_winds():
+    """A hand ruled with the players' names (seat → name, as a tournament table's seating
+    gives them): 「南家 李大華詐胡…」; without names, the winds alone."""
+    s = Script(dealer=0).deal().discard(0, "5m").win(1, "123m456m789m123p456p5m")
+    names = ("陳美玲", "李大華", "王小明", "林志強")
+    (hand,) = [HandAdjudicator(names=names).feed_all(s.end().events())]
+    (ruling,) = hand.rulings.by_code("false_win")
+    assert ruling.text_zh.startswith("南家 李大華詐胡") and "South (seat 1, 李大華)" in ruling.text
+    plain = _hand(Script(dealer=0).deal().discard(0, "5m").win(1, "123m456m789m123p456p5m"))
+    assert plain.rulings.by_code("false_win")[0].text_zh.startswith("南家詐胡")
+
+
+def test_streaks_are_read_as_lian_la_and_seats_by_wind_in_the_referees_own_texts():
+    """score.streak-marker words 連N拉N (settle.streak); the referee's irregularities name the
+    seats by their winds (東家 … from the wall-break seat) and tiles in Chinese."""
+    s = Script(dealer=0, streak=2, streak_marker=1).deal().discard(0, "5m")
+    hand = _hand(s)
+    (marker,) = hand.rulings.by_code("streak_marker_low")
+    assert "示記為連1拉1，低於實際連2拉2" in marker.text_zh and "號座" not in marker.text_zh
+    t = Script(dealer=0).deal().discard(0, "1z").chow(2, "1z1z1z")
+    irr = [i for i in _hand(t).adjudication.irregularities if i.seat == 2]
+    assert irr and all("號座" not in i.detail_zh for i in irr)
+    assert any("西家" in i.detail_zh for i in irr) and any("東東東" in i.detail_zh for i in irr)

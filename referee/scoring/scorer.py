@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..hand import Hand, _ligu_groups, decompositions_keys
-from ..melds import Group, GroupKind, MeldKind
+from ..melds import GroupKind, MeldKind
 from ..tiles import check_flowers, format_tiles, tile_name
 from .context import ContextError, FirstTurn, FlowerWin, NotWinningError, Readiness, WinContext, WinSource
 from .facts import Facts, context_facts, flower_facts, hand_facts, set_reading

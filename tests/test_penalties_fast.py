@@ -1,0 +1,122 @@
+"""The penalties' short cuts against their slow references (issue #13, speed): a hand with
+nothing to rule on skips the full walk (:func:`penalties.rule.rule_quiet` instead of
+:func:`penalties.rule.rule_record`), and the priority analysis looks only at the windows that
+may hold a conflict (:func:`penalties.priority.analyze` against :func:`~penalties.priority.analyze_all`).
+Generated streams with irregularities injected (digital and physical), legal ones, and legal
+ones whose gestures' timestamps are shuffled (the priority rules compare times, the referee
+the record's order) must come out the same both ways."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from penalties import priority
+from penalties.adjudicator import HandAdjudicator, _events
+from testkit.irregular import irregular_hand
+from penalties.rule import rule_quiet, rule_record
+from referee.events import EventType
+from referee.generator import generate_hand, physical_view
+
+
+def _both(events):
+    fast = HandAdjudicator().feed_all(events)
+    slow = HandAdjudicator(reference=True).feed_all(events)
+    return fast, slow
+
+
+def _same(events) -> bool:
+    """Fast and reference agree on the whole answer; returns whether the short cut applied."""
+    fast, slow = _both(events)
+    assert fast.to_dict() == slow.to_dict()
+    assert fast.given == slow.given and fast.result == slow.result
+    assert priority.analyze(slow.record) == priority.analyze_all(slow.record)
+    quiet = rule_quiet(slow.record)
+    if quiet is not None:
+        assert quiet == rule_record(slow.record)
+    return quiet is not None
+
+
+def _shuffled_times(events, rng: random.Random):
+    """The same record with some neighbouring events' timestamps swapped (a gesture timed
+    before the act recorded ahead of it)."""
+    out = list(events)
+    for _ in range(6):
+        i = rng.randrange(20, len(out) - 2)
+        a, b = out[i], out[i + 1]
+        out[i], out[i + 1] = replace(a, ts=b.ts), replace(b, ts=a.ts)
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 400), salt=st.integers(0, 100_000), count=st.integers(0, 4), physical=st.booleans(),
+       shuffle=st.booleans())
+def test_property_the_short_cuts_equal_the_full_walk(seed, salt, count, physical, shuffle):
+    """Any generated hand, with 0–4 irregularities injected, seen by either table, its times
+    perhaps shuffled: the adjudicator's answer is the same with and without the short cuts."""
+    if count:
+        events = _events(irregular_hand(seed, salt, count, physical=physical))
+    else:
+        events = generate_hand(seed)
+        events = physical_view(events) if physical else events
+    if shuffle:
+        events = _shuffled_times(events, random.Random(salt))
+    try:
+        _same(events)
+    except Exception as e:  # a stream the referee cannot follow is refused both ways
+        from referee.errors import MjrefError
+
+        if not isinstance(e, MjrefError):
+            raise
+
+
+def test_the_short_cut_is_taken_on_legal_hands_and_not_where_there_is_something_to_rule():
+    """Legal generated hands (digital and physical) take the short cut and agree with the
+    full walk; hands with irregularities, reports or a priority conflict do not take it."""
+    quiet = 0
+    for seed in range(60):
+        events = generate_hand(seed)
+        quiet += _same(events)
+        quiet += _same(physical_view(events))
+    assert quiet >= 100  # nearly every legal hand
+    noisy = 0
+    for seed in range(60):
+        events = _events(irregular_hand(seed, seed, 2, physical=seed % 2 == 0))
+        if any(e.type is EventType.REPORT for e in events):
+            assert rule_quiet(HandAdjudicator(reference=True).feed_all(events).record) is None
+        noisy += not _same(events)
+    assert noisy >= 50
+
+
+def test_the_priority_analysis_looks_at_fewer_windows_and_finds_the_same():
+    """On generated hands most discards' windows hold no claim against a draw or chow:
+    :func:`priority.contested` leaves them out."""
+    looked = every = 0
+    for seed in range(40):
+        events = _events(irregular_hand(seed, seed + 1, 3, physical=True))
+        record = HandAdjudicator(reference=True).feed_all(events).record
+        assert priority.analyze(record) == priority.analyze_all(record)
+        looked += len(priority.contested(record.events))
+        every += sum(1 for e in record.events if e.type is EventType.DISCARD)
+    assert looked < every / 3
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 400), salt=st.integers(0, 100_000), count=st.integers(0, 4), physical=st.booleans())
+def test_property_the_batch_loop_equals_feeding_each_event(seed, salt, count, physical):
+    """:meth:`HandAdjudicator.feed_all`'s inline loop against :meth:`feed` one event at a time
+    (then the close): the same result, rulings (ids, seqs given at) and money."""
+    events = _events(irregular_hand(seed, salt, count, physical=physical)) if count else generate_hand(seed)
+    from referee.errors import MjrefError
+
+    try:
+        batch = HandAdjudicator().feed_all(events)
+    except MjrefError:
+        return
+    one = HandAdjudicator()
+    for ev in events:
+        one.feed(ev)
+    fed = one.close()
+    assert batch.to_dict() == fed.to_dict() and batch.given == fed.given

@@ -1,0 +1,50 @@
+"""docs/protocol.md lists every report code an official can enter, with its clause and an
+example (issue #13 item 4): the doc's list is the code's (:data:`penalties.rule.REPORTS`), and
+each example, put into a hand, is ruled on (not left unruled, no error)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from penalties.adjudicator import adjudicate_hands
+from penalties.rule import REPORTS
+from testkit.script import Script
+
+_ROW = re.compile(r"^\| `(?P<code>[a-z_]+)` \| `(?P<clause>[^`]+)` \| (?P<zh>[^|]+) \| (?P<en>[^|]+) \| `(?P<example>\{.*\})` \|$")
+
+
+def _rows() -> dict[str, dict[str, str]]:
+    text = Path("docs/protocol.md").read_text(encoding="utf-8")
+    section = text.split("## 裁判報告代碼 Report codes an official can enter", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        m = _ROW.match(line)
+        if m:
+            assert m["code"] not in rows, m["code"]
+            rows[m["code"]] = m.groupdict()
+    return rows
+
+
+def test_the_docs_report_codes_are_the_codes_penalties_rule_on():
+    rows = _rows()
+    assert sorted(rows) == sorted(REPORTS)
+    for code, row in rows.items():
+        clause, zh, en = REPORTS[code]
+        assert row["clause"] == clause and row["zh"].strip() == zh and row["en"].strip() == en, code
+        example = json.loads(row["example"])
+        assert example["type"] == "report" and example["code"] == code
+
+
+@pytest.mark.parametrize("code", sorted(REPORTS))
+def test_each_examples_report_is_ruled_on_in_a_hand(code):
+    """The example entered after a few turns of a physical hand: read without error, and not
+    listed as a report nobody rules on."""
+    example = json.loads(_rows()[code]["example"])
+    s = Script(dealer=0).deal().discard(0, "5m").draw(1).place(1).discard(1, "9p")
+    s.report(example["code"], example.get("seat"), example.get("note"))
+    s.draw(2).place(2).discard(2, "1z")
+    (hand,) = adjudicate_hands(s.end().jsonl())
+    assert not any(entry[0] == f"report:{code}" for entry in hand.rulings.unruled)
