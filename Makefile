@@ -20,7 +20,7 @@ NGINX := /usr/sbin/nginx
 run: $(STAMP) $(NGINX)
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
 	@echo "資料庫 database: $${MJREF_DATABASE:-instance/mjref.sqlite3} (首次啟動時建立 created on first start)"
-	@echo "第一個權杖 first token: $(VENV)/bin/flask --app app tokens create --role admin --label 管理員"
+	@echo "第一個權杖 first token: $(VENV)/bin/mjref tokens create --role admin --label 管理員"
 	$(PY) -m mjref.serve --host $(HOST) --port $(PORT) --threads $(THREADS) --processes $(PROCESSES) --user "$(RUN_USER)"
 
 # the browser tests (tests/test_pages_browser.py) drive Debian's Chromium; install it when missing
@@ -37,10 +37,11 @@ NOTO_CJK := /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
 # the whole suite on SQLite, then again on PostgreSQL (issue #16): the tests that store something,
 # each in a fresh database of a throwaway cluster the tests start themselves (tests/pgcluster.py)
 test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK) postgresql
+	$(VENV)/bin/ruff check .  # pyproject.toml [tool.ruff]
 	$(PY) -m pytest -q -n 2
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
 
-test-pg: $(STAMP) $(NGINX) postgresql
+test-pg: $(TEST_STAMP) $(NGINX) postgresql
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
 
 # PostgreSQL's server binaries (initdb, pg_ctl, postgres) for the tests; Debian's package when missing

@@ -29,7 +29,7 @@ def _hands(rng: random.Random, size: int) -> list[Hand]:
             try:
                 out.append(Hand(tuple(counts), melds))
                 continue
-            except Exception:  # a fifth copy: take a random hand instead
+            except Exception:  # noqa: BLE001 - a fifth copy (any refusal): take a random hand instead
                 pass
         counts, melds = random_hand(rng, size, melds=k % 3)
         out.append(Hand(tuple(counts), melds))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import MjrefError
 from .hand import Hand
@@ -33,8 +33,11 @@ from .scoring.context import (
 )
 from .tiles import Wind, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity
-from .state import Phase
+from .state import Phase, TableState
 from .winning import WinClaim
+
+if TYPE_CHECKING:  # the referee imports this module
+    from .machine import Referee
 
 _PLAY_PHASE = Phase.PLAY
 #: builds the frozen results below without their dataclass ``__init__`` (see :func:`slot_setters`)
@@ -290,7 +293,7 @@ def resolve_wins(claims: list[WinClaim], multiple_wins: bool, limit: int = 3) ->
     return [next(c for c in claims if c.seat == nearest)], lost
 
 
-def adjudicate(ref) -> Adjudication:
+def adjudicate(ref: Referee) -> Adjudication:
     """Close the referee's hand: decide the outcome and build the :class:`Adjudication`."""
     st = ref.state
     setup = st.setup
@@ -390,7 +393,7 @@ def _completed(ref) -> list[Irregularity]:
     return out
 
 
-def _score(st, claim: WinClaim) -> WinResult:
+def _score(st: TableState, claim: WinClaim) -> WinResult:
     """Score and settle one win with :mod:`referee.scoring`."""
     setup = st.setup
     seat = st.seats[claim.seat]

@@ -13,14 +13,14 @@ from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Tak
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
 from .wall import STACKS, TILES
-
-#: tail_index(k) is 2 * (STACKS - 1) - k + 2 * (k % 2)
-_LAST_STACK2 = 2 * (STACKS - 1)
 from .table_ops import (
     _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
     _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
     _CALL_ZH, _mark_waiters, _refresh_waits, _waits_of, _DECLARED, _BINDING_CALLS,
 )
+
+#: tail_index(k) is 2 * (STACKS - 1) - k + 2 * (k % 2)
+_LAST_STACK2 = 2 * (STACKS - 1)
 
 
 class TurnsMixin:

@@ -101,7 +101,7 @@ def start_server(database: Path, port: int, *, threads: int | None = None, proce
     the tests run as root, like ``make run``'s ``--user``); *env* adds configuration
     (``MJREF_…``). Killing the returned process (the master) kills its workers and nginx too."""
     env = {**os.environ, "MJREF_DATABASE": str(database), **(env or {})}
-    out = open(log, "ab") if log else subprocess.DEVNULL
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - the server writes it while it runs
     proc = subprocess.Popen(
         [sys.executable, "-m", "mjref.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),
          *(["--threads", str(threads)] if threads else []), *(["--user", user] if user else [])],

@@ -285,8 +285,9 @@ def test_table_may_start_hand_reads_the_hands_recorded_before_the_call():
     log = Log(at_time="finish_circle")
     log.run(10)
     plan = log.event_state.round(1).tables[0]
-    win = lambda seat, deal_in: HandResult(tuple(100 if s == seat else -100 if s == deal_in else 0 for s in range(4)),
-                                           (Win(seat, 1, deal_in),))
+    def win(seat, deal_in):
+        return HandResult(tuple(100 if s == seat else -100 if s == deal_in else 0 for s in range(4)),
+                          (Win(seat, 1, deal_in),))
     log.add(HandRecorded((1, plan.table, 1, 1), win(1, 0)))  # dealer 0 loses the deal: seat 1 deals
     log.run(70)
     assert table_may_start_hand(log.records, log.state, 1, plan.table, 1, first_dealer=0)

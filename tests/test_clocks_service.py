@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from pathlib import Path
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -280,7 +281,7 @@ def _belongs(pid: int, server) -> bool:
     if pid == server.pid:
         return True
     try:
-        status = open(f"/proc/{pid}/status").read()
+        status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return False
     return f"\nPPid:\t{server.pid}\n" in status

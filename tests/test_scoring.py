@@ -18,7 +18,7 @@ from referee.hand import Hand
 from referee.melds import MeldKind
 from referee.ruleset import Ruleset, available_profiles, parameters
 from referee.scoring import (
-    ContextError, FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score, settle,
+    ContextError, FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score,
 )
 from referee.scoring.facts import Facts, flower_facts, hand_facts, set_reading
 from referee.scoring.patterns import BY_PARAM, FAMILIES, PATTERNS
@@ -27,7 +27,8 @@ from referee.scoring.table import ScoringTable, table_for
 from referee.tiles import Wind, parse_tiles
 
 ROOT = Path(__file__).resolve().parent.parent
-CLAUSES = {row["id"] for row in csv.DictReader(open(ROOT / "data" / "clauses.tsv", encoding="utf-8"), delimiter="\t")}
+CLAUSES = {row["id"] for row in csv.DictReader((ROOT / "data" / "clauses.tsv").read_text(encoding="utf-8").splitlines(),
+                                               delimiter="\t")}
 
 
 def ctx(**kw) -> WinContext:

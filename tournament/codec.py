@@ -81,7 +81,7 @@ def _as(hint: Any, value: Any, path: str) -> Any:
                 return _as(option, value, path)
             except EventLogError as exc:
                 errors.append(exc)
-        raise errors[0] if errors else _fail(path, f"must not be null", "不可為空值")
+        raise errors[0] if errors else _fail(path, "must not be null", "不可為空值")
     if origin is tuple:
         args = typing.get_args(hint)
         if not isinstance(value, list):
