@@ -1,31 +1,8 @@
-"""API tokens and roles.
+"""API tokens and roles, as the API applies them: the guard on every blueprint (the token
+checked before the body is read), the tokens API (admin) and the ``flask tokens`` commands.
 
-A token is ``mjref_`` followed by 43 random URL-safe characters (256 bits); only its
-SHA-256 is stored (``tokens.hash``), with a short ``prefix`` to recognise it in lists.
-Clients send ``Authorization: Bearer <token>``.
-
-Roles:
-
-``table``
-    bound to one table: posts events to that table only, reads that table only;
-``official``
-    creates tables, posts to any table, overrules rulings, runs tournaments, reads all;
-``admin``
-    everything an official may, and manages tokens.
-
-Reads are grouped in areas; ``PUBLIC_READS`` (env ``MJREF_PUBLIC_READS``, comma-separated
-or a JSON list) names the areas anyone may read without a token:
-
-``rulesets``  the ruleset profiles;
-``tools``     stateless calculators: analysis, scoring, whole-stream adjudication;
-``tables``    the table list, each table's settings and totals per seat;
-``rulings``   rulings and the overrides audit trail;
-``events``    event logs, hand histories, replays, live state — concealed tiles: keep it
-              private while a tournament runs;
-``tournaments`` tournaments (issue #7).
-
-Default: every area but ``events``. A table token reads only its own table, whatever
-the configuration.
+Tokens, roles and read areas themselves — who may do and read what — are
+:mod:`services.caller`, shared with the pages.
 
 CLI: ``flask tokens create --role admin``, ``flask tokens create --role table --table T1``,
 ``flask tokens list``, ``flask tokens revoke ID``. API (admin): ``/api/v1/tokens``.

@@ -204,7 +204,7 @@ def test_revoking_the_token_ends_the_session_of_a_page_left_open(chromium, servi
         page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
         page.wait_for_url(service["base"] + "/")
         page.goto(service["base"] + "/hall")
-        page.wait_for_function("document.querySelector('#hall').dataset.version")
+        page.wait_for_function("() => document.querySelector('#hall').dataset.version")
         _status, who = request(service["port"], "GET", "/api/v1/whoami", None, bearer(secret))
         assert request(service["port"], "DELETE", f"/api/v1/tokens/{who['token']}", None, admin)[0] == 200
         page.wait_for_url("**/signin?**", timeout=5000)  # the hall's next poll finds the session ended
@@ -274,7 +274,7 @@ def test_the_hall_updates_itself_within_2_s(page, service):
     assert "1 號座" in card.locator(".dealer").inner_text()
     assert "剛剛" in card.locator(".ago").inner_text() or "前" in card.locator(".ago").inner_text()
     assert "尚未開局" in page.locator("#table-T2").inner_text()
-    page.wait_for_function("document.querySelector('#hall').dataset.version")  # the script is polling
+    page.wait_for_function("() => document.querySelector('#hall').dataset.version")  # the script is polling
     shoot(page, "hall")
     before = card.locator(".turn").inner_text() + card.locator(".wall").inner_text()
     post_next(service, 2)
@@ -296,7 +296,7 @@ def test_a_table_shows_the_seats_and_updates_itself_within_2_s(page, service):
     top = rows.first.get_attribute("data-seq")
     assert int(top) == service["posted"]
     assert rows.first.locator(".verdict").inner_text() in ("合規", "違規", "拒絕")
-    page.wait_for_function("document.querySelector('#table-live').dataset.version")
+    page.wait_for_function("() => document.querySelector('#table-live').dataset.version")
     shoot(page, "table")
     post_next(service)
     took = _wait_changed(page, "table.events tbody tr:first-child td.num", top)
