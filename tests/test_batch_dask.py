@@ -103,3 +103,26 @@ def test_an_unreachable_scheduler_is_an_error_naming_the_option(app):
         result = invoke(app, "replay", str(SAMPLES / "draw_exhausted.jsonl"), "--scheduler", f"tcp://127.0.0.1:{port}")
     assert result.exit_code == 2
     assert "'--scheduler'" in result.output and "Dask" in result.output
+
+
+def test_the_cluster_is_sent_only_a_bounded_number_of_hands(cluster):
+    """Memory bounded by the chunks in flight (3 per worker thread): an endless log still
+    yields answers, in order, from the cluster."""
+    import io
+    import itertools
+
+    from api import batch
+
+    text = to_jsonl(next(iter(generate_hands(1, seed=5)))).encode("utf-8")
+    hand = next(batch._source_hands("-", io.BytesIO(text), io.BytesIO(), None))
+    pulled = 0
+
+    def endless():
+        nonlocal pulled
+        while True:
+            pulled += 1
+            yield hand
+
+    got = list(itertools.islice(batch.dask_answers(endless(), batch.Settings("rule"), cluster.scheduler_address), 100))
+    assert len(got) == 100 and all(a.problem is None for a in got) and len({a.text for a in got}) == 1
+    assert pulled <= 100 + batch.CHUNK * (batch.IN_FLIGHT * 1 + 1)
