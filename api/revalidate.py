@@ -69,7 +69,8 @@ def hand_differences(table: Mapping[str, Any], hand: int, events: Iterable[Mappi
                      overrides: Iterable[Mapping[str, Any]]) -> list[dict]:
     """What differs between one hand as stored and its replay today.
 
-    :param events: the hand's play events as :func:`store.tables.events` gives them (body, answer).
+    :param events: the hand's play events as :func:`store.tables.hand_log` gives them: (body,
+        the answer's stored JSON text).
     :param rulings: its rulings projection (:func:`store.tables.rulings`).
     :param stored: its hands projection row (:func:`store.tables.stored_hand`), or None.
     :param overrides: its officials' overrides (``_override_from_event`` of its official stream).
@@ -83,15 +84,16 @@ def hand_differences(table: Mapping[str, Any], hand: int, events: Iterable[Mappi
 
     referee = HandReferee(table, hand)
     out: list[dict] = []
-    for row in events:
-        body = row["body"]
+    for body, stored_answer in events:
         try:
-            now = _plain(referee.apply(parse(body, table, None), "event"))
+            answer = ts.dumps(referee.apply(parse(body, table, None), "event"))
         except MjrefError as error:
             out.append({"what": "replay_error", "seq": body.get("seq"), "problem": problem(error)[0]})
             return out
-        if now != row["answer"]:
-            out.append({"what": "verdict", "seq": body.get("seq"), "stored": row["answer"], "now": now})
+        if answer != stored_answer:  # the same text is the same answer; other text may be too (key order)
+            was, now = json.loads(stored_answer), json.loads(answer)
+            if was != now:
+                out.append({"what": "verdict", "seq": body.get("seq"), "stored": was, "now": now})
     effective = _plain(apply_overrides(referee.rulings, overrides))
     now_rulings = {r["id"]: {k: r.get(k) for k in RULING_FIELDS} for r in effective}
     stored_rulings = {r["id"]: {k: r.get(k) for k in RULING_FIELDS} for r in rulings}
@@ -136,7 +138,7 @@ def revalidate(db: Any, *, table_id: str | None = None, since: str | None = None
                 differing.append({"table": tid, "hand": hand, "differences": [{"what": "unknown_table"}]})
             else:
                 found = hand_differences(
-                    table, hand, ts.events(db, tid, hand=hand, stream=ts.PLAY),
+                    table, hand, ts.hand_log(db, tid, hand),
                     ts.rulings(db, table_id=tid, hand=hand, limit=10**9), ts.stored_hand(db, tid, hand),
                     [_override_from_event(r) for r in ts.events(db, tid, hand=hand, stream=ts.OFFICIAL)
                      if r["body"].get("type") == "override"])

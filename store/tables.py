@@ -310,3 +310,13 @@ def stored_hand(db: sqlite_utils.Database, table_id: str, hand: int) -> dict | N
     row = db.execute("SELECT ended, outcome, payments FROM hands WHERE table_id = ? AND hand = ?",
                      (table_id, hand)).fetchone()
     return {"ended": bool(row[0]), "outcome": json.loads(row[1]), "payments": json.loads(row[2])} if row else None
+
+
+def hand_log(db: sqlite_utils.Database, table_id: str, hand: int) -> Iterator[tuple[dict, str]]:
+    """One hand's play events in seq order: ``(body as posted, decoded; answer as stored, JSON text)``
+    (the answer left as text: a re-validation compares it as text first, :mod:`api.revalidate`)."""
+    for body, answer in db.execute(
+        "SELECT body, answer FROM events WHERE table_id = ? AND stream = 'play' AND hand = ? ORDER BY seq",
+        (table_id, hand),
+    ):
+        yield json.loads(body), answer

@@ -119,7 +119,8 @@ def test_a_ruling_stored_that_today_s_code_does_not_give_is_reported(deployment)
 
 def test_a_verdict_stored_otherwise_is_reported_by_its_seq(app, client, official):
     """A table whose log an older mjref acknowledged otherwise: its events stored through
-    store/ with the answers of the live table, one of them changed."""
+    store/ with the answers of the live table, one of them changed (reported), another
+    written with its keys in another order (the same answer: not reported)."""
     create_table(client, official, "A1")
     create_table(client, official, "B1")
     events = with_a_win(client, official, "A1")
@@ -128,6 +129,9 @@ def test_a_verdict_stored_otherwise_is_reported_by_its_seq(app, client, official
     changed = 10
     answer = rows[changed][4]
     rows[changed] = (*rows[changed][:4], {**answer, "verdict": "rejected"})
+    reordered = dict(reversed(list(rows[3][4].items())))  # the same answer, its keys written in another order
+    assert ts.dumps(reordered) != ts.dumps(rows[3][4])
+    rows[3] = (*rows[3][:4], reordered)
     with db.conn:
         ts.append_events(db, "B1", [(h, s, t, ts.canonical(b), ts.dumps(a)) for h, s, t, b, a in rows])
         ts.replace_rulings(db, "B1", 1, ts.rulings(db, table_id="A1", hand=1))
