@@ -383,10 +383,14 @@ def dask_answers(hands: Iterable[HandText], settings: Settings, scheduler: Any) 
     cluster at a time: memory stays bounded here and there whatever the log's size.
 
     :param scheduler: the scheduler's address (``tcp://host:8786``) or a cluster object.
-    :raises click.BadParameter: the scheduler cannot be reached (naming ``--scheduler``).
+    :raises click.BadParameter: the scheduler cannot be reached, or dask.distributed is not
+        installed (naming ``--scheduler``).
     """
-    from distributed import Client
-
+    try:
+        from distributed import Client
+    except ImportError:
+        raise click.BadParameter("未安裝 dask[distributed] — dask.distributed is not installed here "
+                                 "(pip install 'dask[distributed]')", param_hint="'--scheduler'") from None
     try:
         client = Client(scheduler, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -613,7 +617,8 @@ def batch_options(command):
     @click.option("--format", "form", type=click.Choice(["auto", "lines", "document"]), default="auto", show_default=True,
                   help="lines: 每盤一行 JSON one compact line per hand; document: 一份文件 one document; auto: 一盤時為文件")
     @click.option("--scheduler", default=None, metavar="ADDRESS",
-                  help="在 Dask 叢集上處理 judge the hands on a dask.distributed cluster (tcp://host:8786); --jobs is then unused")
+                  help="在 Dask 叢集上處理 judge the hands on a dask.distributed cluster (tcp://host:8786); "
+                       "--jobs is then unused")
     @click.option("--quiet", "-q", is_flag=True, help="不顯示進度與摘要 no progress bar, no summary")
     @functools.wraps(command)
     def wrapper(*args, **kwargs):

@@ -171,7 +171,8 @@ def summary(report: Mapping[str, Any]) -> str:
 @with_appcontext
 @click.option("--table", "table_id", default=None, help="只重驗這張桌 one table only")
 @click.option("--since", default=None, metavar="WHEN",
-              help="只重驗此後收到事件的盤 only hands with an event received at or after WHEN (ISO 8601; UTC if no offset)")
+              help="只重驗此後收到事件的盤 only hands with an event received at or after WHEN "
+                   "(ISO 8601; UTC if no offset)")
 @click.option("--quiet", "-q", is_flag=True, help="不顯示進度與摘要 no progress bar, no summary")
 def revalidate_command(table_id: str | None, since: str | None, quiet: bool) -> None:
     """以今日的程式與規則組重驗已存的盤，列出判定、裁定或收付與紀錄不同者。Replay the stored

@@ -67,7 +67,8 @@ def main() -> None:
     distinct = int(opts.get("--distinct", 300))
     print(f"command: flask {command}; log: {distinct} distinct generated hands repeated; load average "
           f"{os.getloadavg()[0]:.1f}")
-    print("| hands | jobs | wall s | hands/s | CPU s | CPU ms/hand | CPU/hand ÷ smallest size's | peak RSS MB (largest process) |")
+    print("| hands | jobs | wall s | hands/s | CPU s | CPU ms/hand | CPU/hand ÷ smallest size's "
+          "| peak RSS MB (largest process) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     first: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
