@@ -12,6 +12,8 @@ not), gzip, or ``-`` for standard input — and each hand is answered as soon as
   replaces; :func:`answer_hand` around it decodes the lines and writes the answer's JSON;
 - **pool** (:func:`answers`): ``--jobs N`` worker processes over chunks of hands, a bounded
   number of chunks in flight, answers in input order; ``--jobs 1`` works in this process;
+  or (:func:`dask_answers`, ``--scheduler ADDRESS``) the same chunks, the same job, on a
+  ``dask.distributed`` cluster, for logs larger than one machine;
 - **writer** (:class:`Writer`): one compact JSON line per hand (``--format lines``), or the
   old document ``{"protocol": 1, "hands": [...]}`` (``--format document``, streamed hand by
   hand); ``auto`` (the default) writes the document for a log of one hand and lines otherwise;
@@ -31,6 +33,7 @@ whole (it is not JSON Lines).
 from __future__ import annotations
 
 import collections
+import functools
 import gzip
 import io
 import itertools
@@ -344,6 +347,68 @@ def answers(hands: Iterable[HandText], settings: Settings, jobs: int = 1) -> Ite
             yield from pending.popleft().result()
 
 
+# --- a Dask cluster ---------------------------------------------------------------------------
+
+
+def portable(settings: Settings) -> tuple[str, str | None, str | None, str | None]:
+    """*settings* as plain text, for another machine: ``(command, profile, overrides as
+    JSON, mode)`` (a :class:`referee.ruleset.Ruleset` is rebuilt from its profile and
+    overrides there — it is not picklable, and is large to send with every chunk)."""
+    ruleset, mode = settings.ruleset, settings.mode
+    return (settings.command, None if ruleset is None else ruleset.profile,
+            None if ruleset is None else json.dumps(dict(ruleset.overrides), sort_keys=True),
+            None if mode is None else mode.value)
+
+
+@functools.lru_cache(maxsize=8)
+def from_portable(command: str, profile: str | None, overrides: str | None, mode: str | None) -> Settings:
+    """The :class:`Settings` :func:`portable` describes (built once per worker)."""
+    from referee.events import Mode
+    from referee.ruleset import Ruleset
+
+    ruleset = None if profile is None else Ruleset.load(profile, json.loads(overrides or "{}") or None)
+    return Settings(command, ruleset, None if mode is None else Mode(mode))
+
+
+def _dask_chunk(chunk: list[HandText], settings: tuple) -> list[Answer]:
+    """One chunk's answers on a Dask worker (the worker imports mjref: the same code as here)."""
+    chosen = from_portable(*settings)
+    return [answer_hand(hand, chosen) for hand in chunk]
+
+
+def dask_answers(hands: Iterable[HandText], settings: Settings, scheduler: Any) -> Iterator[Answer]:
+    """Each hand's :class:`Answer`, in input order, the chunks judged on a Dask cluster
+    (``dask.distributed``): the same per-hand job (:func:`answer_hand`) as the local pool,
+    so the same answers. At most :data:`IN_FLIGHT` chunks per worker thread are in the
+    cluster at a time: memory stays bounded here and there whatever the log's size.
+
+    :param scheduler: the scheduler's address (``tcp://host:8786``) or a cluster object.
+    :raises click.BadParameter: the scheduler cannot be reached, or dask.distributed is not
+        installed (naming ``--scheduler``).
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise click.BadParameter("未安裝 dask[distributed] — dask.distributed is not installed here "
+                                 "(pip install 'dask[distributed]')", param_hint="'--scheduler'") from None
+    try:
+        client = Client(scheduler, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise click.BadParameter(f"無法連上 Dask 排程器 {scheduler} — cannot reach the Dask scheduler at "
+                                 f"{scheduler}: {exc}", param_hint="'--scheduler'") from None
+    with client:
+        threads = max(1, sum(client.nthreads().values()))
+        wire = portable(settings)
+        pending: collections.deque = collections.deque()
+        for chunk in _chunks(hands, CHUNK):
+            # pure=False: two equal chunks (a log repeating itself) are still two jobs, in order
+            pending.append(client.submit(_dask_chunk, chunk, wire, pure=False))
+            while len(pending) >= IN_FLIGHT * threads:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
 def _chunks(items: Iterable[HandText], size: int) -> Iterator[list[HandText]]:
     it = iter(items)
     while chunk := list(itertools.islice(it, size)):
@@ -501,7 +566,8 @@ def _size(path: str) -> int:
         return 0
 
 
-def run(paths: Iterable[str], settings: Settings, *, jobs: int = 0, form: str = "auto", quiet: bool = False) -> int:
+def run(paths: Iterable[str], settings: Settings, *, jobs: int = 0, form: str = "auto", quiet: bool = False,
+        scheduler: Any = None) -> int:
     """Answer every hand of the files on stdout; progress and summary on stderr.
 
     :returns: the exit status: 0, or 2 when a hand could not be read.
@@ -512,7 +578,10 @@ def run(paths: Iterable[str], settings: Settings, *, jobs: int = 0, form: str = 
     progress.total_bytes = sum(_size(p) for p in files)
     writer = Writer(form)
     try:
-        for answer in answers(_read_all(files, progress), settings, jobs or default_jobs()):
+        hands = _read_all(files, progress)
+        results = (dask_answers(hands, settings, scheduler) if scheduler is not None
+                   else answers(hands, settings, jobs or default_jobs()))
+        for answer in results:
             writer.write(answer)
             progress.count(answer)
     except (OSError, EOFError) as exc:  # a file that cannot be read, a broken gzip
@@ -542,13 +611,14 @@ def _read_all(files: list[str], progress: Progress) -> Iterator[HandText]:
 
 def batch_options(command):
     """``FILES...`` and the batch options shared by ``flask replay`` and ``flask rule``."""
-    import functools
-
     @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
     @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default="every core",
                   help="平行處理的行程數 worker processes (0: every core)")
     @click.option("--format", "form", type=click.Choice(["auto", "lines", "document"]), default="auto", show_default=True,
                   help="lines: 每盤一行 JSON one compact line per hand; document: 一份文件 one document; auto: 一盤時為文件")
+    @click.option("--scheduler", default=None, metavar="ADDRESS",
+                  help="在 Dask 叢集上處理 judge the hands on a dask.distributed cluster (tcp://host:8786); "
+                       "--jobs is then unused")
     @click.option("--quiet", "-q", is_flag=True, help="不顯示進度與摘要 no progress bar, no summary")
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
@@ -557,9 +627,9 @@ def batch_options(command):
     return wrapper
 
 
-def _run_command(files, settings: Settings, jobs: int, form: str, quiet: bool) -> None:
+def _run_command(files, settings: Settings, jobs: int, form: str, quiet: bool, scheduler: str | None) -> None:
     try:
-        status = run(files, settings, jobs=jobs, form=form, quiet=quiet)
+        status = run(files, settings, jobs=jobs, form=form, quiet=quiet, scheduler=scheduler)
     except HandProblem as exc:
         click.echo(json.dumps(exc.answer.problem, ensure_ascii=False, indent=2), err=True)
         sys.exit(2)
@@ -575,20 +645,20 @@ _MODES = ("digital", "physical")
 @click.option("--mode", type=click.Choice(_MODES), default=None, help="牌桌模式 digital|physical (default: hand_start's)")
 @reports_errors
 @stream_ruleset_options
-def replay_command(files, ruleset, mode: str | None, jobs: int, form: str, quiet: bool) -> None:
+def replay_command(files, ruleset, mode: str | None, jobs: int, form: str, quiet: bool, scheduler: str | None) -> None:
     """裁判：讀事件流（檔案、目錄、gzip 或 - 為標準輸入），逐盤判定並輸出每盤結果。Replay logs:
     JSON Lines in, hand by hand; each hand's verdicts, irregularities (with clause ids), outcome
     and rulings out, one line per hand (one document for one hand)."""
     from referee.events import Mode
 
-    _run_command(files, Settings("replay", ruleset, Mode(mode) if mode else None), jobs, form, quiet)
+    _run_command(files, Settings("replay", ruleset, Mode(mode) if mode else None), jobs, form, quiet, scheduler)
 
 
 @click.command("rule")
 @batch_options
 @reports_errors
 @stream_ruleset_options
-def rule_command(files, ruleset, jobs: int, form: str, quiet: bool) -> None:
+def rule_command(files, ruleset, jobs: int, form: str, quiet: bool, scheduler: str | None) -> None:
     """罰則裁定：讀事件流（檔案、目錄、gzip 或 - 為標準輸入），逐盤輸出裁定、條文、處置與收付。Rule on
     logs: JSON Lines in, hand by hand; each hand's rulings (pen.*, prio.*), effects and payments out."""
-    _run_command(files, Settings("rule", ruleset), jobs, form, quiet)
+    _run_command(files, Settings("rule", ruleset), jobs, form, quiet, scheduler)

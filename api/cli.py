@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from api import auth, batch, database_cli, pins_cli, tables
+from api import auth, batch, database_cli, pins_cli, revalidate, tables
 from api.hand_commands import analyze_command, score_command
 
 
@@ -21,7 +21,8 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(score_command)
     pins_cli.add_to(auth.tokens_cli)  # flask tokens pin|pins|unpin (issue #14)
     app.cli.add_command(auth.tokens_cli)  # flask tokens create|list|revoke|pin|pins|unpin
-    app.cli.add_command(tables.tables_cli)  # flask tables rebuild
+    tables.tables_cli.add_command(revalidate.revalidate_command)  # flask tables revalidate (issue #17 item 4)
+    app.cli.add_command(tables.tables_cli)  # flask tables rebuild|revalidate
     app.cli.add_command(database_cli.db_cli)  # flask db migrate|copy (issue #16)
     app.cli.add_command(batch.rule_command)  # flask rule FILES... (issue #5 penalties, #17 batch)
     app.cli.add_command(batch.replay_command)  # flask replay FILES... (issue #4 referee, #17 batch)

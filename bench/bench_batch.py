@@ -7,14 +7,15 @@ A log of HANDS hands is written to a temporary file (``--distinct`` generated ha
 judging them), then the real command runs in a fresh process, ``flask --app app replay LOG
 --jobs J --quiet > /dev/null``, once per size and job count. Shown: hands/s over the wall
 clock, the CPU of the command and its workers (user + system, ``getrusage`` of the
-children), and the peak resident memory of the largest process (``ru_maxrss``: the parent and
-each worker are separate processes; with ``--jobs 2`` the figure is the largest of the three).
+children), and the peak resident memory of the largest process of that run (``ru_maxrss`` of a
+wrapper process that runs only it: the parent and each worker are separate processes; with
+``--jobs 2`` the figure is the largest of the three). Time linear in hands: the CPU per hand
+of each size divided by the smallest size's (1.00: linear).
 The machine is shared: compare job counts and sizes within one run.
 """
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -32,17 +33,25 @@ def write_log(path: str, hands: int, distinct: int) -> int:
     return os.path.getsize(path)
 
 
-def run(log: str, jobs: int, command: str) -> tuple[float, float, float]:
+#: runs the command as its own child and prints its CPU and peak memory: each run's figures are
+#: its own (``RUSAGE_CHILDREN`` of this bench would keep the largest process of every earlier run)
+_MEASURE = """
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as out:
+    subprocess.run(sys.argv[2:], stdout=out, check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_utime + r.ru_stime, r.ru_maxrss)
+"""
+
+
+def run(log: str, jobs: int, command: str, out: str = os.devnull) -> tuple[float, float, float]:
     """(wall seconds, CPU seconds, peak RSS in MB) of one command in a fresh process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    args = [sys.executable, "-m", "flask", "--app", "app", command, log, "--quiet", "--jobs", str(jobs)]
     t0 = time.perf_counter()
-    with open(os.devnull, "w") as out:
-        subprocess.run([sys.executable, "-m", "flask", "--app", "app", command, log, "--jobs", str(jobs), "--quiet"],
-                       stdout=out, check=True)
+    done = subprocess.run([sys.executable, "-c", _MEASURE, out, *args], capture_output=True, text=True, check=True)
     wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss / 1024
+    cpu, rss = done.stdout.split()
+    return wall, float(cpu), int(rss) / 1024
 
 
 def main() -> None:
@@ -58,16 +67,20 @@ def main() -> None:
     distinct = int(opts.get("--distinct", 300))
     print(f"command: flask {command}; log: {distinct} distinct generated hands repeated; load average "
           f"{os.getloadavg()[0]:.1f}")
-    print("| hands | jobs | wall s | hands/s | CPU s | CPU ms/hand | peak RSS MB (largest process) |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| hands | jobs | wall s | hands/s | CPU s | CPU ms/hand | CPU/hand ÷ smallest size's "
+          "| peak RSS MB (largest process) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    first: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for hands in sizes:
             log = os.path.join(tmp, f"log{hands}.jsonl")
             size = write_log(log, hands, distinct)
             for j in jobs:
                 wall, cpu, rss = run(log, j, command)
-                print(f"| {hands:,} | {j} | {wall:.2f} | {hands / wall:,.0f} | {cpu:.2f} | {cpu / hands * 1e3:.3f} | "
-                      f"{rss:.0f} |", flush=True)
+                per = cpu / hands * 1e3
+                first.setdefault(j, per)
+                print(f"| {hands:,} | {j} | {wall:.2f} | {hands / wall:,.0f} | {cpu:.2f} | {per:.3f} | "
+                      f"{per / first[j]:.2f} | {rss:.0f} |", flush=True)
             print(f"(log of {hands:,} hands: {size / 1e6:.0f} MB)")
 
 

@@ -284,3 +284,52 @@ def clear_projections(db: Database, table_id: str | None = None) -> None:
             db.execute(f"DELETE FROM {name}")
         else:
             db.execute(f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
+
+
+# --- re-validation (issue #17 item 4) --------------------------------------------------------
+
+
+def _stored_hands_sql(table_id: str | None, since: str | None) -> tuple[str, list[Any]]:
+    where, args = [], []
+    if table_id is not None:
+        where.append("table_id = ?")
+        args.append(table_id)
+    sql = ("SELECT table_id, hand FROM events" + (f" WHERE {' AND '.join(where)}" if where else "")
+           + " GROUP BY table_id, hand HAVING SUM(stream = 'play') > 0")
+    if since is not None:
+        sql += " AND MAX(received_at) >= ?"
+        args.append(since)
+    return sql, args
+
+
+def stored_hands(db: sqlite_utils.Database, *, table_id: str | None = None,
+                 since: str | None = None) -> Iterator[tuple[str, int]]:
+    """``(table, hand)`` of every hand with play events, in table and hand order (read as
+    they are needed, not all at once); with *since* (a time as :func:`now` writes it), only
+    the hands with an event — played, or an official's override — received at or after it."""
+    sql, args = _stored_hands_sql(table_id, since)
+    for row in db.execute(sql + " ORDER BY table_id, hand", args):
+        yield row[0], row[1]
+
+
+def count_stored_hands(db: sqlite_utils.Database, *, table_id: str | None = None, since: str | None = None) -> int:
+    """How many hands :func:`stored_hands` gives."""
+    sql, args = _stored_hands_sql(table_id, since)
+    return db.execute(f"SELECT COUNT(*) FROM ({sql})", args).fetchone()[0]
+
+
+def stored_hand(db: sqlite_utils.Database, table_id: str, hand: int) -> dict | None:
+    """One hand's row of the hands projection (``ended``, ``outcome``, ``payments``); ``None`` if none."""
+    row = db.execute("SELECT ended, outcome, payments FROM hands WHERE table_id = ? AND hand = ?",
+                     (table_id, hand)).fetchone()
+    return {"ended": bool(row[0]), "outcome": json.loads(row[1]), "payments": json.loads(row[2])} if row else None
+
+
+def hand_log(db: sqlite_utils.Database, table_id: str, hand: int) -> Iterator[tuple[dict, str]]:
+    """One hand's play events in seq order: ``(body as posted, decoded; answer as stored, JSON text)``
+    (the answer left as text: a re-validation compares it as text first, :mod:`api.revalidate`)."""
+    for body, answer in db.execute(
+        "SELECT body, answer FROM events WHERE table_id = ? AND stream = 'play' AND hand = ? ORDER BY seq",
+        (table_id, hand),
+    ):
+        yield json.loads(body), answer
