@@ -71,7 +71,7 @@ from store import get_db
 from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
-from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
+from tournament.entry import AlsoWon, ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
 from tournament.errors import EventLogError, ScheduleError, StandingsError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
@@ -616,15 +616,28 @@ def record_hand(data: dict, tid: str):
                  answer=lambda w: answer(w.added))
 
 
+def _items(raw: list) -> tuple[TaiItem, ...]:
+    return tuple(TaiItem(i["code"], i["count"], i["tai"]) for i in raw)
+
+
 def _entry(data: dict) -> ScorerEntry:
     return ScorerEntry(dealer=data["dealer"], winner=data["winner"], deal_in=data["deal_in"], streak=data["streak"],
-                       items=tuple(TaiItem(i["code"], i["count"], i["tai"]) for i in data["items"]), tai=data["tai"],
-                       streak_marker=data["streak_marker"])
+                       items=_items(data["items"]), tai=data["tai"], streak_marker=data["streak_marker"],
+                       robbed=data.get("robbed"),
+                       also=tuple(AlsoWon(a["winner"], _items(a["items"]), a["tai"]) for a in data.get("also", ())))
+
+
+def settle_for(settings, entry: ScorerEntry):
+    """A scorer's entry settled under the event's ruleset and stakes; 一炮多響 as the referee
+    reads ``play.multiple_wins`` / ``play.multiple_wins_limit`` (the pages preview with it too)."""
+    ruleset = Ruleset.load(settings.ruleset)
+    rules = PlayRules.of(ruleset)
+    return settle_entry(entry, ruleset, Stakes(settings.base, settings.per_tai), multiple_wins=rules.multiple_wins,
+                        max_winners=rules.multiple_wins_limit)
 
 
 def _settle(loaded: Loaded, entry: ScorerEntry):
-    settings = loaded.settings
-    return settle_entry(entry, Ruleset.load(settings.ruleset), Stakes(settings.base, settings.per_tai))
+    return settle_for(loaded.settings, entry)
 
 
 def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
@@ -650,6 +663,16 @@ def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
     principal = _official()
+    return post_entry(tid, data, actor=principal.id)
+
+
+def post_entry(tid: str, data: dict, *, actor: int | None) -> Response:
+    """Record a scorer's entry (``data`` as :class:`EntryResultSchema` loads it) for ``actor``:
+    the API's ``POST …/hands/entry`` and the scorer's results page (web/results.py) alike.
+
+    :raises EntryError: an impossible entry (400 naming the item), before anything is written.
+    :raises ApiProblem: 404 no such event; 409 the log refuses it.
+    """
     loaded = load(tid)
     entry = _entry(data)
     settled = _settle(loaded, entry)  # 400 naming the item before anything is written
@@ -660,7 +683,7 @@ def enter_hand(data: dict, tid: str):
 
     events = _key_events(tid, data, lambda key: [HandRecorded(key, settled.result), ScorerEntered(key, entry)],
                          lambda key, state, prov: _check_deal(state, prov, key, entry), answer)
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    return write(tid, events, actor=actor, answer=lambda w: answer(w.added))
 
 
 @blp.get("/<tid>/hands")
