@@ -713,8 +713,16 @@ HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
     principal = _official()
+    return post_correction(tid, (r, t, m, h), data, actor=principal.id)
+
+
+def post_correction(tid: str, key: tuple, data: dict, *, actor: int | None) -> Response:
+    """Correct hand ``key`` (``data`` as :class:`CorrectionSchema` loads it) for ``actor``: the
+    API's ``POST …/corrections`` and the results page's correction alike.
+
+    :raises EntryError: an impossible entry; :raises ApiProblem: 400 / 409 naming the field.
+    """
     loaded = load(tid)
-    key = (r, t, m, h)
     if data["entry"] is not None:
         entry = _entry(data["entry"])
         settled = _settle(loaded, entry)
@@ -744,7 +752,7 @@ def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
             raise Duplicate(answer(found))
         return events
 
-    return write(tid, corrected, actor=principal.id, answer=lambda w: answer(w.added))
+    return write(tid, corrected, actor=actor, answer=lambda w: answer(w.added))
 
 
 @blp.get(HAND + "/audit")
