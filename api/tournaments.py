@@ -156,6 +156,15 @@ _idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
     principal = _official()
+    return create_event(data, actor=principal.id)
+
+
+def create_event(data: dict, *, actor: int | None) -> Response:
+    """Create an event (``data`` as :class:`CreateTournamentSchema` loads it) for ``actor``:
+    the API's ``POST /tournaments`` and the setup page (web/setup.py) alike.
+
+    :raises ApiProblem: 409 the id is taken; an unknown ruleset 400.
+    """
     Ruleset.load(data["ruleset"])  # an unknown profile: 400 naming ruleset
     settings = EventSettings(data["name"], data["rounds"], data["matches_per_round"], data["base"], data["per_tai"],
                              data["ruleset"], data["round_minutes"])
@@ -163,7 +172,7 @@ def create_tournament(data: dict):
     location = f"/api/v1/tournaments/{data['id']}"
 
     def work(tx):
-        row = tstore.create_tournament(tx.db, data["id"], name=data["name"], config={}, created_by=principal.id)
+        row = tstore.create_tournament(tx.db, data["id"], name=data["name"], config={}, created_by=actor)
         if row is None:
             existing = replayed(tx.db, data["id"])
             if existing.records and existing.records[0].event == EventCreated(settings) \
@@ -171,7 +180,7 @@ def create_tournament(data: dict):
                 raise Duplicate(summary(existing))  # created so already: a resend
             raise ApiProblem(409, "tournament_exists", f"tournament {data['id']!r} already exists",
                              f"賽事「{data['id']}」已存在", field="id")
-        tstore.append_events(tx.db, data["id"], [EventCreated(settings)], actor=principal.id)
+        tstore.append_events(tx.db, data["id"], [EventCreated(settings)], actor=actor)
         return 201, summary(replayed(tx.db, data["id"])), {"Location": location}
 
     try:
@@ -209,6 +218,15 @@ def get_tournament(tid: str):
 def register_players(data: dict, tid: str):
     """報名 Register players and substitutes (替補), all or none."""
     principal = _official()
+    return register(tid, data, actor=principal.id)
+
+
+def register(tid: str, data: dict, *, actor: int | None) -> Response:
+    """Register players (``data`` as :class:`PlayersSchema` loads it) for ``actor``, all or
+    none: the API's ``POST …/players`` and the setup page's import alike.
+
+    :raises ApiProblem: 400 naming ``players[k].id`` for an id listed twice; 409 registered already.
+    """
     load(tid)
     ids = [p["id"] for p in data["players"]]
     dup = next((k for k, p in enumerate(ids) if p in ids[:k]), None)
@@ -228,7 +246,7 @@ def register_players(data: dict, tid: str):
                 raise Duplicate(answer([found[i] for i in ids], loaded.state))
         return wanted
 
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added, w.loaded.state))
+    return write(tid, events, actor=actor, answer=lambda w: answer(w.added, w.loaded.state))
 
 
 def _player(p) -> dict:
