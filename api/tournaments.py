@@ -278,6 +278,12 @@ def _schedule_of(loaded: Loaded) -> Schedule:
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
     principal = _official()
+    return schedule_event(tid, data, actor=principal.id)
+
+
+def schedule_event(tid: str, data: dict, *, actor: int | None) -> Response:
+    """Make the schedule and seat its rounds (``data`` as :class:`ScheduleRequestSchema` loads
+    it) for ``actor``: the API's ``POST …/schedule`` and the seating page alike."""
     loaded = load(tid)
     state = loaded.state
     players = [p.player_id for p in state.players if not p.substitute and p.withdrawn_before is None]
@@ -304,7 +310,7 @@ def make_event_schedule(data: dict, tid: str):
             raise Duplicate(answer(Written(db, tid, [g[0] for g in found if g], now)))
         return [RoundSeated(p) for p in plans]
 
-    return write(tid, events, actor=principal.id, answer=answer)
+    return write(tid, events, actor=actor, answer=answer)
 
 
 @blp.get("/<tid>/schedule")
@@ -449,6 +455,12 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
     second 將 a draw repeating the previous order is redrawn."""
     principal = _official()
+    return draw_for(tid, round_no, table, match, data, actor=principal.id)
+
+
+def draw_for(tid: str, round_no: int, table: int, match: int, data: dict, *, actor: int | None) -> Response:
+    """搬風 and 定莊 of a 將 (``data`` as :class:`MatchDrawSchema` loads it) for ``actor``: the
+    API's ``POST …/draw`` and the seating page alike."""
     loaded = load(tid)
     state = loaded.state
     plan = _table_plan(state, round_no, table)
@@ -509,7 +521,7 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
                 raise Duplicate(answer(found))
         return drawn
 
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    return write(tid, events, actor=actor, answer=lambda w: answer(w.added))
 
 
 def encode_draw(d: SeatDraw) -> dict:

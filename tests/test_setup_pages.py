@@ -93,3 +93,28 @@ def test_import_players_from_a_list_and_a_csv_file(signed_in):
         assert f'data-line="{line}"' in response.get_data(as_text=True), text
         assert text.splitlines()[0] in response.get_data(as_text=True)  # the list kept to fix it
     assert len(signed_in.get(f"{BASE}/E1/players").get_json()["players"]) == before
+
+
+def test_seating_the_schedule_its_quality_and_the_first_dealer(signed_in):
+    create(signed_in, matches_per_round="1")
+    page = "/t/E1/players/import"
+    names = "\n".join("王李陳林張黃吳劉"[i] + "小明" for i in range(8))
+    assert signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": names}).status_code == 200
+    seating = "/t/E1/seating"
+    assert signed_in.post(seating, data={"csrf_token": token(signed_in, seating), "seed": "x"}).status_code == 400
+    assert signed_in.post(seating, data={"csrf_token": token(signed_in, seating), "seed": "7"}).status_code == 302
+    html = signed_in.get(seating).get_data(as_text=True)
+    schedule = signed_in.get(f"{BASE}/E1/schedule").get_json()
+    assert f'<span id="repeats">{schedule["quality"]["repeats"]}</span>' in html
+    assert len(schedule["rounds"]) == 4 and "王小明" in html
+    # 定莊: dice recorded (three of 1–6), or drawn here; a bad throw named at its field
+    draw = "/t/E1/seating/1/1/1/draw"
+    bad = signed_in.post(draw, data={"csrf_token": token(signed_in, seating), "dice": "7 1"})
+    assert bad.status_code == 400 and 'id="dice-1-1-1-error"' in bad.get_data(as_text=True)
+    assert signed_in.post(draw, data={"csrf_token": token(signed_in, seating), "dice": "3 4 5"}).status_code == 302
+    assert signed_in.post("/t/E1/seating/1/2/1/draw", data={"csrf_token": token(signed_in, seating)}).status_code == 302
+    log = signed_in.get(f"{BASE}/E1/log").get_json()
+    drawn = [r for r in log["records"] if r["event"]["type"] == "MatchDrawn"]
+    assert [d["event"]["table"] for d in drawn] == [1, 2]
+    assert drawn[0]["event"]["dealer_draw"]["dice"] == [3, 4, 5]
+    assert "莊 " in signed_in.get(seating).get_data(as_text=True)

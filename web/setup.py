@@ -5,6 +5,9 @@
                                 round time (officials)
 ``/t/<tid>/players/import``     the players, and an import from a CSV file or a pasted list
                                 (Chinese names; 替補 substitutes; errors by line) (officials)
+``/t/<tid>/seating``            make the schedule (a seed) and see its quality (repeats, wind
+                                balance); each table's 搬風 / 定莊 drawn, or its 定莊 dice recorded
+                                (officials; :func:`api.tournaments.schedule_event`, ``draw_for``)
 ==============================  =====================================================================
 
 On the officials' console's sign-in and form token (:mod:`web.signin`, the console's own
@@ -29,9 +32,10 @@ from flask import Blueprint, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from api import tournaments as api_t
-from api.tournament_schemas import CreateTournamentSchema, PlayersSchema
+from api.tournament_schemas import CreateTournamentSchema, MatchDrawSchema, PlayersSchema, ScheduleRequestSchema
 from api.tournament_state import load
 from api.validation import first_error, reason_zh
+from referee.errors import MjrefError
 from referee.ruleset import available_profiles
 from services.problems import ApiProblem
 from web import console
@@ -215,6 +219,80 @@ def _line_of(field: str | None, lines: list[int]) -> int:
     """The list's line a field path names (``players[3].name`` → the 4th player's line); 0 if none."""
     m = re.match(r"players\[(\d+)\]", field or "")
     return lines[int(m.group(1))] if m and int(m.group(1)) < len(lines) else 0
+
+
+# --- seating ---------------------------------------------------------------------------------------
+
+
+def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
+    from api.tournament_views import quality
+
+    loaded = load(tid)
+    state = loaded.state
+    seated = bool(state.rounds)
+    names = {p.player_id: p.name for p in state.players}
+    rounds = []
+    for rnd in state.rounds:
+        tables = []
+        for plan in rnd.tables:
+            draws = []
+            for m in range(1, state.settings.matches_per_round + 1):
+                drawn = loaded.provenance.draws.get((rnd.round, plan.table, m))
+                seats = dict(state.match_seatings).get((rnd.round, plan.table, m))
+                draws.append({"match": m, "dealer": drawn.dealer_draw.dealer if drawn else None,
+                              "generated": drawn.generated if drawn else None,
+                              "dealer_name": names.get(seats.players[drawn.dealer_draw.dealer], "") if drawn and seats else ""})
+            tables.append({"table": plan.table, "seats": [names.get(p, "（替補）") if p else "（替補）" for p in plan.seats],
+                           "draws": draws})
+        rounds.append({"round": rnd.round, "tables": tables})
+    check = quality(api_t._schedule_of(loaded)) if seated else None
+    return render_template("setup_seating.html", tid=tid, name=state.settings.name, rounds=rounds, check=check,
+                           players=len([p for p in state.players if not p.substitute]), errors=errors or {},
+                           values=values or {}), status
+
+
+@bp.get("/t/<tid>/seating")
+def seating_page(tid: str):
+    """排座 The schedule, its quality, and each table's 定莊."""
+    _official()
+    return _seating_page(tid)
+
+
+@bp.post("/t/<tid>/seating")
+def seating_post(tid: str):
+    person = _official()
+    raw = request.form.get("seed", "0").strip() or "0"
+    try:
+        data = ScheduleRequestSchema().load({"seed": int(raw) if raw.isdigit() else raw})
+        api_t.schedule_event(tid, data, actor=person.principal.id)
+    except ValidationError as error:
+        return _seating_page(tid, errors=_schema_error(error), status=400, values={"seed": raw})
+    except ApiProblem as problem:
+        return _seating_page(tid, errors={"seed": (problem.detail_zh, problem.detail)}, status=problem.code,
+                             values={"seed": raw})
+    return redirect(url_for("setup.seating_page", tid=tid))
+
+
+@bp.post("/t/<tid>/seating/<int:r>/<int:t>/<int:m>/draw")
+def draw_post(tid: str, r: int, t: int, m: int):
+    """定莊 Draw a 將's seats and dealer, or record its 定莊 dice (三顆骰子, ``seat.dealer``)."""
+    person = _official()
+    dice = request.form.get("dice", "").replace(",", " ").split()
+    body: dict = {}
+    if dice:
+        body["dealer_dice"] = [int(d) if d.isdigit() else d for d in dice]
+    field = f"dice-{r}-{t}-{m}"
+    try:
+        data = MatchDrawSchema().load(body)
+        api_t.draw_for(tid, r, t, m, data, actor=person.principal.id)
+    except ValidationError as error:
+        _field, message = first_error(error.messages)
+        return _seating_page(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",
+                                                  f"the 定莊 dice are three of 1–6: {message}")}, status=400)
+    except (ApiProblem, MjrefError) as problem:
+        zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
+        return _seating_page(tid, errors={field: (zh, getattr(problem, "detail", None) or str(problem))}, status=400)
+    return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
 
 
 def init_app(app) -> None:
