@@ -1,7 +1,8 @@
 """The organisers' setup pages in a real browser (issue #15 item 2): Debian's Chromium driven by
 Playwright against the real server, one server and one browser for the module, as
 tests/test_console_browser.py. An official creates an event, pastes a list of 48 Chinese names
-(an error by line first), uploads a CSV of substitutes; 390 px legible, no request leaves
+(an error by line first), uploads a CSV of substitutes, makes the schedule and sees its quality,
+records a table's 定莊 dice; 390 px legible, no request leaves
 127.0.0.1, no CSP violation or page error."""
 from __future__ import annotations
 
@@ -64,6 +65,20 @@ def test_create_an_event_and_import_its_players(chromium, service, tmp_path):
         shoot(page, "setup-players")
         status, body = request(service["port"], "GET", "/api/v1/tournaments/taipei48/players", None, service["headers"])
         assert len(body["players"]) == 50 and sum(p["substitute"] for p in body["players"]) == 2
+        # seating: the schedule and its quality, a table's 定莊 dice recorded
+        page.goto(service["base"] + "/t/taipei48/seating")
+        page.fill("#seed", "11")
+        page.get_by_role("button", name="排座 Make the schedule").click()
+        page.wait_for_selector("#quality")
+        status, schedule = request(service["port"], "GET", "/api/v1/tournaments/taipei48/schedule", None,
+                                   service["headers"])
+        assert page.locator("#repeats").inner_text() == str(schedule["quality"]["repeats"])
+        assert page.locator("#r1t1 td").count() == 5  # 東南西北 and the 定莊
+        page.fill("#dice-1-1-1", "2 2 6")
+        page.locator("#r1t1").get_by_role("button", name="定莊 Draw").click()
+        page.wait_for_selector("#r1t1 .draw:has-text('莊')")
+        assert page.locator("#r1t1 .dice").inner_text() == "2 2 6"  # the dice as recorded
+        shoot(page, "setup-seating")
         assert _external(record["requests"]) == [] and record["problems"] == [], record["problems"]
     finally:
         record["context"].close()

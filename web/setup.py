@@ -240,6 +240,7 @@ def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
                 drawn = loaded.provenance.draws.get((rnd.round, plan.table, m))
                 seats = dict(state.match_seatings).get((rnd.round, plan.table, m))
                 draws.append({"match": m, "dealer": drawn.dealer_draw.dealer if drawn else None,
+                              "dice": " ".join(map(str, drawn.dealer_draw.dice)) if drawn else "",
                               "generated": drawn.generated if drawn else None,
                               "dealer_name": names.get(seats.players[drawn.dealer_draw.dealer], "") if drawn and seats else ""})
             tables.append({"table": plan.table, "seats": [names.get(p, "（替補）") if p else "（替補）" for p in plan.seats],
