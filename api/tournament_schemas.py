@@ -160,6 +160,16 @@ class EntryFieldsSchema(Schema):
     items = fields.List(TaiItemField(), load_default=list,
                         metadata={"description": "台數項目：名堂代碼或 {code, count, tai} 台 items: codes or objects"})
     tai = fields.Integer(strict=True, load_default=None, allow_none=True, metadata={"description": "合計牌面台數（檢查用）"})
+    robbed = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 3),
+                            metadata={"description": "七搶一補得之牌自摸時的被搶花者（tai.30.2）the robbed seat"})
+    also = fields.List(fields.Nested(lambda: AlsoWonSchema()), load_default=list, validate=validate.Length(max=2),
+                       metadata={"description": "一炮多響的其他胡牌者 other winners on the same discard (play.multiple_wins)"})
+
+
+class AlsoWonSchema(Schema):
+    winner = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3), metadata={"description": "胡牌者座位"})
+    items = fields.List(TaiItemField(), load_default=list)
+    tai = fields.Integer(strict=True, load_default=None, allow_none=True)
 
 
 class EntryResultSchema(HandKeySchema, EntryFieldsSchema):

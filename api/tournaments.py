@@ -71,7 +71,7 @@ from store import get_db
 from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
-from tournament.entry import ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
+from tournament.entry import AlsoWon, ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
 from tournament.errors import EventLogError, ScheduleError, StandingsError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
@@ -156,6 +156,15 @@ _idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
     principal = _official()
+    return create_event(data, actor=principal.id)
+
+
+def create_event(data: dict, *, actor: int | None) -> Response:
+    """Create an event (``data`` as :class:`CreateTournamentSchema` loads it) for ``actor``:
+    the API's ``POST /tournaments`` and the setup page (web/setup.py) alike.
+
+    :raises ApiProblem: 409 the id is taken; an unknown ruleset 400.
+    """
     Ruleset.load(data["ruleset"])  # an unknown profile: 400 naming ruleset
     settings = EventSettings(data["name"], data["rounds"], data["matches_per_round"], data["base"], data["per_tai"],
                              data["ruleset"], data["round_minutes"])
@@ -163,7 +172,7 @@ def create_tournament(data: dict):
     location = f"/api/v1/tournaments/{data['id']}"
 
     def work(tx):
-        row = tstore.create_tournament(tx.db, data["id"], name=data["name"], config={}, created_by=principal.id)
+        row = tstore.create_tournament(tx.db, data["id"], name=data["name"], config={}, created_by=actor)
         if row is None:
             existing = replayed(tx.db, data["id"])
             if existing.records and existing.records[0].event == EventCreated(settings) \
@@ -171,7 +180,7 @@ def create_tournament(data: dict):
                 raise Duplicate(summary(existing))  # created so already: a resend
             raise ApiProblem(409, "tournament_exists", f"tournament {data['id']!r} already exists",
                              f"賽事「{data['id']}」已存在", field="id")
-        tstore.append_events(tx.db, data["id"], [EventCreated(settings)], actor=principal.id)
+        tstore.append_events(tx.db, data["id"], [EventCreated(settings)], actor=actor)
         return 201, summary(replayed(tx.db, data["id"])), {"Location": location}
 
     try:
@@ -209,6 +218,15 @@ def get_tournament(tid: str):
 def register_players(data: dict, tid: str):
     """報名 Register players and substitutes (替補), all or none."""
     principal = _official()
+    return register(tid, data, actor=principal.id)
+
+
+def register(tid: str, data: dict, *, actor: int | None) -> Response:
+    """Register players (``data`` as :class:`PlayersSchema` loads it) for ``actor``, all or
+    none: the API's ``POST …/players`` and the setup page's import alike.
+
+    :raises ApiProblem: 400 naming ``players[k].id`` for an id listed twice; 409 registered already.
+    """
     load(tid)
     ids = [p["id"] for p in data["players"]]
     dup = next((k for k, p in enumerate(ids) if p in ids[:k]), None)
@@ -228,7 +246,7 @@ def register_players(data: dict, tid: str):
                 raise Duplicate(answer([found[i] for i in ids], loaded.state))
         return wanted
 
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added, w.loaded.state))
+    return write(tid, events, actor=actor, answer=lambda w: answer(w.added, w.loaded.state))
 
 
 def _player(p) -> dict:
@@ -260,6 +278,12 @@ def _schedule_of(loaded: Loaded) -> Schedule:
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
     principal = _official()
+    return schedule_event(tid, data, actor=principal.id)
+
+
+def schedule_event(tid: str, data: dict, *, actor: int | None) -> Response:
+    """Make the schedule and seat its rounds (``data`` as :class:`ScheduleRequestSchema` loads
+    it) for ``actor``: the API's ``POST …/schedule`` and the seating page alike."""
     loaded = load(tid)
     state = loaded.state
     players = [p.player_id for p in state.players if not p.substitute and p.withdrawn_before is None]
@@ -286,7 +310,7 @@ def make_event_schedule(data: dict, tid: str):
             raise Duplicate(answer(Written(db, tid, [g[0] for g in found if g], now)))
         return [RoundSeated(p) for p in plans]
 
-    return write(tid, events, actor=principal.id, answer=answer)
+    return write(tid, events, actor=actor, answer=answer)
 
 
 @blp.get("/<tid>/schedule")
@@ -431,6 +455,12 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
     second 將 a draw repeating the previous order is redrawn."""
     principal = _official()
+    return draw_for(tid, round_no, table, match, data, actor=principal.id)
+
+
+def draw_for(tid: str, round_no: int, table: int, match: int, data: dict, *, actor: int | None) -> Response:
+    """搬風 and 定莊 of a 將 (``data`` as :class:`MatchDrawSchema` loads it) for ``actor``: the
+    API's ``POST …/draw`` and the seating page alike."""
     loaded = load(tid)
     state = loaded.state
     plan = _table_plan(state, round_no, table)
@@ -491,7 +521,7 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
                 raise Duplicate(answer(found))
         return drawn
 
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    return write(tid, events, actor=actor, answer=lambda w: answer(w.added))
 
 
 def encode_draw(d: SeatDraw) -> dict:
@@ -616,15 +646,28 @@ def record_hand(data: dict, tid: str):
                  answer=lambda w: answer(w.added))
 
 
+def _items(raw: list) -> tuple[TaiItem, ...]:
+    return tuple(TaiItem(i["code"], i["count"], i["tai"]) for i in raw)
+
+
 def _entry(data: dict) -> ScorerEntry:
     return ScorerEntry(dealer=data["dealer"], winner=data["winner"], deal_in=data["deal_in"], streak=data["streak"],
-                       items=tuple(TaiItem(i["code"], i["count"], i["tai"]) for i in data["items"]), tai=data["tai"],
-                       streak_marker=data["streak_marker"])
+                       items=_items(data["items"]), tai=data["tai"], streak_marker=data["streak_marker"],
+                       robbed=data.get("robbed"),
+                       also=tuple(AlsoWon(a["winner"], _items(a["items"]), a["tai"]) for a in data.get("also", ())))
+
+
+def settle_for(settings, entry: ScorerEntry):
+    """A scorer's entry settled under the event's ruleset and stakes; 一炮多響 as the referee
+    reads ``play.multiple_wins`` / ``play.multiple_wins_limit`` (the pages preview with it too)."""
+    ruleset = Ruleset.load(settings.ruleset)
+    rules = PlayRules.of(ruleset)
+    return settle_entry(entry, ruleset, Stakes(settings.base, settings.per_tai), multiple_wins=rules.multiple_wins,
+                        max_winners=rules.multiple_wins_limit)
 
 
 def _settle(loaded: Loaded, entry: ScorerEntry):
-    settings = loaded.settings
-    return settle_entry(entry, Ruleset.load(settings.ruleset), Stakes(settings.base, settings.per_tai))
+    return settle_for(loaded.settings, entry)
 
 
 def _check_deal(state, prov, key: tuple, entry: ScorerEntry) -> None:
@@ -650,6 +693,16 @@ def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
     principal = _official()
+    return post_entry(tid, data, actor=principal.id)
+
+
+def post_entry(tid: str, data: dict, *, actor: int | None) -> Response:
+    """Record a scorer's entry (``data`` as :class:`EntryResultSchema` loads it) for ``actor``:
+    the API's ``POST …/hands/entry`` and the scorer's results page (web/results.py) alike.
+
+    :raises EntryError: an impossible entry (400 naming the item), before anything is written.
+    :raises ApiProblem: 404 no such event; 409 the log refuses it.
+    """
     loaded = load(tid)
     entry = _entry(data)
     settled = _settle(loaded, entry)  # 400 naming the item before anything is written
@@ -660,7 +713,7 @@ def enter_hand(data: dict, tid: str):
 
     events = _key_events(tid, data, lambda key: [HandRecorded(key, settled.result), ScorerEntered(key, entry)],
                          lambda key, state, prov: _check_deal(state, prov, key, entry), answer)
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    return write(tid, events, actor=actor, answer=lambda w: answer(w.added))
 
 
 @blp.get("/<tid>/hands")
@@ -690,8 +743,16 @@ HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
     principal = _official()
+    return post_correction(tid, (r, t, m, h), data, actor=principal.id)
+
+
+def post_correction(tid: str, key: tuple, data: dict, *, actor: int | None) -> Response:
+    """Correct hand ``key`` (``data`` as :class:`CorrectionSchema` loads it) for ``actor``: the
+    API's ``POST …/corrections`` and the results page's correction alike.
+
+    :raises EntryError: an impossible entry; :raises ApiProblem: 400 / 409 naming the field.
+    """
     loaded = load(tid)
-    key = (r, t, m, h)
     if data["entry"] is not None:
         entry = _entry(data["entry"])
         settled = _settle(loaded, entry)
@@ -721,7 +782,7 @@ def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
             raise Duplicate(answer(found))
         return events
 
-    return write(tid, corrected, actor=principal.id, answer=lambda w: answer(w.added))
+    return write(tid, corrected, actor=actor, answer=lambda w: answer(w.added))
 
 
 @blp.get(HAND + "/audit")

@@ -562,3 +562,25 @@ def test_the_seating_published_of_a_new_tournament_is_empty(client, official):
     create(client, official)
     shown = client.get(f"{BASE}/T1/seating/published")
     assert shown.status_code == 200 and shown.get_json()["round"] is None and shown.get_json()["tables"] == []
+
+
+def test_an_entry_with_several_winners_on_one_discard(app, client, official):
+    """一炮多響 by items (issue #15): taken where ``play.multiple_wins`` (taida-cup), each winner
+    settled with the discarder; refused naming ``also`` under ``competition``, nothing written."""
+    for tid, ruleset in (("M1", "taida-cup"), ("C1", "competition")):
+        create(client, official, tid=tid, ruleset=ruleset)
+        assert client.post(f"{BASE}/{tid}/players", json={"players": PLAYERS}, headers=official).status_code == 201
+        assert client.post(f"{BASE}/{tid}/schedule", json={"seed": 5}, headers=official).status_code == 201
+    body = {"round": 1, "table": 1, "dealer": 3, "winner": 0, "deal_in": 2, "items": ["concealed_hand"],
+            "also": [{"winner": 1, "items": ["full_flush"]}]}
+    response = client.post(f"{BASE}/M1/hands/entry", json=body, headers=official)
+    assert response.status_code == 201, response.get_json()
+    out = response.get_json()
+    assert [w["seat"] for w in out["result"]["wins"]] == [0, 1]
+    assert out["result"]["payments"][2] == -sum(out["result"]["payments"][s] for s in (0, 1))
+    assert [w["winner"] for w in out["settlement"]["wins"]] == [0, 1]
+    trail = client.get(f"{BASE}/M1/hands/1/1/1/1/audit").get_json()["trail"]
+    assert trail[0]["entry"]["also"][0]["winner"] == 1  # the log keeps every winner's items
+    before = log_length(app, "C1")
+    problem(client.post(f"{BASE}/C1/hands/entry", json=body, headers=official), 400, "also")
+    assert log_length(app, "C1") == before

@@ -194,3 +194,61 @@ def test_entry_from_dict_names_a_bad_item():
     with pytest.raises(EntryError) as info:
         entry_from_dict({"dealer": 0, "items": [3]})
     assert info.value.field == "items[0]"
+
+
+# --- 一炮多響 and 七搶一 entered by items (issue #15 item 3) ------------------------------------------
+
+TAIDA = Ruleset.load("taida-cup")  # play.multiple_wins on
+
+
+def test_several_winners_on_one_discard_each_settle_with_the_discarder():
+    """``play.multiple_wins``: two winners on seat 2's discard, dealer 3 not involved: each pays
+    as if alone (底 100 + 台 × 20), the discarder pays both."""
+    entry = entry_from_dict({"dealer": 3, "winner": 0, "deal_in": 2, "items": ["concealed_hand"],
+                             "also": [{"winner": 1, "items": ["full_flush"]}]})
+    out = settle_entry(entry, TAIDA, STAKES, multiple_wins=True)
+    one = settle_entry(ScorerEntry(dealer=3, winner=0, deal_in=2, items=(TaiItem("concealed_hand"),)), TAIDA, STAKES)
+    two = settle_entry(ScorerEntry(dealer=3, winner=1, deal_in=2, items=(TaiItem("full_flush"),)), TAIDA, STAKES)
+    assert out.result.payments == tuple(a + b for a, b in zip(one.result.payments, two.result.payments))
+    assert out.result.payments[2] == -(one.result.payments[0] + two.result.payments[1]) < 0
+    assert [w.seat for w in out.result.wins] == [0, 1] and all(w.deal_in == 2 for w in out.result.wins)
+    assert [w["winner"] for w in out.to_dict()["wins"]] == [0, 1]
+
+
+def test_several_winners_are_refused_where_the_ruleset_plays_none_or_the_entry_is_wrong():
+    body = {"dealer": 3, "winner": 0, "deal_in": 2, "items": ["concealed_hand"],
+            "also": [{"winner": 1, "items": ["full_flush"]}]}
+    assert pytest.raises(EntryError, settle_entry, entry_from_dict(body), RULESET, STAKES).value.field == "also"
+    cases = [({**body, "also": [{"winner": 2, "items": ["full_flush"]}]}, "also[0].winner"),
+             ({**body, "also": [{"winner": 0}]}, "also[0].winner"),
+             ({**body, "deal_in": None, "items": ["self_draw"]}, "deal_in"),
+             ({**body, "also": [{"winner": 1, "items": ["self_draw"]}]}, "also[0].items[0].code"),
+             ({**body, "also": [{"winner": 1}, {"winner": 3}]}, "also")]
+    for fields, field in cases:
+        with pytest.raises(EntryError) as info:
+            settle_entry(entry_from_dict(fields), TAIDA, STAKES, multiple_wins=True, max_winners=2)
+        assert info.value.field == field, (fields, info.value)
+
+
+def test_seven_rob_one_on_a_self_drawn_replacement_the_robbed_adds_it_alone():
+    """``tai.30.2``: 槓上開花 on the replacement after robbing: the three pay the face, the robbed
+    seat adds 七搶一's 8 台 alone; the same as the typed check's reading (tournament.typed)."""
+    from referee.scoring.table import table_for
+    from tournament.typed import win_payments
+
+    entry = entry_from_dict({"dealer": 0, "winner": 0, "robbed": 2, "items": ["self_draw", "kong_replacement_win",
+                                                                             "seven_rob_one"]})
+    out = settle_entry(entry, RULESET, STAKES)
+    win = out.result.wins[0]
+    assert win.deal_in is None
+    table = table_for(RULESET)
+    assert out.result.payments == win_payments(win, 0, 0, table, STAKES, robbed=2)
+    assert -out.result.payments[2] == -out.result.payments[1] + table.tai[table.seven_rob_one_idx] * STAKES.per_tai
+    # the robbed seat without the item, or beside a deal-in, or the winner itself: refused naming robbed
+    for fields in ({"items": ["self_draw"]}, {"deal_in": 1, "items": ["seven_rob_one"]}, {"robbed": 0}):
+        body = {"dealer": 0, "winner": 0, "robbed": 2, "items": ["self_draw", "seven_rob_one"], **fields}
+        with pytest.raises(EntryError) as info:
+            settle_entry(entry_from_dict(body), RULESET, STAKES)
+        assert info.value.field == "robbed", fields
+    # 七搶一 →1: the robbed seat named as the deal-in pays alone
+    assert settled(dealer=0, winner=0, deal_in=2, items=["seven_rob_one"]).result.payments[1] == 0

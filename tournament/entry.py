@@ -68,12 +68,27 @@ class TaiItem:
 
 
 @dataclass(frozen=True, slots=True)
+class AlsoWon:
+    """Another winner on the same discard (一炮多響, ``play.multiple_wins``): the seat, its own
+    台 items and the face it totalled; it settles with the discarder on its own (``settle.formula``)."""
+
+    winner: int
+    items: tuple[TaiItem, ...] = ()
+    tai: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ScorerEntry:
     """One hand as a scorer enters it (see the module docstring).
 
     ``winner`` ``None`` is an exhaustive draw; ``deal_in`` ``None`` a self-draw (or 八仙過海).
     ``tai`` is the face (牌面) the scorer totalled, checked when given. ``streak_marker`` is
     what the dealer's dice show when it differs from ``streak`` (``score.streak-marker``).
+
+    ``robbed``: 七搶一 won on a self-drawn replacement that is 槓上開花 (``tai.30.2``): the three
+    pay the face, the robbed seat adds the 七搶一 台 alone (otherwise 七搶一 names the robbed
+    seat as ``deal_in``, ``tai.30.1``). ``also``: the other winners on the same discard
+    (一炮多響, only where ``play.multiple_wins``).
     """
 
     dealer: int
@@ -83,6 +98,8 @@ class ScorerEntry:
     items: tuple[TaiItem, ...] = ()
     tai: int | None = None
     streak_marker: int | None = None
+    robbed: int | None = None
+    also: tuple[AlsoWon, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +112,16 @@ class SettledEntry:
     dealer_tai: int
     item_tai: tuple[tuple[str, int], ...]
     transfers: tuple[dict, ...]
+    #: with 一炮多響, each winner's own settlement (the first is the entry's ``winner``)
+    parts: tuple["SettledEntry", ...] = ()
 
     def to_dict(self) -> dict:
-        return {"payments": list(self.result.payments), "tai": self.face, "dealer_tai": self.dealer_tai,
-                "items": [{"code": c, "zh": PATTERNS[INDEX[c]].zh, "tai": t} for c, t in self.item_tai],
-                "transfers": list(self.transfers)}
+        out = {"payments": list(self.result.payments), "tai": self.face, "dealer_tai": self.dealer_tai,
+               "items": [{"code": c, "zh": PATTERNS[INDEX[c]].zh, "tai": t} for c, t in self.item_tai],
+               "transfers": list(self.transfers)}
+        if self.parts:
+            out["wins"] = [{"winner": p.result.wins[0].seat, **p.to_dict()} for p in self.parts]
+        return out
 
 
 #: won only on a tile the winner drew himself (tai.04, tai.06, tai.23–tai.25, tai.33)
@@ -172,6 +194,14 @@ def _check_seats(entry: ScorerEntry) -> None:
             raise _fail("deal_in", "an exhaustive draw has no deal-in", "荒局沒有放槍者")
         return
     check_seat(entry.winner, "winner", EntryError)
+    if entry.robbed is not None:
+        check_seat(entry.robbed, "robbed", EntryError)
+        if entry.deal_in is not None:
+            raise _fail("robbed", "七搶一 won on another player's flower names that player as the deal-in seat "
+                        "(tai.30.1); the robbed seat apart is for a self-drawn replacement (tai.30.2)",
+                        "七搶一 被搶者視同放槍時填放槍者（tai.30.1）；被搶者另填限於補得之牌自摸（tai.30.2）")
+        if entry.robbed == entry.winner:
+            raise _fail("robbed", f"seat {entry.winner} cannot rob itself", f"{entry.winner} 號座不能搶自己的花")
     if entry.deal_in is not None:
         check_seat(entry.deal_in, "deal_in", EntryError)
         if entry.deal_in == entry.winner:
@@ -235,10 +265,15 @@ def _check_combination(entry: ScorerEntry, items: list[tuple[int, int, int]], ta
         if not self_drawn and code in ALL_PAY_WITHOUT_SELF_DRAW:
             raise _fail("deal_in", f"{code} is paid by all three (tai.29): no deal-in seat",
                         f"{_zh(code)}由三家支付（tai.29），不填放槍者")
+        if self_drawn and code == "seven_rob_one" and entry.robbed is not None:
+            continue  # tai.30.2: the robbed seat pays it alone, the hand is self-drawn
         if self_drawn and code in DISCARD_ONLY:
             raise _fail(f"items[{k}].code" if code != "seven_rob_one" else "deal_in",
                         f"{code} is won on another player's tile: name the deal-in seat (who pays alone)",
                         f"{_zh(code)}是胡別家的牌，須填放槍（獨付）者")
+    if entry.robbed is not None and "seven_rob_one" not in codes:
+        raise _fail("robbed", "a robbed seat is entered with the item seven_rob_one (tai.30.2)",
+                    "填被搶花者時須有七搶一一項（tai.30.2）")
     # what an item needs beside it, unless excluded by a present item or not scored
     def satisfied(need: str) -> bool:
         j = INDEX[need]
@@ -284,13 +319,67 @@ class _Seats:
     streak_marker: int | None
 
 
-def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> SettledEntry:
+def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes, *, multiple_wins: bool = False,
+                 max_winners: int = 3) -> SettledEntry:
     """The hand's payments from a scorer's entry (see the module docstring).
 
-    :raises EntryError: an impossible entry; ``field`` names the item or seat.
+    With ``also`` (一炮多響): only where ``multiple_wins`` (``play.multiple_wins``), at most
+    ``max_winners`` (``play.multiple_wins_limit``), on a discard; each winner is checked and
+    settled on its own with the discarder, and the payments add up.
+
+    :raises EntryError: an impossible entry; ``field`` names the item or seat
+        (``also[0].items[1].code`` for another winner's item).
     """
     if not isinstance(entry, ScorerEntry):
         raise _fail("entry", f"not a scorer's entry: {entry!r}", "不是計分表的填寫內容")
+    if not entry.also:
+        return _settle_one(entry, ruleset, stakes)
+    return _settle_several(entry, ruleset, stakes, multiple_wins, max_winners)
+
+
+def _settle_several(entry: ScorerEntry, ruleset: object, stakes: Stakes, multiple_wins: bool,
+                    max_winners: int) -> SettledEntry:
+    """一炮多響: each winner settled with the discarder on its own (``play.multiple_wins``)."""
+    count = 1 + len(entry.also)
+    if not multiple_wins:
+        raise _fail("also", f"{count} winners on one discard, but this ruleset plays no 一炮多響 "
+                    "(play.multiple_wins): the nearest player in turn wins (prio.2)",
+                    f"一張捨牌記了 {count} 家胡牌，但此規則組不採一炮多響（play.multiple_wins）：由順位最近者胡（prio.2）")
+    if count > max_winners:
+        raise _fail("also", f"{count} winners on one discard, but this ruleset lets at most {max_winners} win "
+                    "(play.multiple_wins_limit)",
+                    f"一張捨牌記了 {count} 家胡牌，此規則組最多 {max_winners} 家（play.multiple_wins_limit）")
+    if entry.winner is None or entry.deal_in is None:
+        raise _fail("deal_in", "several winners win on one discard: name the deal-in seat (play.multiple_wins)",
+                    "一炮多響須填放槍者（play.multiple_wins）")
+    if entry.robbed is not None:
+        raise _fail("robbed", "七搶一 on a self-drawn tile has one winner", "七搶一自摸只有一家胡")
+    parts = [_settle_one(ScorerEntry(entry.dealer, entry.winner, entry.deal_in, entry.streak, entry.items, entry.tai,
+                                     entry.streak_marker), ruleset, stakes)]
+    seen = {entry.winner: "winner"}
+    for k, other in enumerate(entry.also):
+        where = f"also[{k}]"
+        if not isinstance(other, AlsoWon):
+            raise _fail(where, f"not another winner: {other!r}", f"不是另一家胡牌：{other!r}")
+        check_seat(other.winner, f"{where}.winner", EntryError)
+        if other.winner in seen or other.winner == entry.deal_in:
+            raise _fail(f"{where}.winner", f"seat {other.winner} is entered already ({seen.get(other.winner, 'deal_in')})",
+                        f"{other.winner} 號座已填寫過")
+        seen[other.winner] = f"{where}.winner"
+        try:
+            parts.append(_settle_one(ScorerEntry(entry.dealer, other.winner, entry.deal_in, entry.streak, other.items,
+                                                 other.tai, entry.streak_marker), ruleset, stakes))
+        except EntryError as exc:
+            raise _fail(f"{where}.{exc.field}" if exc.field not in ("dealer", "streak", "deal_in") else exc.field,
+                        exc.message, exc.reason_zh) from None
+    payments = [sum(p.result.payments[s] for p in parts) for s in range(4)]
+    result = HandResult(tuple(payments), tuple(p.result.wins[0] for p in parts))
+    first = parts[0]
+    return SettledEntry(result, first.face, first.dealer_tai, first.item_tai,
+                        tuple(t for p in parts for t in p.transfers), tuple(parts))
+
+
+def _settle_one(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> SettledEntry:
     _check_seats(entry)
     table = table_for(ruleset)
     items = _read_items(entry, table)
@@ -312,6 +401,10 @@ def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> Settled
             raise _fail(f"items[{k}].tai", f"{PATTERNS[i].code} ×{count} is {value} 台 under this ruleset, not {given}",
                         f"{PATTERNS[i].zh}在此規則組為 {value} 台，不是 {given} 台")
         written.append((PATTERNS[i].code, value))
+    robbed_tai = 0
+    if entry.robbed is not None:  # tai.30.2: the robbed seat adds 七搶一 alone, outside the face
+        robbed_tai = sum(tai[i] * c for i, c, _ in face_items if PATTERNS[i].code == "seven_rob_one")
+        face_items = [(i, c, k) for i, c, k in face_items if PATTERNS[i].code != "seven_rob_one"]
     total = sum(tai[i] * c for i, c, _ in face_items)
     scored = sum(1 << i for i, _, _ in face_items)
     applied = tuple(a for a in table.adjustments if (scored >> a.pattern) & 1 and scored & a.with_any)
@@ -327,8 +420,9 @@ def settle_entry(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> Settled
         raise _fail("items", f"a win needs at least {table.min_tai} 台 under this ruleset (起胡, scoring.min_tai)",
                     f"此規則組 {table.min_tai} 台起胡（scoring.min_tai），此手只有 {capped} 台")
     dealer_tai = table.dealer_unit + table.streak_unit * entry.streak if involved else 0
-    ctx = _Seats(entry.winner, entry.dealer, entry.deal_in, entry.streak, entry.streak_marker)
-    score = Score(capped, face, dealer_tai, 0, [(i, c) for i, c, _ in face_items], involved, 0, applied, None, False,
+    ctx = _Seats(entry.winner, entry.dealer, entry.deal_in if entry.robbed is None else entry.robbed, entry.streak,
+                 entry.streak_marker)
+    score = Score(capped, face, dealer_tai, robbed_tai, [(i, c) for i, c, _ in face_items], involved, 0, applied, None, False,
                   ctx, None, table, ())
     settlement = settle(score, stakes)
     try:
@@ -375,6 +469,20 @@ def entry_from_dict(data: object) -> ScorerEntry:
     raw = data.get("items", [])
     if not isinstance(raw, Sequence) or isinstance(raw, str):
         raise _fail("items", f"items is a list, got {raw!r}", f"items 須為清單，收到 {raw!r}")
+    also = data.get("also", [])
+    if not isinstance(also, Sequence) or isinstance(also, str) or not all(isinstance(a, dict) for a in also):
+        raise _fail("also", f"also is a list of {{winner, items, tai}}, got {also!r}",
+                    f"also 須為 {{winner, items, tai}} 的清單，收到 {also!r}")
+    return ScorerEntry(dealer=data.get("dealer"), winner=data.get("winner"), deal_in=data.get("deal_in"),
+                       streak=data.get("streak", 0), items=_items_from(raw, "items"), tai=data.get("tai"),
+                       streak_marker=data.get("streak_marker"), robbed=data.get("robbed"),
+                       also=tuple(AlsoWon(a.get("winner"), _items_from(a.get("items", []), f"also[{k}].items"),
+                                          a.get("tai")) for k, a in enumerate(also)))
+
+
+def _items_from(raw: object, where: str) -> tuple[TaiItem, ...]:
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise _fail(where, f"items is a list, got {raw!r}", f"items 須為清單，收到 {raw!r}")
     items = []
     for k, item in enumerate(raw):
         if isinstance(item, str):
@@ -382,14 +490,12 @@ def entry_from_dict(data: object) -> ScorerEntry:
         elif isinstance(item, dict) and set(item) <= {"code", "count", "tai"} and "code" in item:
             items.append(TaiItem(item["code"], item.get("count", 1), item.get("tai")))
         else:
-            raise _fail(f"items[{k}]", f"an item is a code or {{code, count, tai}}, got {item!r}",
+            raise _fail(f"{where}[{k}]", f"an item is a code or {{code, count, tai}}, got {item!r}",
                         f"項目須為名堂代碼或 {{code, count, tai}}，收到 {item!r}")
-    return ScorerEntry(dealer=data.get("dealer"), winner=data.get("winner"), deal_in=data.get("deal_in"),
-                       streak=data.get("streak", 0), items=tuple(items), tai=data.get("tai"),
-                       streak_marker=data.get("streak_marker"))
+    return tuple(items)
 
 
 __all__ = [
-    "CONTRADICTIONS", "EntryError", "ScorerEntry", "SettledEntry", "TaiItem", "check_deal", "deal_after",
+    "CONTRADICTIONS", "AlsoWon", "EntryError", "ScorerEntry", "SettledEntry", "TaiItem", "check_deal", "deal_after",
     "entry_from_dict", "settle_entry",
 ]

@@ -125,3 +125,32 @@ def scoring_refused(scoring, field, text):
     assert error is not None, f"accepted: {scoring['settled']}"
     assert error.field == field, (error.field, error.reason_zh)
     assert text in error.reason_zh, error.reason_zh
+
+
+@when(parsers.parse("賽事：計分員填寫七搶一 莊家 {dealer:d} 號座連 {streak:d}，{winner:d} 號座自摸、{robbed:d} 號座被搶花，項目「{items}」"))
+def scoring_enter_robbed(scoring, dealer, streak, winner, robbed, items):
+    """七搶一 →2 won on a self-drawn replacement (tai.30.2): the robbed seat named apart."""
+    entry = ScorerEntry(dealer=dealer, winner=winner, streak=streak, items=_items(items), robbed=robbed)
+    scoring["settled"] = scoring["error"] = None
+    try:
+        scoring["settled"] = settle_entry(entry, scoring["ruleset"], scoring["stakes"])
+    except EntryError as exc:
+        scoring["error"] = exc
+
+
+@when(parsers.parse("賽事：計分員填寫一炮多響 莊家 {dealer:d} 號座連 {streak:d}，{deal_in:d} 號座放槍，"
+                    "{first:d} 號座胡「{items}」、{second:d} 號座胡「{more}」"))
+def scoring_enter_several(scoring, dealer, streak, deal_in, first, items, second, more):
+    """一炮多響 (play.multiple_wins) as the ruleset plays it (play.multiple_wins_limit)."""
+    from referee.play_rules import PlayRules
+    from tournament.entry import AlsoWon
+
+    rules = PlayRules.of(scoring["ruleset"])
+    entry = ScorerEntry(dealer=dealer, winner=first, deal_in=deal_in, streak=streak, items=_items(items),
+                        also=(AlsoWon(second, _items(more)),))
+    scoring["settled"] = scoring["error"] = None
+    try:
+        scoring["settled"] = settle_entry(entry, scoring["ruleset"], scoring["stakes"],
+                                          multiple_wins=rules.multiple_wins, max_winners=rules.multiple_wins_limit)
+    except EntryError as exc:
+        scoring["error"] = exc

@@ -1,0 +1,120 @@
+"""The organisers' setup pages (issue #15 item 2) through Flask's test client: create an event,
+import players from a pasted list or a CSV file (Chinese names, substitutes, errors by line).
+In Chromium: tests/test_setup_browser.py."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.servicekit import make_token
+from tests.test_console import CSRF, sign_in
+from web.setup import LineError, parse_players
+
+BASE = "/api/v1/tournaments"
+
+
+@pytest.fixture()
+def signed_in(app, client):
+    sign_in(client, make_token(app.config["DATABASE"], "official", label="王裁判"))
+    return client
+
+
+def token(client, path="/t/new") -> str:
+    return CSRF.search(client.get(path).get_data(as_text=True)).group(1)
+
+
+def create(client, **fields):
+    body = {"id": "E1", "name": "台北盃", "ruleset": "competition", "base": "100", "per_tai": "20", "rounds": "4",
+            "matches_per_round": "2", **fields}
+    return client.post("/t/new", data={"csrf_token": token(client), **body})
+
+
+def test_creating_an_event_needs_an_official(app, client):
+    assert client.get("/t/new").status_code == 302
+    official = make_token(app.config["DATABASE"], "official")
+    sign_in(client, official)
+    assert client.post("/api/v1/tables", json={"id": "R1"}, headers={"Authorization": f"Bearer {official}"}).status_code == 201
+    sign_in(client, make_token(app.config["DATABASE"], "table", table="R1"))
+    assert client.get("/t/new").status_code == 403
+
+
+def test_create_an_event_and_its_errors_at_the_field(signed_in):
+    bad = create(signed_in, rounds="0")
+    assert bad.status_code == 400 and 'id="rounds-error"' in bad.get_data(as_text=True)
+    assert create(signed_in, base="一百").status_code == 400
+    assert signed_in.get(f"{BASE}/E1").status_code == 404  # nothing written
+    done = create(signed_in, round_minutes="90")
+    assert done.status_code == 302 and done.headers["Location"].endswith("/t/E1/players/import?created=1")
+    event = signed_in.get(f"{BASE}/E1").get_json()
+    assert event["settings"]["rounds"] == 4 and event["settings"]["matches_per_round"] == 2
+    assert event["settings"]["round_minutes"] == 90
+    taken = create(signed_in)
+    assert taken.status_code == 409 and 'id="id-error"' in taken.get_data(as_text=True)
+
+
+def test_parse_a_pasted_list():
+    text = "代號,姓名,替補\nA1,王小明\n\n# 備註\nA2\t李大華\n陳美玲\n林志強,替補\nA9,張家豪,替補\n"
+    players, lines = parse_players(text, {"P001"})
+    assert players == [{"id": "A1", "name": "王小明", "substitute": False},
+                       {"id": "A2", "name": "李大華", "substitute": False},
+                       {"id": "P002", "name": "陳美玲", "substitute": False},
+                       {"id": "P003", "name": "林志強", "substitute": True},
+                       {"id": "A9", "name": "張家豪", "substitute": True}]
+    assert lines == [2, 5, 6, 7, 8]
+    with pytest.raises(LineError) as info:
+        parse_players("王小明\nA1,李大華,隊長\n", set())
+    assert info.value.line == 2
+    with pytest.raises(LineError) as info:
+        parse_players("a,b,c,d", set())
+    assert info.value.line == 1
+
+
+def test_import_players_from_a_list_and_a_csv_file(signed_in):
+    create(signed_in)
+    page = "/t/E1/players/import"
+    response = signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": "王小明\n李大華\n陳美玲,替補"})
+    assert response.status_code == 200 and 'id="added"' in response.get_data(as_text=True)
+    players = signed_in.get(f"{BASE}/E1/players").get_json()["players"]
+    assert [(p["id"], p["name"], p["substitute"]) for p in players] == [
+        ("P001", "王小明", False), ("P002", "李大華", False), ("P003", "陳美玲", True)]
+    # a file as Excel saves it (UTF-8 with a BOM), and one in Big5
+    for raw, pid in (("\ufeffid,name\nB1,林志強\n".encode("utf-8"), "B1"), ("B2,張家豪\n".encode("cp950"), "B2")):
+        response = signed_in.post(page, data={"csrf_token": token(signed_in, page),
+                                              "file": (io.BytesIO(raw), "players.csv")},
+                                  content_type="multipart/form-data")
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert pid in [p["id"] for p in signed_in.get(f"{BASE}/E1/players").get_json()["players"]]
+    # errors by line, nothing written
+    before = len(signed_in.get(f"{BASE}/E1/players").get_json()["players"])
+    for text, line in (("黃淑芬\nC1,吳建國,隊長", 2), ("C1,吳建國\nC1,劉雅婷", 2), ("C2,劉雅婷\n\nC3," + "長" * 101, 3)):
+        response = signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": text})
+        assert response.status_code == 400, text
+        assert f'data-line="{line}"' in response.get_data(as_text=True), text
+        assert text.splitlines()[0] in response.get_data(as_text=True)  # the list kept to fix it
+    assert len(signed_in.get(f"{BASE}/E1/players").get_json()["players"]) == before
+
+
+def test_seating_the_schedule_its_quality_and_the_first_dealer(signed_in):
+    create(signed_in, matches_per_round="1")
+    page = "/t/E1/players/import"
+    names = "\n".join("王李陳林張黃吳劉"[i] + "小明" for i in range(8))
+    assert signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": names}).status_code == 200
+    seating = "/t/E1/seating"
+    assert signed_in.post(seating, data={"csrf_token": token(signed_in, seating), "seed": "x"}).status_code == 400
+    assert signed_in.post(seating, data={"csrf_token": token(signed_in, seating), "seed": "7"}).status_code == 302
+    html = signed_in.get(seating).get_data(as_text=True)
+    schedule = signed_in.get(f"{BASE}/E1/schedule").get_json()
+    assert f'<span id="repeats">{schedule["quality"]["repeats"]}</span>' in html
+    assert len(schedule["rounds"]) == 4 and "王小明" in html
+    # 定莊: dice recorded (three of 1–6), or drawn here; a bad throw named at its field
+    draw = "/t/E1/seating/1/1/1/draw"
+    bad = signed_in.post(draw, data={"csrf_token": token(signed_in, seating), "dice": "7 1"})
+    assert bad.status_code == 400 and 'id="dice-1-1-1-error"' in bad.get_data(as_text=True)
+    assert signed_in.post(draw, data={"csrf_token": token(signed_in, seating), "dice": "3 4 5"}).status_code == 302
+    assert signed_in.post("/t/E1/seating/1/2/1/draw", data={"csrf_token": token(signed_in, seating)}).status_code == 302
+    log = signed_in.get(f"{BASE}/E1/log").get_json()
+    drawn = [r for r in log["records"] if r["event"]["type"] == "MatchDrawn"]
+    assert [d["event"]["table"] for d in drawn] == [1, 2]
+    assert drawn[0]["event"]["dealer_draw"]["dice"] == [3, 4, 5]
+    assert "莊 " in signed_in.get(seating).get_data(as_text=True)

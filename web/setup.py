@@ -1,0 +1,300 @@
+"""The organisers' setup pages (issue #15 item 1): create an event, import its players.
+
+==============================  =====================================================================
+``/t/new``                      create an event: id, name, ruleset, stakes 底/台, rounds, 將 per round,
+                                round time (officials)
+``/t/<tid>/players/import``     the players, and an import from a CSV file or a pasted list
+                                (Chinese names; 替補 substitutes; errors by line) (officials)
+``/t/<tid>/seating``            make the schedule (a seed) and see its quality (repeats, wind
+                                balance); each table's 搬風 / 定莊 drawn, or its 定莊 dice recorded
+                                (officials; :func:`api.tournaments.schedule_event`, ``draw_for``)
+==============================  =====================================================================
+
+On the officials' console's sign-in and form token (:mod:`web.signin`, the console's own
+check before the request). A form is turned into the API's request body, loaded by the API's
+schema (:class:`api.tournament_schemas.CreateTournamentSchema`, :class:`PlayersSchema`) and
+written by the API's own code (:func:`api.tournaments.create_event`, :func:`api.tournaments.register`
+→ :func:`api.tournament_state.write`): all or nothing, the same checks and errors.
+
+A list's lines: ``名字``, or ``代號,名字``, or ``代號,名字,替補`` (``替補``/``substitute``/``1``/``是``
+mark a substitute); commas, tabs or 、 between fields; a first line ``代號,姓名…`` /
+``id,name…`` is a header; blank lines and ``#`` comments are skipped. Without ids, players are
+numbered after those registered (``P001`` …). A file is read as UTF-8 (a byte-order mark
+allowed, as Excel writes it), else Big5 (cp950, older zh-TW Windows).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from flask import Blueprint, g, redirect, render_template, request, url_for
+from marshmallow import ValidationError
+
+from api import tournaments as api_t
+from api.tournament_schemas import CreateTournamentSchema, MatchDrawSchema, PlayersSchema, ScheduleRequestSchema
+from api.tournament_state import load
+from api.validation import first_error, reason_zh
+from referee.errors import MjrefError
+from referee.ruleset import available_profiles
+from services.problems import ApiProblem
+from web import console
+from web.errors import PageError
+
+bp = Blueprint("setup", __name__, template_folder="templates")
+bp.before_request(console._session_first)  # who is signed in; a POST's form token (CSRF)
+bp.register_error_handler(PageError, console._page_error)
+bp.register_error_handler(console.SignInNeeded, console._sign_in)
+bp.register_error_handler(ApiProblem, console._problem)
+
+INTEGERS = ("rounds", "matches_per_round", "base", "per_tai", "round_minutes")
+SUBSTITUTE_WORDS = {"替補", "替补", "substitute", "sub", "1", "是", "y", "yes", "true"}
+HEADER_WORDS = {"id", "代號", "編號", "name", "姓名", "名字"}
+#: the most bytes of a file read (2000 players fit many times over)
+MAX_FILE = 512 * 1024
+
+
+def _official():
+    person = g.get("person")
+    if person is None:
+        raise console.SignInNeeded()
+    return console._official()
+
+
+def _schema_error(error: ValidationError) -> dict:
+    field, message = first_error(error.messages)
+    return {field: (reason_zh(message), message)}
+
+
+# --- create an event ------------------------------------------------------------------------------
+
+
+def event_body(form) -> dict:
+    """The API's ``POST /tournaments`` body a form stands for (numbers as numbers, blank left out)."""
+    body: dict = {}
+    for name in ("id", "name", "ruleset", *INTEGERS):
+        raw = form.get(name, "").strip()
+        if raw == "":
+            continue
+        body[name] = int(raw) if name in INTEGERS and re.fullmatch(r"\d{1,12}", raw) else raw
+    return body
+
+
+@bp.get("/t/new")
+def new_event():
+    """建立賽事 Create an event."""
+    _official()
+    return render_template("setup_event.html", values={"ruleset": "competition", "base": "100", "per_tai": "20",
+                                                       "rounds": "4", "matches_per_round": "1"},
+                           errors={}, profiles=available_profiles())
+
+
+@bp.post("/t/new")
+def new_event_post():
+    person = _official()
+    values = {k: v for k, v in request.form.items() if k != "csrf_token"}
+    try:
+        data = CreateTournamentSchema().load(event_body(request.form))
+        api_t.create_event(data, actor=person.principal.id)
+    except ValidationError as error:
+        return render_template("setup_event.html", values=values, errors=_schema_error(error),
+                               profiles=available_profiles()), 400
+    except ApiProblem as problem:
+        return render_template("setup_event.html", values=values, profiles=available_profiles(),
+                               errors={problem.field or "id": (problem.detail_zh, problem.detail)}), problem.code
+    return redirect(url_for("setup.players_page", tid=data["id"], created=1))
+
+
+# --- players -----------------------------------------------------------------------------------------
+
+
+class LineError(Exception):
+    def __init__(self, line: int, zh: str, en: str):
+        super().__init__(en)
+        self.line, self.zh, self.en = line, zh, en
+
+
+def read_file(data: bytes) -> str:
+    """A CSV file's text: UTF-8 (with or without a BOM), else Big5 (cp950)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            return data.decode("cp950")
+        except UnicodeDecodeError:
+            raise LineError(0, "檔案不是 UTF-8 或 Big5 文字", "the file is neither UTF-8 nor Big5 text") from None
+
+
+def parse_players(text: str, taken: set[str]) -> tuple[list[dict], list[int]]:
+    """The players a list names, and the line of each (see the module docstring).
+
+    :raises LineError: a line with no name, or with more fields than 代號, 名字, 替補.
+    """
+    players, lines = [], []
+    rows = csv.reader(io.StringIO(text.replace("\t", ",").replace("、", ",")))
+    number = len(taken)
+    for index, row in enumerate(rows, 1):
+        cells = [c.strip() for c in row]
+        while cells and cells[-1] == "":
+            cells.pop()
+        if not cells or cells[0].startswith("#"):
+            continue
+        if not players and {c.lower() for c in cells} & HEADER_WORDS:
+            continue  # a header
+        if len(cells) > 3:
+            raise LineError(index, f"欄位太多（{len(cells)}）：每行為 名字，或 代號,名字[,替補]",
+                            f"too many fields ({len(cells)}): a line is name, or id,name[,substitute]")
+        substitute = False
+        if len(cells) == 3 or (len(cells) == 2 and cells[1].lower() in SUBSTITUTE_WORDS and not _looks_like_id(cells[0])):
+            substitute = cells[-1].lower() in SUBSTITUTE_WORDS
+            if not substitute and cells[-1]:
+                raise LineError(index, f"第三欄須為「替補」或空白，收到「{cells[-1]}」",
+                                f"the third field is 替補 (substitute) or blank, got {cells[-1]!r}")
+            cells = cells[:-1]
+        if len(cells) == 1:
+            number += 1
+            while f"P{number:03d}" in taken:
+                number += 1
+            pid, name = f"P{number:03d}", cells[0]
+        else:
+            pid, name = cells
+        if not name:
+            raise LineError(index, "缺少名字", "the name is missing")
+        taken = taken | {pid}
+        players.append({"id": pid, "name": name, "substitute": substitute})
+        lines.append(index)
+    return players, lines
+
+
+def _looks_like_id(cell: str) -> bool:
+    return bool(re.fullmatch(r"[A-Za-z0-9_-]+", cell))
+
+
+def _players_page(tid: str, *, values=None, errors=None, status: int = 200, added=None):
+    loaded = load(tid)
+    return render_template("setup_players.html", tid=tid, name=loaded.settings.name, players=loaded.state.players,
+                           values=values or {}, errors=errors or [], added=added,
+                           created=request.args.get("created")), status
+
+
+@bp.get("/t/<tid>/players/import")
+def players_page(tid: str):
+    """選手名單 The players; import a CSV file or a pasted list."""
+    _official()
+    return _players_page(tid)
+
+
+@bp.post("/t/<tid>/players/import")
+def players_post(tid: str):
+    person = _official()
+    loaded = load(tid)
+    text = request.form.get("list", "")
+    values = {"list": text}
+    upload = request.files.get("file")
+    try:
+        if upload is not None and upload.filename:
+            data = upload.read(MAX_FILE + 1)
+            if len(data) > MAX_FILE:
+                raise LineError(0, f"檔案太大（上限 {MAX_FILE // 1024} KB）", f"the file is too big (at most {MAX_FILE // 1024} KB)")
+            text = read_file(data)
+        players, lines = parse_players(text, {p.player_id for p in loaded.state.players})
+        if not players:
+            raise LineError(0, "名單是空的", "the list is empty")
+    except LineError as error:
+        return _players_page(tid, values=values, errors=[(error.line, error.zh, error.en)], status=400)
+    try:
+        data = PlayersSchema().load({"players": players})
+        api_t.register(tid, data, actor=person.principal.id)
+    except ValidationError as error:
+        field, message = first_error(error.messages)
+        return _players_page(tid, values=values, errors=[(_line_of(field, lines), reason_zh(message), message)],
+                             status=400)
+    except ApiProblem as problem:
+        return _players_page(tid, values=values, errors=[(_line_of(problem.field, lines), problem.detail_zh,
+                                                          problem.detail)], status=problem.code)
+    return _players_page(tid, added=len(players))
+
+
+def _line_of(field: str | None, lines: list[int]) -> int:
+    """The list's line a field path names (``players[3].name`` → the 4th player's line); 0 if none."""
+    m = re.match(r"players\[(\d+)\]", field or "")
+    return lines[int(m.group(1))] if m and int(m.group(1)) < len(lines) else 0
+
+
+# --- seating ---------------------------------------------------------------------------------------
+
+
+def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
+    from api.tournament_views import quality
+
+    loaded = load(tid)
+    state = loaded.state
+    seated = bool(state.rounds)
+    names = {p.player_id: p.name for p in state.players}
+    rounds = []
+    for rnd in state.rounds:
+        tables = []
+        for plan in rnd.tables:
+            draws = []
+            for m in range(1, state.settings.matches_per_round + 1):
+                drawn = loaded.provenance.draws.get((rnd.round, plan.table, m))
+                seats = dict(state.match_seatings).get((rnd.round, plan.table, m))
+                draws.append({"match": m, "dealer": drawn.dealer_draw.dealer if drawn else None,
+                              "dice": " ".join(map(str, drawn.dealer_draw.dice)) if drawn else "",
+                              "generated": drawn.generated if drawn else None,
+                              "dealer_name": names.get(seats.players[drawn.dealer_draw.dealer], "") if drawn and seats else ""})
+            tables.append({"table": plan.table, "seats": [names.get(p, "（替補）") if p else "（替補）" for p in plan.seats],
+                           "draws": draws})
+        rounds.append({"round": rnd.round, "tables": tables})
+    check = quality(api_t._schedule_of(loaded)) if seated else None
+    return render_template("setup_seating.html", tid=tid, name=state.settings.name, rounds=rounds, check=check,
+                           players=len([p for p in state.players if not p.substitute]), errors=errors or {},
+                           values=values or {}), status
+
+
+@bp.get("/t/<tid>/seating")
+def seating_page(tid: str):
+    """排座 The schedule, its quality, and each table's 定莊."""
+    _official()
+    return _seating_page(tid)
+
+
+@bp.post("/t/<tid>/seating")
+def seating_post(tid: str):
+    person = _official()
+    raw = request.form.get("seed", "0").strip() or "0"
+    try:
+        data = ScheduleRequestSchema().load({"seed": int(raw) if raw.isdigit() else raw})
+        api_t.schedule_event(tid, data, actor=person.principal.id)
+    except ValidationError as error:
+        return _seating_page(tid, errors=_schema_error(error), status=400, values={"seed": raw})
+    except ApiProblem as problem:
+        return _seating_page(tid, errors={"seed": (problem.detail_zh, problem.detail)}, status=problem.code,
+                             values={"seed": raw})
+    return redirect(url_for("setup.seating_page", tid=tid))
+
+
+@bp.post("/t/<tid>/seating/<int:r>/<int:t>/<int:m>/draw")
+def draw_post(tid: str, r: int, t: int, m: int):
+    """定莊 Draw a 將's seats and dealer, or record its 定莊 dice (三顆骰子, ``seat.dealer``)."""
+    person = _official()
+    dice = request.form.get("dice", "").replace(",", " ").split()
+    body: dict = {}
+    if dice:
+        body["dealer_dice"] = [int(d) if d.isdigit() else d for d in dice]
+    field = f"dice-{r}-{t}-{m}"
+    try:
+        data = MatchDrawSchema().load(body)
+        api_t.draw_for(tid, r, t, m, data, actor=person.principal.id)
+    except ValidationError as error:
+        _field, message = first_error(error.messages)
+        return _seating_page(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",
+                                                  f"the 定莊 dice are three of 1–6: {message}")}, status=400)
+    except (ApiProblem, MjrefError) as problem:
+        zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
+        return _seating_page(tid, errors={field: (zh, getattr(problem, "detail", None) or str(problem))}, status=400)
+    return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
