@@ -302,7 +302,7 @@ def _stored_hands_sql(table_id: str | None, since: str | None) -> tuple[str, lis
     return sql, args
 
 
-def stored_hands(db: sqlite_utils.Database, *, table_id: str | None = None,
+def stored_hands(db: Database, *, table_id: str | None = None,
                  since: str | None = None) -> Iterator[tuple[str, int]]:
     """``(table, hand)`` of every hand with play events, in table and hand order (read as
     they are needed, not all at once); with *since* (a time as :func:`now` writes it), only
@@ -312,20 +312,20 @@ def stored_hands(db: sqlite_utils.Database, *, table_id: str | None = None,
         yield row[0], row[1]
 
 
-def count_stored_hands(db: sqlite_utils.Database, *, table_id: str | None = None, since: str | None = None) -> int:
+def count_stored_hands(db: Database, *, table_id: str | None = None, since: str | None = None) -> int:
     """How many hands :func:`stored_hands` gives."""
     sql, args = _stored_hands_sql(table_id, since)
     return db.execute(f"SELECT COUNT(*) FROM ({sql})", args).fetchone()[0]
 
 
-def stored_hand(db: sqlite_utils.Database, table_id: str, hand: int) -> dict | None:
+def stored_hand(db: Database, table_id: str, hand: int) -> dict | None:
     """One hand's row of the hands projection (``ended``, ``outcome``, ``payments``); ``None`` if none."""
     row = db.execute("SELECT ended, outcome, payments FROM hands WHERE table_id = ? AND hand = ?",
                      (table_id, hand)).fetchone()
     return {"ended": bool(row[0]), "outcome": json.loads(row[1]), "payments": json.loads(row[2])} if row else None
 
 
-def hand_log(db: sqlite_utils.Database, table_id: str, hand: int) -> Iterator[tuple[dict, str]]:
+def hand_log(db: Database, table_id: str, hand: int) -> Iterator[tuple[dict, str]]:
     """One hand's play events in seq order: ``(body as posted, decoded; answer as stored, JSON text)``
     (the answer left as text: a re-validation compares it as text first, :mod:`api.revalidate`)."""
     for body, answer in db.execute(

@@ -29,6 +29,12 @@ DOMAIN = ("referee", "penalties", "tournament")
 NOT_IN_DOMAIN = ("flask", "flask_smorest", "marshmallow", "sqlite3", "sqlite_utils", "psycopg", "psycopg_pool",
                  "werkzeug", "apscheduler")
 TEST_SUPPORT = ("testkit", "tests", "bench")
+#: modules still importing a peer, with why; each must still need its exemption (the list only shrinks)
+NOT_YET = {
+    "web/results.py": "the organisers' results pages write through the API's tournament write path "
+                      "(api.tournament_state.write, with its idempotency) and schemas: to move to services/",
+    "web/setup.py": "the organisers' setup pages: the same",
+}
 
 
 def product_modules() -> list[Path]:
@@ -71,7 +77,12 @@ def violations() -> list[str]:
 
 
 def test_every_import_points_down():
-    assert violations() == []
+    assert [v for v in violations() if v.split(":")[0] not in NOT_YET] == []
+
+
+def test_each_exemption_is_still_needed():
+    wrong = {v.split(":")[0] for v in violations()}
+    assert set(NOT_YET) <= wrong, f"no longer importing upwards: {sorted(set(NOT_YET) - wrong)}"
 
 
 def test_the_checker_sees_an_import_hidden_in_a_function(tmp_path, monkeypatch):

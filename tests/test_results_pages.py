@@ -11,7 +11,6 @@ import pytest
 from referee.ruleset import Ruleset
 from referee.scoring import Stakes
 from referee.scoring.table import table_for
-from store import connect
 from tests.servicekit import bearer, create_table, make_token
 from tests.test_console import CSRF, form_token, issue_pin, sign_in
 from tournament.results import Win

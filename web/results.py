@@ -33,7 +33,7 @@ from marshmallow import ValidationError
 from api import tournaments as api_t
 from api.tournament_schemas import CorrectionSchema, EntryResultSchema
 from api.tournament_state import load, write
-from api.validation import first_error, reason_zh
+from services.validation import first_error, reason_zh
 from referee.errors import MjrefError
 from referee.play_rules import PlayRules
 from referee.ruleset import Ruleset

@@ -34,7 +34,7 @@ from marshmallow import ValidationError
 from api import tournaments as api_t
 from api.tournament_schemas import CreateTournamentSchema, MatchDrawSchema, PlayersSchema, ScheduleRequestSchema
 from api.tournament_state import load
-from api.validation import first_error, reason_zh
+from services.validation import first_error, reason_zh
 from referee.errors import MjrefError
 from referee.ruleset import available_profiles
 from services.problems import ApiProblem
