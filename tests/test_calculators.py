@@ -10,6 +10,8 @@ from html import unescape
 from urllib.parse import urlencode
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bench.handgen import random_hand, waiting_hand, winning_hand
 from referee.hand import Hand
@@ -208,3 +210,21 @@ def test_calculators_follow_the_tools_read_area(tmp_path, app_clock):
         page = client.get(path)
         assert page.status_code == 401 and "MJREF_PUBLIC_READS" in page.get_data(as_text=True), path
     assert client.get("/tiles").status_code == 200  # the pictures' legend holds no data
+
+
+_VALUES = st.one_of(st.text(max_size=30), st.sampled_from(["", "0", "3", "-1", "9", "x", "1m", "S", "1f", "wall",
+                                                            "discard", "flower_win", "eight_flowers", "melded", "app"]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(["tiles", "melds", "flowers", "winning_tile", "source", "discarder", "winner",
+                                        "dealer", "round_wind", "streak", "base", "per_tai", "ruleset", "readiness",
+                                        "first_turn", "wall_break", "liable", "streak_marker", "flower_win",
+                                        "robbed_flower", "replaced_kong", "bao", "ligu", "dealt_flower_win"]),
+                       _VALUES, max_size=10))
+def test_no_input_makes_a_500(client, args):
+    for path in ("/tools/ready", "/tools/score"):
+        page = client.get(path + "?" + urlencode(args))
+        assert page.status_code in (200, 400), (path, args, page.status_code)
+        if page.status_code == 400:
+            assert 'class="field-error"' in page.get_data(as_text=True)

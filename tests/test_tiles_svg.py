@@ -69,6 +69,15 @@ def test_the_macros_give_chinese_alt_texts_and_sizes(app):
     assert 'src="/t/static/tiles/back.svg" alt="牌背"' in down and 'width="45" height="60"' in down
 
 
+def test_a_whole_hand_in_one_row(app):
+    with app.test_request_context():
+        html = render_template_string('{% from "_tile.html" import hand %}{{ hand("19m", melds, "1f 5f", hidden=2) }}',
+                                      melds=[Meld(MeldKind.PUNG, 27)])
+    alts = [a.split('"')[0] for a in html.split('alt="')[1:]]
+    assert alts == ["一萬", "九萬", "牌背", "牌背", "東", "東", "東", "春", "梅"]
+    assert html.count('class="tile tile-s"') == 2  # the flowers small, beside the hand
+
+
 def test_helpers_refuse_bad_tiles_and_kinds():
     with pytest.raises(InvalidTileError, match="position 1"):
         as_tiles("1x")

@@ -55,7 +55,7 @@ _FLOWERS = "春夏秋冬梅蘭菊竹"
 def _n(x: float) -> str:
     """A coordinate, one decimal, no trailing zero (small files)."""
     text = f"{x:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 @lru_cache(maxsize=1)
