@@ -295,7 +295,7 @@ def _stored_hands_sql(table_id: str | None, since: str | None) -> tuple[str, lis
         where.append("table_id = ?")
         args.append(table_id)
     sql = ("SELECT table_id, hand FROM events" + (f" WHERE {' AND '.join(where)}" if where else "")
-           + " GROUP BY table_id, hand HAVING SUM(stream = 'play') > 0")
+           + " GROUP BY table_id, hand HAVING SUM(CASE WHEN stream = 'play' THEN 1 ELSE 0 END) > 0")
     if since is not None:
         sql += " AND MAX(received_at) >= ?"
         args.append(since)
@@ -315,7 +315,7 @@ def stored_hands(db: Database, *, table_id: str | None = None,
 def count_stored_hands(db: Database, *, table_id: str | None = None, since: str | None = None) -> int:
     """How many hands :func:`stored_hands` gives."""
     sql, args = _stored_hands_sql(table_id, since)
-    return db.execute(f"SELECT COUNT(*) FROM ({sql})", args).fetchone()[0]
+    return db.execute(f"SELECT COUNT(*) FROM ({sql}) AS stored", args).fetchone()[0]
 
 
 def stored_hand(db: Database, table_id: str, hand: int) -> dict | None:

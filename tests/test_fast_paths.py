@@ -91,7 +91,7 @@ def test_batch_apply_all_equals_the_reference(physical):
         assert fast.finish().to_dict() == slow.finish().to_dict(), seed
 
 
-def passed_win_streams(physical: bool, hands: int = 400) -> list[list[dict]]:
+def passed_win_streams(physical: bool, hands: int = 160) -> list[list[dict]]:
     """Generated hands won on a discard by the seat after the discarder, rewritten so that the
     winner draws instead (得胡牌者已伸手摸牌即視同過水, play.passed-win) and then declares the
     win on that discard anyway: the fast draw must mark the 過水 as the reference does."""

@@ -12,7 +12,7 @@ import pytest
 from store import connect
 from tests.servicekit import bearer, make_token, request, start_server, free_port
 from tests.test_console_browser import _context, _external, chromium, shoot  # noqa: F401 (the module's browser)
-from web.signin import create_pin
+from services.pins import create_pin
 
 BASE = "/api/v1/tournaments"
 PLAYERS = [{"id": f"P{i}", "name": name} for i, name in enumerate(
