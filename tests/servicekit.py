@@ -23,7 +23,7 @@ from api.auth import create_token
 from referee.events import event_to_dict
 from referee.generator import generate_hand
 from store import connect
-from store.dialect import is_postgres
+from store.dialect import begin_write, is_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -46,8 +46,13 @@ def make_token(database: str | os.PathLike, role: str, table: str | None = None,
     if not is_postgres(database):
         db.conn.execute("PRAGMA busy_timeout = 30000")
     try:
-        with db.atomic():
+        begin_write(db)  # the write lock first (IMMEDIATE): a read first could not wait for it later
+        try:
             secret, _row = create_token(db, role=role, table=table, label=label or role)
+        except BaseException:
+            db.conn.rollback()
+            raise
+        db.conn.commit()
     finally:
         db.close()
     return secret
