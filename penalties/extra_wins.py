@@ -36,13 +36,21 @@ def discard_win(record: HandRecord, win: Event, discarder: int, tile: int) -> tu
             counts[t] += 1
     else:
         return None
+    return _settled(record, st, win.seat, counts, WinSource.DISCARD, tile, discarder)
+
+
+def _settled(record: HandRecord, st, winner: int, counts: list[int], source: WinSource, tile: int,
+             discarder: int | None = None) -> tuple[Payment, ...] | None:
+    """The winner's hand as shown (*counts* and its melds) scored and settled as the referee
+    would; ``None`` when it cannot be scored."""
+    seat = st.seats[winner]
     melds = seat.melds_for_scoring()
     if melds is None:
         return None
     setup = record.setup
     try:
         hand = Hand(tuple(counts), melds, tuple(sorted(seat.flowers)))
-        ctx = WinContext(winner=win.seat, dealer=setup.dealer, round_wind=setup.round_wind, source=WinSource.DISCARD,
+        ctx = WinContext(winner=winner, dealer=setup.dealer, round_wind=setup.round_wind, source=source,
                          winning_tile=tile, discarder=discarder, wall_break=st.east, streak=setup.streak,
                          streak_marker=setup.streak_marker)
         settlement = settle(score(hand, ctx, record.ruleset), record.stakes)
@@ -67,22 +75,9 @@ def self_draw_win(record: HandRecord, win: Event) -> tuple[Payment, ...] | None:
     if win.tiles is None or len(win.tiles) < 2:
         return None
     st = state_before(record, win.seq)
-    seat = st.seats[win.seat]
     counts = [0] * KINDS
     for t in win.tiles:
         if t >= KINDS:
             return None
         counts[t] += 1
-    melds = seat.melds_for_scoring()
-    if melds is None:
-        return None
-    setup = record.setup
-    try:
-        hand = Hand(tuple(counts), melds, tuple(sorted(seat.flowers)))
-        ctx = WinContext(winner=win.seat, dealer=setup.dealer, round_wind=setup.round_wind, source=WinSource.WALL,
-                         winning_tile=win.tiles[-1], wall_break=st.east, streak=setup.streak,
-                         streak_marker=setup.streak_marker)
-        settlement = settle(score(hand, ctx, record.ruleset), record.stakes)
-    except MjrefError:
-        return None
-    return transfers(settlement)
+    return _settled(record, st, win.seat, counts, WinSource.WALL, win.tiles[-1])
