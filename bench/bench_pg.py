@@ -24,49 +24,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from bench.bench_ingest import admin_token, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
+from tests.servicekit import start_front
 
 ROOT = Path(__file__).resolve().parent.parent
-NGINX = "/usr/sbin/nginx"
-
-
-def front_conf(run: Path, port: int, upstreams: list[int]) -> Path:
-    """The front nginx of ``docs/deploy.md``, in front of the app servers on *upstreams*."""
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
-    temp = "\n".join(f"    {k}_temp_path {run}/{k};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    conf = run / "front.conf"
-    conf.write_text(f"""
-daemon off;
-master_process off;
-pid {run}/front.pid;
-error_log {run}/front-error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-{temp}
-    upstream mjref {{
-        hash $uri consistent;
-{servers}
-        keepalive 256;
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        keepalive_requests 1000000;
-        client_max_body_size 4m;
-        location / {{
-            proxy_pass http://mjref;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_connect_timeout 2s;
-            proxy_read_timeout 30s;
-        }}
-    }}
-}}
-""")
-    return conf
 
 
 def run_one(cluster, servers: int, args, work: Path) -> dict:
@@ -79,10 +42,7 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
         for p in ports:
             procs.append(start_server(url, p, threads=args.threads, synchronous="FULL", log=log,
                                       processes=args.processes))
-        front_port = free_port()
-        front = subprocess.Popen([NGINX, "-c", str(front_conf(work, front_port, ports)), "-p", str(work)],
-                                 stdout=log, stderr=subprocess.STDOUT)
-        time.sleep(0.3)
+        front, front_port = start_front(work, ports, max_fails=0, log=log)
         names = [f"T{i:03d}" for i in range(args.tables)]
         plan = streams(names, args.hands, 1)
         admin = admin_token(url)
@@ -128,7 +88,6 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--timeout", type=float, default=15.0, help="stop posting after this many seconds")
     parser.add_argument("--warmup", type=float, default=3.0)
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
     from tests.pgcluster import Cluster
 
     work = Path(tempfile.mkdtemp(prefix="mjref-bench-pg-"))

@@ -178,16 +178,42 @@ class GroupCommitter:
         else:
             self._run_locked(batch)
 
+    def _begin(self, batch: list[_Job]) -> Any:
+        """Open the batch's transaction; its connection.
+
+        A connection that went stale while idle (PostgreSQL restarted, or its session was
+        ended) is found out only by this first statement. Nothing of the batch has run yet,
+        so it is dropped and the batch begins once more on a new connection: the first
+        batch after PostgreSQL comes back commits instead of answering 503.
+
+        :raises DATABASE_ERRORS: the database cannot be reached (or refused the BEGIN).
+        """
+        reused = self._db is not None
+        db = self._connection()
+        try:
+            self._begin_on(db, batch)
+        except DATABASE_ERRORS:
+            if not (reused and getattr(db, "closed", False)):
+                raise
+            self.close_broken()  # stale: one new connection, one more try
+            db = self._connection()
+            self._begin_on(db, batch)
+        return db
+
+    @staticmethod
+    def _begin_on(db: Any, batch: list[_Job]) -> None:
+        if isinstance(db, PgDatabase):
+            db.execute(_begin_with_locks(batch))  # one round trip: BEGIN and the batch's locks
+        else:
+            begin_write(db)
+
     def _run_locked(self, batch: list[_Job]) -> None:
         conn = None
         try:
-            db = self._connection()
+            db = self._begin(batch)
             conn = db.conn
-            if isinstance(db, PgDatabase):
-                db.execute(_begin_with_locks(batch))  # one round trip: BEGIN and the batch's locks
-            else:
-                begin_write(db)
         except DATABASE_ERRORS as exc:
+            conn = None if self._db is None else self._db.conn
             try:
                 if conn is not None and conn.in_transaction:
                     conn.execute("ROLLBACK")

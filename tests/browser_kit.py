@@ -23,13 +23,15 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 
 @contextlib.contextmanager
-def chromium(viewport: dict | None = None):
-    """A Chromium context on a fresh profile (zh-TW), recording requests and problems."""
+def chromium(viewport: dict | None = None, *, accept_downloads: bool = False):
+    """A Chromium context on a fresh profile (zh-TW), recording requests and problems: a CSP
+    violation is reported to the page (``securitypolicyviolation``) and so to the console;
+    nothing may leave the machine (recorded, then refused)."""
     assert CHROMIUM.exists(), "Chromium is missing: `make test` installs it (apt-get install chromium)"
     with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
         context = p.chromium.launch_persistent_context(
             profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, locale="zh-TW",
-            viewport=viewport or {"width": 1366, "height": 900})
+            viewport=viewport or {"width": 1366, "height": 900}, accept_downloads=accept_downloads)
         requests: list[str] = []
         context.on("request", lambda request: requests.append(request.url))
         problems: list[str] = []

@@ -51,15 +51,17 @@ def app_clock():
 
 def pytest_collection_modifyitems(config, items):
     """On PostgreSQL (``MJREF_TEST_DATABASE=postgresql``) run the tests that store something
-    (those using the ``database`` fixture, through ``app`` and ``client`` too, and those that
-    need PostgreSQL anyway); the others never touch a database and ran on SQLite already.
+    (those using the ``database`` fixture, through ``app`` and ``client`` too); the others
+    never touch a database and ran on SQLite already. Those marked ``postgresql`` use
+    PostgreSQL whatever the backend: they ran on it in the SQLite pass, so not again.
     A test marked ``sqlite_only`` looks into the SQLite file itself: skipped there."""
     if BACKEND != "postgresql":
         return
     keep, drop = [], []
     for item in items:
         names = getattr(item, "fixturenames", ())
-        (keep if "database" in names or "pg_cluster" in names else drop).append(item)
+        stores = "database" in names and not item.get_closest_marker("postgresql")
+        (keep if stores else drop).append(item)
         if item.get_closest_marker("sqlite_only"):
             item.add_marker(pytest.mark.skip(reason="reads the SQLite file itself / 直接讀寫 SQLite 檔案"))
     if drop:

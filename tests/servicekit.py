@@ -126,6 +126,75 @@ def start_server(database: Path, port: int, *, threads: int | None = None, proce
     raise RuntimeError(f"the server did not start within {START_SECONDS} s")
 
 
+#: Debian's nginx, the front of several app servers (``docs/deploy.md``)
+NGINX = "/usr/sbin/nginx"
+
+
+def front_conf(run: Path, port: int, upstreams: list[int], *, max_fails: int = 2) -> Path:
+    """The front nginx of ``docs/deploy.md`` on 127.0.0.1:*port*, in front of the app servers
+    on *upstreams*; written into *run* (its temp and pid files too), its path returned.
+
+    As the deployment guide has it: a table's posts to one server (``hash $uri``), a server
+    that fails left alone for 5 s, and a request whose server died resent to the next one
+    (``proxy_next_upstream … non_idempotent``: a resent post is answered as a duplicate, so
+    resending a POST is safe). *max_fails* 0 never marks a server down (the benchmark's
+    servers are all alive)."""
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails={max_fails} fail_timeout=5s;" for p in upstreams)
+    temp = "\n".join(f"    {k}_temp_path {run}/{k};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf = run / "front.conf"
+    conf.write_text(f"""
+daemon off;
+master_process off;
+pid {run}/front.pid;
+error_log {run}/front-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+{temp}
+    upstream mjref {{
+        hash $uri consistent;
+{servers}
+        keepalive 256;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        keepalive_requests 1000000;
+        client_header_timeout 10s; client_body_timeout 10s;
+        client_max_body_size 4m;
+        location / {{
+            proxy_pass http://mjref;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_connect_timeout 2s;
+            proxy_read_timeout 30s;
+            proxy_next_upstream error timeout non_idempotent;
+        }}
+    }}
+}}
+""")
+    return conf
+
+
+def start_front(run: Path, upstreams: list[int], *, max_fails: int = 2, log=None) -> tuple[subprocess.Popen, int]:
+    """Start the front nginx (:func:`front_conf`) on a free port; the process and its port,
+    once it answers (a connection accepted)."""
+    port = free_port()
+    conf = front_conf(run, port, upstreams, max_fails=max_fails)
+    proc = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(run)],
+                            stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the front nginx exited with {proc.returncode}: {(run / 'front-error.log').read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, port
+        except OSError:
+            pause(0.05)
+    proc.kill()
+    raise RuntimeError("the front nginx did not start")
+
+
 def request(port: int, method: str, path: str, body: object | None = None, headers: dict | None = None,
             timeout: float = 10, conn: http.client.HTTPConnection | None = None) -> tuple[int, dict]:
     """One HTTP request; the status and the decoded JSON body."""

@@ -13,30 +13,24 @@ import csv
 import io
 import re
 import struct
-import tempfile
 import time
 import zlib
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from playwright import sync_api
 
 from store import connect
 from store import tournaments as tournament_store
+from tests.browser_kit import chromium, external
 from tests.servicekit import free_port, start_server
 from tests.test_pages import PLAYERS, seed_tournament
 from tournament import clock as tclock
 from tournament.events import replay
 from tournament.standings import standings, to_csv
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: A5 landscape in PostScript points (210 mm × 148 mm)
 A5_LANDSCAPE = (595.3, 419.5)
-
 
 #: the time the servers' clock reads at the start of the module (MJREF_CLOCK_OFFSET_SECONDS):
 #: 35 minutes before round 1 of the tournament "clocked" is up
@@ -107,25 +101,8 @@ def private_server(servers):
 @pytest.fixture(scope="module")
 def browser():
     """A Chromium context on a fresh profile; ``requests`` lists every URL it asked for."""
-    assert CHROMIUM.exists(), "Chromium is missing: `make test` installs it (apt-get install chromium)"
-    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, accept_downloads=True,
-            locale="zh-TW", viewport={"width": 1200, "height": 900})
-        requests: list[str] = []
-        context.on("request", lambda request: requests.append(request.url))
-        # a CSP violation is reported to the page (securitypolicyviolation) and to the console
-        problems: list[str] = []
-        context.add_init_script("""document.addEventListener("securitypolicyviolation", e =>
-            console.error("CSP violation: " + e.violatedDirective + " blocked " + e.blockedURI));""")
-        context.on("console", lambda m: problems.append(f"{m.page.url if m.page else ''}: {m.text}")
-                   if m.type == "error" else None)
-        context.on("weberror", lambda e: problems.append(f"page error: {e.error}"))
-        # nothing may leave the machine: record it (asserted below), then refuse it
-        context.route(re.compile(r"^(?!http://127\.0\.0\.1[:/])[a-z]+://.*"), lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        yield {"context": context, "requests": requests, "problems": problems}
-        context.close()
+    with chromium({"width": 1200, "height": 900}, accept_downloads=True) as context:
+        yield context
 
 
 @pytest.fixture()
@@ -133,11 +110,6 @@ def page(browser):
     page = browser["context"].new_page()
     yield page
     page.close()
-
-
-def _external(urls: list[str]) -> list[str]:
-    return [u for u in urls if urlsplit(u).scheme in ("http", "https", "ws", "wss")
-            and urlsplit(u).hostname != "127.0.0.1"]
 
 
 def _pdf_pages(pdf: bytes) -> list[tuple[float, float]]:
@@ -294,7 +266,7 @@ def test_pages_make_no_external_request(server, browser, page):
     for path in ("/t/", "/t/taipei/", "/t/taipei/rounds/1/", "/t/taipei/standings"):
         page.goto(server["base"] + path, wait_until="load")
     assert any(u.endswith("/t/static/pages.css") for u in browser["requests"])
-    assert _external(browser["requests"]) == []
+    assert external(browser["requests"]) == []
 
 
 def test_docs_page_lists_the_operations_offline(server, browser, page):
@@ -312,7 +284,7 @@ def test_docs_page_lists_the_operations_offline(server, browser, page):
     assert shown == operations
     made = browser["requests"][start:]
     assert any(u.endswith("/openapi.json") for u in made)
-    assert _external(made) == [], _external(made)
+    assert external(made) == [], external(made)
 
 
 def _pages(state) -> list[str]:

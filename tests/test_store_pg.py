@@ -11,7 +11,7 @@ from store import SCHEMA_VERSION, connect, init_db
 from store import tables as ts
 from store.dialect import INTEGRITY_ERRORS, _paramstyle, ddl, is_postgres, lock_key, public_name
 from store.schema import current_version
-from store.writer import GroupCommitter
+from store.writer import GroupCommitter, StoreUnavailableError
 from tests.servicekit import sql_rows
 
 pytestmark = pytest.mark.postgresql
@@ -217,3 +217,29 @@ def test_one_leader_and_a_leader_whose_session_ends_stops_leading(pg_database):
     finally:
         first.release()
         second.release()
+
+
+def test_the_first_batch_after_the_writers_session_ended_commits_on_a_new_connection(pg_database):
+    """PostgreSQL restarted (here: the writer's session ended by the server, as a restart
+    ends every session) while the writer sat idle: its connection is found stale by the
+    batch's first statement, before anything of the batch ran, so the batch begins again on
+    a new connection and commits — not a 503 for the first post after the restart."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+        writer.submit(lambda tx: ts.append_event(tx.db, "T1", 1, 1, "draw", {}), keys=("table:T1",))
+        old_pid = writer._db.raw.info.backend_pid
+        db.execute("SELECT pg_terminate_backend(?)", (old_pid,))
+        writer.submit(lambda tx: ts.append_event(tx.db, "T1", 1, 2, "draw", {}), keys=("table:T1",))
+        assert writer._db.raw.info.backend_pid != old_pid
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2]
+        # a database that stays away is still refused (StoreUnavailableError → 503), not retried for ever
+        db.execute("SELECT pg_terminate_backend(?)", (writer._db.raw.info.backend_pid,))
+        writer._opener = lambda: connect(pg_database.rsplit("/", 1)[0] + "/no_such_db")
+        with pytest.raises(StoreUnavailableError):
+            writer.submit(lambda tx: ts.append_event(tx.db, "T1", 1, 3, "draw", {}), keys=("table:T1",))
+    finally:
+        writer.close()
+        db.close()
