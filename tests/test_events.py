@@ -196,7 +196,7 @@ def raw_events(draw):
     return raw
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(raw_events())
 def test_the_fast_decoder_equals_the_reference(raw):
     assert _outcome(parse_event, raw) == _outcome(parse_event_reference, raw)
@@ -223,7 +223,7 @@ def _loads(line, number=3):
         raise EventError(f"x {type(exc).__name__}", field=f"line {number}") from None
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(st.one_of(
     st.text(alphabet='{}[]":,0123456789.-eE ntrufalsx\\\t\r\x0c\u00a0\ufeff東', max_size=30),
     st.builds(lambda d, pad: pad + json.dumps(d) + pad[::-1],
