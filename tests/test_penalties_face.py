@@ -9,6 +9,12 @@ from typing import Any
 
 from penalties.adjudicator import _events, adjudicate_hands
 from penalties.face import face_value
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from penalties.face import SHOWN_PATTERNS, shown_tai
+from referee.ruleset import Ruleset
+from referee.state import TableMeld
 from testkit.irregular import irregular_hand
 from penalties.record import HandRecord, state_before
 from referee.errors import MjrefError
@@ -156,12 +162,6 @@ def test_the_face_from_the_referees_facts_equals_the_replayed_face():
 
 # --- the shown face under the ruleset (issue #18 item 1, R-pen-21) ----------------------------
 
-from hypothesis import given, settings
-from hypothesis import strategies as hs
-
-from penalties.face import SHOWN_PATTERNS, shown_tai
-from referee.ruleset import Ruleset
-from referee.state import TableMeld
 
 _TM = TableMeld
 
