@@ -77,7 +77,7 @@ from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
 )
-from tournament.match import MatchState
+from tournament.match import MatchState, max_streak_of
 from tournament.provenance import (
     CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, TableLinked, fold,
 )
@@ -441,7 +441,8 @@ def _previous_match(loaded: Loaded, round_no: int, table: int, match: int) -> tu
     if hands[-1].result.wins:
         return seating, hands[-1].result.wins[0].seat
     first = loaded.provenance.dealer_of(round_no, table, match - 1)
-    before = deal_after(first, [h.result for h in hands[:-1]]) if first is not None else None
+    cap = max_streak_of(loaded.settings.ruleset if loaded.settings is not None else None)
+    before = deal_after(first, [h.result for h in hands[:-1]], max_streak=cap) if first is not None else None
     return seating, before.dealer if before is not None else None
 
 

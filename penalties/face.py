@@ -8,9 +8,10 @@ usually holds no winning hand, so (``docs/rulings.md`` R-pen-1):
   相公, priority or a self-draw limit — its face is the score of that win as declared
   (:func:`referee.scoring.score`, without 作莊/連拉, which :func:`penalties.payments.pay_all`
   adds with the dealer);
-* otherwise the face is what the hand shows on the table: its flowers (正花, 花槓, 滿花) and
-  its exposed pungs and kongs of winds and dragons (風字刻 by seat and round, 箭字刻), under
-  the ruleset's 台.
+* otherwise the face is what the hand shows on the table: its flowers (正花, 花槓, 滿花,
+  見花見台, or 無花 when none is laid), its pungs and kongs of winds and dragons laid down
+  (風字刻 by seat and round, 箭字刻, 見風見台) and its kongs (明槓台, 暗槓台, 四槓子, 五槓子),
+  scored as the scorer scores them: the ruleset's 台, exclusions and cap (R-pen-21).
 """
 from __future__ import annotations
 
@@ -22,8 +23,11 @@ from referee.hand import Hand
 from referee.melds import MeldKind
 from referee.scoring import WinContext, score
 from referee.scoring.context import WinSource
+from referee.scoring.facts import Facts, flower_facts
+from referee.scoring.patterns import INDEX, PATTERNS
+from referee.scoring.table import table_for
 from referee.state import WinFace
-from referee.tiles import DRAGON_TILES, FLOWER_BASE, KINDS, Wind, flower_group, flower_seat
+from referee.tiles import DRAGON_TILES, FLOWER_BASE, KINDS, WIND_TILES, Wind
 
 from .record import HandRecord
 
@@ -49,41 +53,75 @@ def face_value(record: HandRecord, seat: int, seq: int, *, win: Event | None = N
             if scored is not None:
                 return scored, "scored"
     flowers, melds = st.seats[seat].shown_before(seq)
-    return _shown(flowers, melds, Wind((seat - st.east) % 4), st.round_wind, record.ruleset), "shown"
+    return shown_tai(flowers, melds, Wind((seat - st.east) % 4), st.round_wind, record.ruleset), "shown"
 
 
 def shown_face(st: Any, seat: int, ruleset: Any) -> int:
     """The 台 a seat's table shows in the state *st*: flowers and exposed wind/dragon pungs and kongs."""
     s = st.seats[seat]
-    return _shown(s.flowers, s.melds, Wind((seat - st.east) % 4), st.round_wind, ruleset)
+    return shown_tai(s.flowers, s.melds, Wind((seat - st.east) % 4), st.round_wind, ruleset)
 
 
-def _shown(flowers_laid, melds, wind: Wind, round_wind: Wind, ruleset: Any) -> int:
-    v = ruleset.values
-    tai = 0
-    flowers = [f for f in flowers_laid if f >= FLOWER_BASE]
-    numbering = v["flowers.numbering"]
-    if len(flowers) == 8 and v["tai.all_flowers"]:
-        tai += v["tai.all_flowers"]
-    else:
-        for group in (0, 1):
-            mine = [f for f in flowers if flower_group(f) == group]
-            if len(mine) == 4 and v["tai.flower_set"]:
-                tai += v["tai.flower_set"]
-            else:
-                tai += v["tai.own_flower"] * sum(1 for f in mine if flower_seat(f, numbering) is wind)
+#: the patterns a table shows without its concealed tiles (R-pen-1, R-pen-21): the honour
+#: pungs and kongs laid down (tai.01, tai.02, 見風見台 app.replaces.19), the flowers laid
+#: (tai.26, 見花見台 app.replaces.19), no flower laid (無花), the kongs (明槓台, 暗槓台,
+#: 四槓子, 五槓子: play.kong.exposed, play.kong.concealed). 無字無花 needs the concealed
+#: tiles and is not shown; nor are the big patterns, which need a pair or the whole hand.
+SHOWN_PATTERNS = (
+    "seat_wind_pung", "round_wind_pung", "dragon_pung", "see_wind_see_tai",
+    "own_flower_seasons", "own_flower_plants", "flower_set_seasons", "flower_set_plants", "all_flowers",
+    "see_flower_see_tai", "no_flowers", "melded_kong", "concealed_kong", "four_kongs", "five_kongs",
+)
+_SHOWN = tuple((INDEX[code], PATTERNS[INDEX[code]].fn) for code in SHOWN_PATTERNS)
+
+
+def shown_tai(flowers_laid, melds, wind: Wind, round_wind: Wind, ruleset: Any) -> int:
+    """The shown face under the ruleset as the scorer reads it (``score.face``): the
+    patterns of :data:`SHOWN_PATTERNS`, each pattern's 台 (``tai.*``), the ruleset's
+    exclusions (``tai.exclusions``: 花槓 and 滿花 replace 正花, 見花見台 replaces 正花,
+    見風見台 the round and seat wind pungs) and its cap (``scoring.cap``), all from the
+    scorer's own :class:`~referee.scoring.table.ScoringTable` and pattern functions."""
+    table = table_for(ruleset)
+    f = Facts()
+    f.seat_wind = int(wind)
+    f.round_wind = int(round_wind)
+    flower_facts(f, tuple(x for x in flowers_laid if x >= FLOWER_BASE), table.numbering)
+    wind_pungs = dragon_pungs = open_kongs = concealed_kongs = 0
     for m in melds:
-        tiles = m.tiles
-        if not tiles or m.kind is MeldKind.CHOW or len(set(tiles)) != 1:
+        kind = m.kind
+        if kind is MeldKind.CHOW:
             continue
+        tiles = m.tiles
+        if not tiles:
+            # a concealed kong face down: the table shows a kong, not its tiles
+            if kind is MeldKind.CONCEALED_KONG:
+                concealed_kongs += 1
+            continue
+        if len(set(tiles)) != 1:
+            continue  # a wrong kong (錯槓) or a set a tile was taken from: no set of one kind
+        if kind is MeldKind.CONCEALED_KONG:
+            concealed_kongs += 1
+        elif kind.is_kong:
+            open_kongs += 1
         t = tiles[0]
-        if t == wind.tile:
-            tai += v["tai.seat_wind_pung"]
-        if t == round_wind.tile:
-            tai += v["tai.round_wind_pung"]
-        if t in DRAGON_TILES:
-            tai += v["tai.dragon_pung"]
-    return tai
+        if t in WIND_TILES:
+            wind_pungs |= 1 << (t - WIND_TILES[0])
+        elif t in DRAGON_TILES:
+            dragon_pungs += 1
+    f.wind_pungs = wind_pungs
+    f.dragon_pungs = dragon_pungs
+    f.n_open_kongs = open_kongs
+    f.n_concealed_kongs = concealed_kongs
+    f.suits = 8 if wind_pungs or dragon_pungs else 0
+    active = table.active_mask
+    items = [(i, c) for i, fn in _SHOWN if (active >> i) & 1 and (c := fn(f))]
+    ex = 0
+    for i, _c in items:
+        ex |= table.excl[i]
+    tai = table.tai
+    total = sum(tai[i] * c for i, c in items if not (ex >> i) & 1)
+    total = max(total, 0)
+    return total if not table.cap or total <= table.cap else table.cap
 
 
 def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | None:
@@ -133,4 +171,4 @@ def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | N
         return None
 
 
-__all__ = ["face_value", "shown_face"]
+__all__ = ["SHOWN_PATTERNS", "face_value", "shown_face", "shown_tai"]

@@ -16,7 +16,7 @@ from .verdicts import ACCEPTED, Irregularity, Verdict
 from .wall import break_point, Wall
 from .dice import counted_seat
 from .table_ops import (
-    _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _refresh_waits, _FULL_SET,
+    _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _refresh_waits, _FULL_SET, _FULL_SET_NO_FLOWERS,
     _TAKES, _UNREPLACED_CLAUSE, _DEALT_SOURCE,
 )
 
@@ -89,11 +89,13 @@ class DealingMixin:
         return ACCEPTED
 
     def _wall(self, st: TableState, ev: Event) -> Verdict:
-        """The wall as built (deal.walls): one full set of 144."""
+        """The wall as built (deal.walls): one full set of 144, or of 136 without flowers
+        (tiles.flowers)."""
         if st.phase is not _SETUP:
             return self._reject(st, [self._irr(ev, "wall_after_deal")])
-        if sorted(ev.tiles) != _FULL_SET:
-            return self._reject(st, [self._irr(ev, "wall_not_a_set")])
+        flowers = st.rules.flowers
+        if sorted(ev.tiles) != (_FULL_SET if flowers else _FULL_SET_NO_FLOWERS):
+            return self._reject(st, [self._irr(ev, "wall_not_a_set", size=st.rules.tiles)])
         st.layout = ev.tiles
         return ACCEPTED
 
@@ -101,10 +103,10 @@ class DealingMixin:
         rules = st.rules
         if st.layout is not None:
             if st.break_seat is not None:
-                st.wall = Wall.from_layout(st.layout, st.break_seat, st.break_skip,
+                st.wall = Wall.from_layout(st.layout, st.break_seat, st.break_skip, size=rules.tiles,
                                            dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
             else:  # no break dice: the wall event lists the tiles in draw order
-                st.wall = Wall(st.layout, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
+                st.wall = Wall(st.layout, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong, size=rules.tiles)
         st.phase = _DEAL_PHASE
 
     def _deal(self, st: TableState, ev: Event) -> Verdict:
@@ -180,6 +182,8 @@ class DealingMixin:
         phase = st.phase
         if phase is _ENDED or st.wins:
             return self._after_end(st, ev)
+        if not st.rules.flowers:  # tiles.flowers: a 136-tile set has no flower (deal.walls)
+            return self._reject(st, [self._irr(ev, "no_flowers_in_play")])
         s = ev.seat
         seat = st.seats[s]
         held = seat.held_flowers

@@ -49,7 +49,7 @@ class EventType(IntEnum):
     SEAT_DICE = 1  # seat_dice: 搬風 dice (seat.banfeng, seat.dice.*)
     DEALER_DICE = 2  # dealer_dice: 定莊 dice (seat.dealer)
     BREAK_DICE = 3  # break_dice: 開門 dice thrown by the dealer (deal.wall, deal.break)
-    WALL = 4  # wall: the 144 tiles as built (deal.walls); digital tables
+    WALL = 4  # wall: the 144 tiles (136 without flowers) as built (deal.walls); digital tables
     DEAL = 5  # deal: a take of tiles while dealing (deal.wall: 4 at a time, then 門牌)
     FLOWER = 6  # flower: flowers laid out (deal.flowers, app.flowers.*)
     DRAW = 7  # draw: a tile from the wall (play.draw)
@@ -565,7 +565,8 @@ def _fast_event(raw: dict, spec: tuple) -> Event | None:
 
 
 def _check_shape(etype: EventType, fields: dict, where: str) -> None:
-    """Sizes the protocol fixes (a draw is one tile, a wall 144); not legality."""
+    """Sizes the protocol fixes (a draw is one tile, a wall 144 — or 136 for play without
+    flowers, ``tiles.flowers``, which the referee checks against the ruleset); not legality."""
     tiles = fields.get("tiles")
     count = fields.get("count")
     if etype in _SINGLE:
@@ -575,8 +576,9 @@ def _check_shape(etype: EventType, fields: dict, where: str) -> None:
             raise _err(f"{where}.tile", "a discard is seen by everyone: give its tile", "捨牌人人可見，須寫出是哪張牌")
         if count not in (None, 1):
             raise _err(f"{where}.count", f"a {etype.wire} moves one tile", f"{etype.zh}只有一張牌", count)
-    elif etype is EventType.WALL and (tiles is None or len(tiles) != 144):
-        raise _err(f"{where}.tiles", "a wall is 144 tiles (deal.walls)", "牌牆須為 144 張（deal.walls）", len(tiles or ()))
+    elif etype is EventType.WALL and (tiles is None or len(tiles) not in (144, 136)):
+        raise _err(f"{where}.tiles", "a wall is 144 tiles (deal.walls), or 136 without flowers (tiles.flowers)",
+                   "牌牆須為 144 張（deal.walls），無花玩法為 136 張（tiles.flowers）", len(tiles or ()))
     elif etype in (EventType.FLOWER, EventType.CHOW, EventType.PUNG, EventType.REVEAL) and not tiles:
         raise _err(f"{where}.tiles", f"a {etype.wire} event shows its tiles", f"{etype.zh}須寫出牌張")
     elif etype is EventType.DEAL and tiles is None and count is None:

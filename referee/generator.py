@@ -86,7 +86,7 @@ class HandGenerator:
         self.emit(EventType.HAND_START, setup=setup)
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
         self.emit(EventType.BREAK_DICE, setup.dealer, dice=dice)
-        tiles = full_set()
+        tiles = full_set(self.ref.state.rules.flowers)  # 136 tiles without flowers (tiles.flowers)
         rng.shuffle(tiles)
         self.emit(EventType.WALL, tiles=tuple(tiles))
         for seat, n in _takes(setup.dealer):

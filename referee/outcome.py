@@ -82,12 +82,21 @@ class NextHand:
 
 
 def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, repeats: bool,
-              counted: bool = True) -> NextHand:
+              counted: bool = True, max_streak: int = 0) -> NextHand:
     """The next hand's dealer, streak and round wind (``seat.dealer``, ``app.dealer-continue``).
+
+    *max_streak* is 連莊上限 (``seat.max_streak``, 0 = none): a dealer already at the cap
+    passes the deal even on his win or a draw; a repeat that does not count toward the
+    streak (``pen.false-win.3``) is not capped. The referee and a tournament's 將
+    (:mod:`tournament.match`) both call this.
 
     >>> next_hand(3, 0, Wind.EAST, 0, repeats=False)
     NextHand(dealer=0, streak=0, round_wind=Wind.SOUTH, first_dealer=0, dealer_repeats=False, streak_counted=True, match_over=False)
+    >>> next_hand(3, 2, Wind.EAST, 0, repeats=True, max_streak=2).dealer
+    0
     """
+    if repeats and counted and at_streak_cap(streak, max_streak):
+        repeats = False  # 連莊上限 (seat.max_streak)
     if repeats:
         return _next_hand(dealer, streak + 1 if counted else streak, round_wind, first_dealer, True, counted, False)
     following = (dealer + 1) % 4
@@ -98,6 +107,12 @@ def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, 
         else:
             wind = Wind(round_wind + 1)  # once a round: not worth a table
     return _next_hand(following, 0, wind, first_dealer, False, counted, over)
+
+
+def at_streak_cap(streak: int, max_streak: int) -> bool:
+    """The dealer has repeated as often as 連莊上限 allows (``seat.max_streak``, 0 = no cap):
+    his win or a draw passes the deal instead of repeating it."""
+    return 0 < max_streak <= streak
 
 
 def _next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, repeats: bool, counted: bool,
@@ -302,14 +317,14 @@ def adjudicate(ref: Referee) -> Adjudication:
     for irr in lost:
         ref._found(irr)
     dealer, streak, wind, first = setup.dealer, setup.streak, setup.round_wind, setup.first_dealer
-    # 連莊上限 (seat.max_streak): at the cap the dealer passes even on a win or a draw
-    capped = 0 < rules.max_streak <= streak
+    # 連莊上限 (seat.max_streak): at the cap the dealer passes even on a win or a draw (next_hand)
+    cap = rules.max_streak
     if winners:
         results = tuple([_score(st, c) for c in winners])
         repeats = False
         for c in winners:
             repeats = repeats or c.seat == dealer
-        nxt = next_hand(dealer, streak, wind, first, repeats=repeats and not capped)
+        nxt = next_hand(dealer, streak, wind, first, repeats=repeats, max_streak=cap)
         names_zh, names = _winner_names(winners)
         outcome = _outcome(_WIN, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
                            f"won: {names}")
@@ -320,19 +335,19 @@ def adjudicate(ref: Referee) -> Adjudication:
                            f"本盤因違規終止：{ended.detail_zh}", f"the hand ended on an irregularity: {ended.detail}")
     elif st.abortive is not None:
         # 四風連打, 四槓流局 (play.abortive_*): drawn, nobody pays, the dealer repeats (as 荒局)
-        nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
+        nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
         zh, en = _ABORTIVE[st.abortive]
         outcome = _outcome(_EXHAUSTIVE_DRAW, "app.exhausted", nxt, (), _NO_PAYMENTS, st.end_seq,
                            f"流局：{zh}，不用付，莊家續莊", f"abortive draw: {en}; nobody pays, the dealer repeats")
     elif st.skipped_last or (st.phase >= _PLAY_PHASE and st.wall.live == 0):
-        nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
+        nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
         clause = "tai.25" if st.skipped_last else "play.exhausted"
         left = st.wall.remaining
         outcome = _outcome(_EXHAUSTIVE_DRAW, clause, nxt, (), _NO_PAYMENTS, st.end_seq,
                            f"荒局：牌牆只剩殘牌 {left} 張，無人胡牌，莊家續莊",
                            f"exhaustive draw: {left} dead-wall tiles left and no win; the dealer repeats")
     elif rules.unreplaced_ends_hand and st.phase >= _PLAY_PHASE and any(s.held_flowers for s in st.seats):
-        nxt = next_hand(dealer, streak, wind, first, repeats=not capped)
+        nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
         outcome = _outcome(_EXHAUSTIVE_DRAW, "app.flowers.no-replace", nxt, (), _NO_PAYMENTS, st.end_seq,
                            "不補不打，這一手流局", "a flower was neither replaced nor discarded: the hand is drawn")
     else:

@@ -7,6 +7,7 @@ the state machine's hot path reads ``rules.passed_pung`` instead of a dict looku
 from __future__ import annotations
 
 from .ruleset import Ruleset
+from .tiles import set_size
 
 
 class PlayRules:
@@ -21,6 +22,7 @@ class PlayRules:
         "ready_requires_no_prior_claims", "dead_wall", "dead_wall_per_kong", "seven_rob_one", "flower_win_optional",
         "unreplaced_ends_hand", "ligu", "first_hand_east_is_dealer", "chow_restricts_discard", "pung_restricts_discard",
         "multiple_wins_limit", "max_streak", "abortive_four_winds", "abortive_four_kongs", "liability",
+        "flowers", "tiles",
     )
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -88,6 +90,10 @@ class PlayRules:
         self.ligu: bool = v["hands.ligu"]
         #: seat.first_hand_east == dealer (app.dealer)
         self.first_hand_east_is_dealer: bool = v["seat.first_hand_east"] == "dealer"
+        #: tiles.flowers (deal.walls): the eight flowers are played; else a 136-tile set
+        self.flowers: bool = v["tiles.flowers"]
+        #: the tiles of the set: 144, or 136 without flowers (tiles.flowers)
+        self.tiles: int = set_size(self.flowers)
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> PlayRules:

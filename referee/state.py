@@ -18,7 +18,7 @@ from .events import EventType, Mode, ReadyKind, Setup
 from .melds import Meld, MeldKind, _CHOW, _CONCEALED_KONG, _MELDED_KONG
 from .play_rules import PlayRules
 from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
-from .wall import TILES, Wall
+from .wall import Wall
 
 
 class Phase(IntEnum):
@@ -454,7 +454,7 @@ class TableState:
         #: East of this hand (開門位, deal.wall); the dealer until the break dice say otherwise
         self.east = setup.dealer
         self.round_wind: Wind = setup.round_wind
-        self.wall = Wall(None, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
+        self.wall = Wall(None, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong, size=rules.tiles)
         #: the wall as laid out (the wall event), until the deal begins
         self.layout: tuple[int, ...] | None = None
         self.break_seat: int | None = None
@@ -589,7 +589,7 @@ class TableState:
     def census(self) -> tuple[list[int], int]:
         """Every known tile's count (42 entries, flowers included) and the number of
         unknown tiles, over wall, hands, melds, ponds and flowers: the two always add up
-        to 144 (``deal.walls``)."""
+        to 144 (``deal.walls``), or 136 without flowers (``tiles.flowers``): the wall's size."""
         counts = [0] * (FLOWER_BASE + 8)
         unknown = 0
         wall = self.wall
@@ -617,14 +617,17 @@ class TableState:
         return counts, unknown
 
     def check_census(self) -> list[str]:
-        """Problems with the tile accounting (empty when all 144 are accounted for and
-        no kind shows more than four times, no flower twice)."""
+        """Problems with the tile accounting (empty when all 144 — 136 without flowers,
+        ``tiles.flowers`` — are accounted for and no kind shows more than four times, no
+        flower twice, no flower at all in a set without them)."""
         counts, unknown = self.census()
         problems = []
-        if sum(counts) + unknown != TILES:
-            problems.append(f"{sum(counts)} known + {unknown} unknown tiles != {TILES}")
+        size = self.wall.size
+        if sum(counts) + unknown != size:
+            problems.append(f"{sum(counts)} known + {unknown} unknown tiles != {size}")
+        flower_copies = 1 if self.rules.flowers else 0
         for t, c in enumerate(counts):
-            if c > (1 if t >= FLOWER_BASE else 4):
+            if c > (flower_copies if t >= FLOWER_BASE else 4):
                 problems.append(f"{c} copies of tile {t}")
         return problems
 

@@ -181,6 +181,7 @@ def _size(seat: SeatState) -> int:
     return seat.n + seat.unknown + 3 * len(seat.melds)
 
 _FULL_SET = sorted(full_set())
+_FULL_SET_NO_FLOWERS = sorted(full_set(flowers=False))
 _C0, _C1, _C2, _C3 = _CODES
 _TAKES = tuple(tuple(deal_takes(d)) for d in range(4))
 _UNREPLACED_CLAUSE = {False: "pen.dead-hand", True: "app.flowers.no-replace"}

@@ -419,6 +419,12 @@ def flower_group(flower: int) -> int:
     return (flower - FLOWER_BASE) // 4
 
 
-def full_set() -> list[int]:
-    """All 144 tiles: four of each of the 34 kinds, then the eight flowers (``deal.walls``)."""
-    return [t for t in range(KINDS) for _ in range(COPIES)] + list(range(FLOWER_BASE, FLOWER_BASE + 8))
+def full_set(flowers: bool = True) -> list[int]:
+    """All 144 tiles: four of each of the 34 kinds, then the eight flowers (``deal.walls``);
+    without flowers (``tiles.flowers`` false: 南部無花, seed 001) the 136 tiles of the 34 kinds."""
+    return [t for t in range(KINDS) for _ in range(COPIES)] + (list(range(FLOWER_BASE, FLOWER_BASE + 8)) if flowers else [])
+
+
+def set_size(flowers: bool = True) -> int:
+    """How many tiles the set has: 144 with the eight flowers, 136 without (``tiles.flowers``)."""
+    return KINDS * COPIES + (8 if flowers else 0)

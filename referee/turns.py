@@ -12,15 +12,13 @@ from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Tak
                     _NO_SET)
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
-from .wall import STACKS, TILES
 from .table_ops import (
     _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
     _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
     _CALL_ZH, _mark_waiters, _refresh_waits, _waits_of, _DECLARED, _BINDING_CALLS,
 )
 
-#: tail_index(k) is 2 * (STACKS - 1) - k + 2 * (k % 2)
-_LAST_STACK2 = 2 * (STACKS - 1)
+#: tail_index(k, size) is (size - 2) - k + 2 * (k % 2)
 
 
 class TurnsMixin:
@@ -201,7 +199,8 @@ class TurnsMixin:
             if st.mode_digital or not in_phase:
                 return self._reject(st, problems)
         k = wall._tail  # the tail property, tail_index and take_tail's count, inline for speed
-        if wall.front + k >= TILES:  # nothing left standing
+        size = wall.size  # 144, or 136 without flowers (tiles.flowers)
+        if wall.front + k >= size:  # nothing left standing
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
         if phase is _PLAY and wall.end <= wall.front:
             # the live wall is drawn out: a replacement would come out of the 16 tiles (+1 per
@@ -209,7 +208,7 @@ class TurnsMixin:
             # app.dead-wall); the hand is drawn (app.flowers.no-replace for a flower)
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=wall.reserve)])
         tiles = wall.tiles
-        expected = tiles[_LAST_STACK2 - k + 2 * (k % 2)] if tiles is not None else None  # as tail_index
+        expected = tiles[size - 2 - k + 2 * (k % 2)] if tiles is not None else None  # as tail_index
         given = ev.tiles
         if expected is not None and (not given or given[0] == expected):
             tile = expected  # the wall's own, as _drawn_tile gives it

@@ -184,7 +184,7 @@ CODES: dict[str, tuple[str, str, str]] = {
                              "the dealer dice point at seat {pointed}, the hand says the dealer is seat {dealer}"),
     "break_not_dealer": ("deal.wall", "開門骰應由莊家擲", "the break dice are the dealer's to throw"),
     "wall_after_deal": ("deal.walls", "配牌開始後才給牌牆", "the wall was given after the deal began"),
-    "wall_not_a_set": ("deal.walls", "牌牆不是一副完整的 144 張牌", "the wall is not one full set of 144 tiles"),
+    "wall_not_a_set": ("deal.walls", "牌牆不是一副完整的 {size} 張牌", "the wall is not one full set of {size} tiles"),
     "deal_out_of_order": ("deal.wall", "配牌順序錯誤：應由 {expected_seat} 號座取 {expected_count} 張",
                           "dealt out of order: seat {expected_seat} should take {expected_count}"),
     "wrong_tile": ("play.draw", "所記的牌 {tile} 與牌牆上的 {wall_tile} 不符",
@@ -207,6 +207,8 @@ CODES: dict[str, tuple[str, str, str]] = {
     "flower_out_of_order": ("deal.flowers", "補花順序錯誤：補到的花須待下一輪依序再補",
                             "flowers out of order: a flower drawn as a replacement waits for the next round"),
     "flower_not_held": ("deal.flowers", "{seat} 號座手中沒有花牌 {tile}", "seat {seat} holds no flower {tile}"),
+    "no_flowers_in_play": ("deal.walls", "此規則組不用花牌（無花玩法，一副 136 張，tiles.flowers）：沒有花可補",
+                           "this ruleset plays without flowers (136 tiles, tiles.flowers): there is no flower to lay out"),
     "flower_not_replaced": ("deal.flowers", "{seat} 號座摸得花牌未補（花牌未補）", "seat {seat} did not replace a flower (花牌未補)"),
     "flower_discarded": ("deal.flowers", "{seat} 號座打出花牌（花牌打出）", "seat {seat} discarded a flower (花牌打出)"),
     # claims

@@ -70,18 +70,20 @@ def inject(events: list[dict], rng: random.Random, count: int) -> list[dict]:
 
 
 @lru_cache(maxsize=1024)
-def _legal(seed: int, physical: bool, hand: int) -> tuple[tuple[tuple[str, Any], ...], ...]:
+def _legal(seed: int, physical: bool, hand: int, flowers: bool = True) -> tuple[tuple[tuple[str, Any], ...], ...]:
     """Generated hand *seed* as JSON objects (kept: generating is most of the cost)."""
-    events = generate_hand(seed, hand=hand)
+    events = generate_hand(seed, hand=hand, rules=None if flowers else {"tiles.flowers": False})
     if physical:
         events = physical_view(events)
     return tuple(tuple(event_to_dict(e).items()) for e in events)
 
 
-def irregular_hand(seed: int, salt: int, count: int, *, physical: bool = True, hand: int = 1) -> list[dict]:
+def irregular_hand(seed: int, salt: int, count: int, *, physical: bool = True, hand: int = 1,
+                   flowers: bool = True) -> list[dict]:
     """Hand *seed* (generated), seen by a physical (or digital) table, with *count*
-    irregularities from ``random.Random(salt)``."""
-    return inject([dict(e) for e in _legal(seed, physical, hand)], random.Random(salt), count)
+    irregularities from ``random.Random(salt)``; *flowers* false: play without flowers
+    (``tiles.flowers``, 136 tiles)."""
+    return inject([dict(e) for e in _legal(seed, physical, hand, flowers)], random.Random(salt), count)
 
 
 __all__ = ["REPORTS", "TILES", "inject", "injection", "irregular_hand"]

@@ -26,7 +26,7 @@ from typing import Any
 from referee.errors import MjrefError
 from referee.events import Call, Event, EventType, Mode, ReadyKind, Setup
 from referee.melds import MeldKind
-from referee.tiles import FLOWER_BASE, Wind, full_set, parse_tiles
+from referee.tiles import FLOWER_BASE, Wind, full_set, parse_tiles, set_size
 from referee.wall import TILES, deal_takes, draw_order, tail_index
 
 
@@ -121,8 +121,17 @@ class Scenario:
 
     # ------------------------------------------------------------------ the wall
 
+    @property
+    def set_size(self) -> int:
+        """The tiles of the set under the scenario's ruleset: 144, or 136 without flowers
+        (``tiles.flowers``)."""
+        from referee.ruleset import Ruleset
+
+        return set_size(Ruleset.load(self.ruleset, dict(self.rules) or None)["tiles.flowers"])
+
     def draw_sequence(self) -> list[int]:
-        """The 144 tiles in draw order: the deal, then the draws; the tail from the end."""
+        """The 144 tiles (136 without flowers, ``tiles.flowers``) in draw order: the deal, then
+        the draws; the tail from the end."""
         want_hands = {s: _tiles(t) for s, t in self.hands.items()}
         if isinstance(self.draws, Mapping):
             placed = {int(i): _tiles(t)[0] if not isinstance(t, int) else t for i, t in self.draws.items()}
@@ -132,7 +141,8 @@ class Scenario:
             draws = _tiles(self.draws)
             draws_at = dict(enumerate(draws))
         tail = _tiles(self.tail)
-        pool = full_set()
+        n_tiles = self.set_size
+        pool = full_set(n_tiles == TILES)
         used: list[int] = [t for tiles in want_hands.values() for t in tiles] + draws + tail
         for t in used:
             try:
@@ -144,7 +154,7 @@ class Scenario:
         plain = [t for t in pool if t < FLOWER_BASE]
         flowers = [t for t in pool if t >= FLOWER_BASE]
         rng.shuffle(plain)
-        order: list[int | None] = [None] * TILES
+        order: list[int | None] = [None] * n_tiles
         takes = deal_takes(self.dealer)
         pos = 0
         queues = {s: list(t) for s, t in want_hands.items()}
@@ -161,13 +171,13 @@ class Scenario:
         for i, t in draws_at.items():
             order[pos + i] = t
         for k, t in enumerate(tail):
-            order[tail_index(k)] = t
+            order[tail_index(k, n_tiles)] = t
         # leftover flowers go deep into the dead wall, past the scripted replacements
         k = max(len(tail), 8)
         for f in flowers:
-            while order[tail_index(k)] is not None:
+            while order[tail_index(k, n_tiles)] is not None:
                 k += 1
-            order[tail_index(k)] = f
+            order[tail_index(k, n_tiles)] = f
             k += 1
         rest = iter(plain)
         return [t if t is not None else next(rest) for t in order]
@@ -179,8 +189,8 @@ class Scenario:
         total = sum(self.dice)
         seat, skip = counted_seat(self.dealer, total), total
         sequence = self.draw_sequence()
-        layout = [0] * TILES
-        for i, pos in enumerate(draw_order(seat, skip)):
+        layout = [0] * self.set_size
+        for i, pos in enumerate(draw_order(seat, skip, self.set_size)):
             layout[pos] = sequence[i]
         return layout
 
@@ -225,7 +235,7 @@ class Scenario:
                         continue
                     b.add(EventType.FLOWER, s, tiles=tuple(fl))
                     for _ in fl:
-                        t = sequence[tail_index(tail_k)]
+                        t = sequence[tail_index(tail_k, len(sequence))]
                         tail_k += 1
                         b.add(EventType.TAIL_DRAW, s, tiles=(t,) if digital else None,
                               count=None if digital else 1)

@@ -9,6 +9,12 @@ from typing import Any
 
 from penalties.adjudicator import _events, adjudicate_hands
 from penalties.face import face_value
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from penalties.face import SHOWN_PATTERNS, shown_tai
+from referee.ruleset import Ruleset
+from referee.state import TableMeld
 from testkit.irregular import irregular_hand
 from penalties.record import HandRecord, state_before
 from referee.errors import MjrefError
@@ -152,3 +158,131 @@ def test_the_face_from_the_referees_facts_equals_the_replayed_face():
                     assert got == replayed_face_value(record, ev.seat, ev.seq, win=ev), (name, ev.seq)
                     scored += got[1] == "scored"
     assert checked > 1000 and scored > 10
+
+
+# --- the shown face under the ruleset (issue #18 item 1, R-pen-21) ----------------------------
+
+
+_TM = TableMeld
+
+
+def _reference_shown(flowers, melds, wind: Wind, round_wind: Wind, rules: Ruleset) -> int:
+    """The shown face worked out the slow way, by the parameters' own definitions and
+    :meth:`Ruleset.apply_exclusions` (not the scorer's tables)."""
+    v = rules.values
+    numbering = v["flowers.numbering"]
+    present: dict[str, int] = {}
+    flowers = [f for f in flowers if f >= FLOWER_BASE]
+    groups = [[f for f in flowers if flower_group(f) == g] for g in (0, 1)]
+    own = 0
+    for g in (0, 1):
+        if len(groups[g]) == 4 and v["tai.flower_set"]:
+            present["flower_set"] = present.get("flower_set", 0) + 1  # replaces its own group's flower
+        else:
+            own += sum(1 for f in groups[g] if flower_seat(f, numbering) is wind)
+    if own:
+        present["own_flower"] = own
+    if len(flowers) == 8:
+        present["all_flowers"] = 1
+    if flowers:
+        present["see_flower_see_tai"] = len(flowers)
+    else:
+        present["no_flowers"] = 1
+    winds = dragons = kongs_open = kongs_concealed = 0
+    for m in melds:
+        if m.kind is MeldKind.CHOW:
+            continue
+        if m.tiles is None:
+            kongs_concealed += m.kind is MeldKind.CONCEALED_KONG
+            continue
+        if len(set(m.tiles)) != 1:
+            continue
+        kongs_concealed += m.kind is MeldKind.CONCEALED_KONG
+        kongs_open += m.kind in (MeldKind.MELDED_KONG, MeldKind.ADDED_KONG)
+        t = m.tiles[0]
+        if t == wind.tile:
+            present["seat_wind_pung"] = 1
+        if t == round_wind.tile:
+            present["round_wind_pung"] = 1
+        if 27 <= t <= 30:
+            winds += 1
+        if t in DRAGON_TILES:
+            dragons += 1
+    for code, n in (("see_wind_see_tai", winds), ("dragon_pung", dragons), ("melded_kong", kongs_open),
+                    ("concealed_kong", kongs_concealed)):
+        if n:
+            present[code] = n
+    if kongs_open + kongs_concealed == 4:
+        present["four_kongs"] = 1
+    if kongs_open + kongs_concealed == 5:
+        present["five_kongs"] = 1
+    present = {c: n for c, n in present.items() if v[f"tai.{c}"]}
+    kept = rules.apply_exclusions(present).kept
+    total = sum(v[f"tai.{c}"] * n for c, n in present.items() if c in kept)
+    cap = v["scoring.cap"]
+    return min(total, cap) if cap else total
+
+
+_OPTIONS = ("tai.see_flower_see_tai", "tai.see_wind_see_tai", "tai.no_flowers", "tai.no_honours_no_flowers",
+            "tai.melded_kong", "tai.concealed_kong", "tai.four_kongs", "tai.five_kongs")
+
+
+@hs.composite
+def _tables(draw):
+    flowers = draw(hs.lists(hs.integers(FLOWER_BASE, FLOWER_BASE + 7), unique=True, max_size=8))
+    melds = []
+    kinds = draw(hs.lists(hs.sampled_from([0, 13, 26, 27, 28, 29, 30, 31, 32, 33]), unique=True, max_size=5))
+    for tile in kinds:  # one set of a kind at most: four tiles of each
+        kind = draw(hs.sampled_from(list(MeldKind)))
+        if kind is MeldKind.CHOW:
+            melds.append(_TM(kind, (3, 4, 5)))
+        elif kind is MeldKind.CONCEALED_KONG and draw(hs.booleans()):
+            melds.append(_TM(kind, None))  # face down, tiles not shown
+        elif kind.is_kong and draw(hs.integers(0, 9)) == 0:
+            melds.append(_TM(kind, (tile, tile, tile, 5)))  # a wrong kong
+        else:
+            melds.append(_TM(kind, (tile,) * (4 if kind.is_kong else 3)))
+    overrides = {name: draw(hs.integers(0, 3)) for name in _OPTIONS if draw(hs.booleans())}
+    if draw(hs.booleans()):
+        overrides["scoring.cap"] = draw(hs.integers(1, 8))
+    profile = draw(hs.sampled_from(["competition", "app", "star31", "taida-cup"]))
+    return flowers, melds, Wind(draw(hs.integers(0, 3))), Wind(draw(hs.integers(0, 3))), profile, overrides
+
+
+@settings(max_examples=300, deadline=None)
+@given(_tables())
+def test_the_shown_face_follows_the_ruleset_as_the_scorer_does(case):
+    """R-pen-21, score.face, app.replaces.19: the shown face (flowers, honour sets and kongs laid
+    down) under any profile and any of the optional patterns is what the parameters define, with
+    the ruleset's exclusions and cap."""
+    flowers, melds, wind, round_wind, profile, overrides = case
+    rules = Ruleset.load(profile, overrides)
+    assert shown_tai(flowers, melds, wind, round_wind, rules) == _reference_shown(flowers, melds, wind, round_wind, rules)
+
+
+def test_the_shown_face_reads_each_switch_apart():
+    """app.replaces.19: 見花見台 and 見風見台 are separate switches; 無花, 明槓/暗槓台, 四槓子 and
+    五槓子 count when the ruleset scores them (R-pen-21); 無字無花 needs the concealed tiles."""
+    east_pung = _TM(MeldKind.PUNG, (27, 27, 27))
+    spring_summer = (FLOWER_BASE, FLOWER_BASE + 1)
+    south, east = Wind.SOUTH, Wind.EAST
+    base = Ruleset.load("competition")
+    assert shown_tai(spring_summer, [east_pung], south, east, base) == 2  # 夏 own flower, 東 the round
+    flowers = base.with_overrides({"tai.see_flower_see_tai": 1})
+    assert shown_tai(spring_summer, [east_pung], south, east, flowers) == 3  # two flowers, 東 the round
+    winds = base.with_overrides({"tai.see_wind_see_tai": 2})
+    assert shown_tai(spring_summer, [east_pung], south, east, winds) == 3  # 夏, one wind pung ×2
+    both = base.with_overrides({"tai.see_flower_see_tai": 1, "tai.see_wind_see_tai": 1})
+    assert shown_tai(spring_summer, [east_pung], south, east, both) == 3
+    none = base.with_overrides({"tai.no_flowers": 1, "tai.no_honours_no_flowers": 2})
+    assert shown_tai((), [], south, east, none) == 1
+    kongs = [_TM(MeldKind.CONCEALED_KONG, None), _TM(MeldKind.CONCEALED_KONG, (5,) * 4),
+             _TM(MeldKind.MELDED_KONG, (6,) * 4), _TM(MeldKind.ADDED_KONG, (7,) * 4)]
+    four = base.with_overrides({"tai.melded_kong": 1, "tai.concealed_kong": 2, "tai.four_kongs": 5})
+    assert shown_tai((), kongs, south, east, four) == 2 + 2 * 2 + 5
+    assert shown_tai((), kongs[:3], south, east, four) == 1 + 2 * 2
+    five = four.with_overrides({"tai.five_kongs": 10})
+    assert shown_tai((), kongs + [_TM(MeldKind.MELDED_KONG, (8,) * 4)], south, east, five) == 3 + 2 * 2 + 10
+    assert set(SHOWN_PATTERNS) >= {"see_flower_see_tai", "see_wind_see_tai", "no_flowers", "melded_kong",
+                                   "concealed_kong", "four_kongs", "five_kongs"}
+    assert "no_honours_no_flowers" not in SHOWN_PATTERNS

@@ -240,3 +240,82 @@ def test_the_liable_seat_fed_the_last_dragon_or_wind_set():
     assert _liable(seat, 1) is None  # two dragon sets: no 大三元 on the table
     seat.melds = [TableMeld(MeldKind.PUNG, (27 + i,) * 3, 27 + i, fed, i) for i, fed in enumerate((2, 3, 2, 0))]
     assert _liable(seat, 1) == 0  # the fourth wind set came from seat 0
+
+
+# --- play without flowers: 136 tiles (issue #18 item 3, tiles.flowers) ------------------------
+
+from penalties.adjudicator import adjudicate_hands  # noqa: E402
+from referee.errors import MjrefError  # noqa: E402
+from testkit.irregular import irregular_hand  # noqa: E402
+
+_NO_FLOWERS = {"tiles.flowers": False}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), physical=st.booleans())
+def test_play_without_flowers_accounts_for_136_tiles_and_pays_zero_sum(seed, physical):
+    """deal.walls, tiles.flowers (seed 001 南部無花): a generated 136-tile hand, digital or as a
+    physical table records it, keeps every tile accounted for after every event (136, no flower
+    anywhere), wins score no flower 台 and the payments sum to zero."""
+    events = generate_hand(seed, rules=_NO_FLOWERS)
+    if physical:
+        events = physical_view(events)
+    ref = Referee()
+    for ev in events:
+        verdict = ref.apply(ev)
+        assert verdict.status is Status.ACCEPTED, (ev, verdict)
+        assert ref.state.check_census() == [], ev
+    assert ref.state.wall.size == 136 and not any(s.flowers or s.held_flowers for s in ref.state.seats)
+    adj = ref.finish()
+    assert sum(adj.outcome.payments) == 0
+    for win in adj.outcome.wins:
+        if win.score is not None:
+            codes = {p["code"] for p in win.score.to_dict()["patterns"]}
+            assert not codes & {"own_flower_seasons", "own_flower_plants", "flower_set_seasons", "flower_set_plants",
+                                "all_flowers", "no_flowers", "no_honours_no_flowers", "see_flower_see_tai"}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), salt=st.integers(0, 10**6), count=st.integers(1, 4), physical=st.booleans())
+def test_penalties_in_play_without_flowers_pay_zero_sum(seed, salt, count, physical):
+    """tiles.flowers, pen.*: with irregularities injected into a 136-tile hand the adjudicator
+    (referee and penalties) rules it and its payments still sum to zero; a flower laid out is
+    refused, not counted."""
+    try:
+        results = adjudicate_hands(irregular_hand(seed, salt, count, physical=physical, flowers=False))
+    except MjrefError:
+        return  # a stream the referee cannot follow (the injections may break it)
+    assert results
+    for hand in results:
+        assert sum(hand.result.payments) == 0
+        state = hand.record.adjudication.state
+        assert state.wall.size == 136 and state.check_census() == []
+
+
+def test_play_without_flowers_refuses_a_144_wall_and_flowers():
+    """deal.walls, tiles.flowers: under play without flowers the wall is the 136-tile set (a
+    144-tile wall is refused), a flower event is refused (no_flowers_in_play); with flowers a
+    136-tile wall is refused."""
+    from testkit.scenario import Scenario
+
+    events = generate_hand(3)
+    start = replace(events[0], setup=replace(events[0].setup, rules=tuple(_NO_FLOWERS.items())))
+    ref = Referee()
+    ref.apply(start)
+    wall = next(e for e in events if e.type is EventType.WALL)
+    verdict = ref.apply(replace(wall, seq=2))
+    assert verdict.status is Status.REJECTED and verdict.irregularities[0].code == "wall_not_a_set"
+    assert "136" in verdict.irregularities[0].detail_zh
+    flowerless = generate_hand(3, rules=_NO_FLOWERS)
+    wall136 = next(e for e in flowerless if e.type is EventType.WALL)
+    assert len(wall136.tiles) == 136
+    ref = Referee()
+    ref.apply(events[0])
+    verdict = ref.apply(replace(wall136, seq=2))
+    assert verdict.status is Status.REJECTED and "144" in verdict.irregularities[0].detail_zh
+    sc = Scenario(rules=_NO_FLOWERS)
+    acts = sc.events([(0, "補花", "1f")])
+    ref = Referee()
+    verdicts = [ref.apply(e) for e in acts]
+    assert verdicts[-1].status is Status.REJECTED
+    assert verdicts[-1].irregularities[0].code == "no_flowers_in_play"

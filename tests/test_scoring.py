@@ -382,3 +382,33 @@ def test_api_liable_seat(client):
     for bad in (5, 1, "north"):
         response = client.post("/api/v1/score", json={**body, "liable": bad})
         assert response.status_code == 400 and response.get_json()["field"] == "liable", response.get_json()
+
+
+# ---- play without flowers (issue #18 item 3, tiles.flowers) -----------------------------------
+
+
+def test_play_without_flowers_scores_no_flower_tai_and_refuses_flowers():
+    """tai.26, deal.walls, tiles.flowers: without flowers no flower pattern is active (無花 and
+    無字無花 neither: every hand would have them), a hand holding a flower, a flower's
+    replacement and a flower win are refused with the field named."""
+    rules = Ruleset.load("app", {"tiles.flowers": False, "tai.no_flowers": 1, "tai.see_flower_see_tai": 1})
+    table = table_for(rules)
+    assert not table.flowers
+    for code in ("own_flower", "flower_set", "all_flowers", "eight_flowers", "seven_rob_one", "dealt_flower_win",
+                 "see_flower_see_tai", "no_flowers", "no_honours_no_flowers"):
+        assert not any((table.active_mask >> i) & 1 for i in BY_PARAM[code]), code
+    hand = Hand.parse("456m789p234s567s99p", "123m")
+    win = ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s")
+    assert score(hand, win, rules).tai == score(hand, win, Ruleset.load("app", {"tiles.flowers": False})).tai
+    assert "no_flowers" not in score(hand, win, rules).pattern_tai()
+    assert score(hand, win, Ruleset.load("app", {"tai.no_flowers": 1})).pattern_tai()["no_flowers"] == 1
+    with pytest.raises(ContextError) as err:
+        score(Hand.parse("456m789p234s567s99p", "123m", "2f"), win, rules)
+    assert err.value.field == "flowers" and "136" in err.value.message
+    with pytest.raises(ContextError) as err:
+        score(hand, ctx(source=WinSource.FLOWER_REPLACEMENT, winning_tile="4s"), rules)
+    assert err.value.field == "source"
+    with pytest.raises(ContextError) as err:
+        score(None, ctx(source=WinSource.FLOWER_WIN, flower_win=FlowerWin.EIGHT_FLOWERS), rules,
+              flowers=range(34, 42))
+    assert err.value.field == "source"

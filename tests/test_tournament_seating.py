@@ -13,6 +13,10 @@ from hypothesis import strategies as st
 
 from referee.errors import MjrefError
 from referee.outcome import next_hand
+from referee.generator import generate_hand
+from referee.machine import Referee
+from referee.outcome import OutcomeKind
+from tournament.match import max_streak_of
 from referee.tiles import Wind
 from tournament.errors import MatchError, SeatingError
 from tournament.match import DealerRuling, HandOutcome, MatchState, play_match, start_match
@@ -296,3 +300,71 @@ def test_replaying_the_same_table_events_gives_the_same_state():
         events.append(HandPlayed(HandOutcome(play.match.dealer, winner)))
         play = play.apply(events[-1])
     assert replay_table(PLAYERS, events) == play
+
+
+# --- 連莊上限 in a tournament's 將 (issue #18 item 2) -------------------------------------------
+
+
+
+def test_a_dealer_at_the_streak_cap_passes_the_deal_in_the_match():
+    """seat.dealer, app.dealer-continue, seat.max_streak: with 連莊上限 2 the dealer repeats on his
+    win and on a 荒局 until his streak is 2, then passes even on his own win; a repeat that does
+    not count (pen.false-win.3) is not capped; with no cap he goes on."""
+    wins = [HandOutcome(1, 1), HandOutcome(1, None)]
+    capped = play_match(1, wins, max_streak=2)
+    assert (capped.dealer, capped.streak) == (1, 2)
+    capped = capped.advance(HandOutcome(1, 1))
+    assert (capped.dealer, capped.streak, capped.max_streak) == (2, 0, 2)
+    free = play_match(1, wins + [HandOutcome(1, 1)])
+    assert (free.dealer, free.streak) == (1, 3)
+    kept = play_match(1, wins, max_streak=2).advance(HandOutcome(1, 3, ruling=DealerRuling(True, False, "pen.false-win.3")))
+    assert (kept.dealer, kept.streak) == (1, 2)
+    with pytest.raises(MatchError) as err:
+        MatchState(0, 0, max_streak=-1)
+    assert err.value.field == "max_streak"
+    assert max_streak_of("competition") == 0 and max_streak_of(None) == 0
+
+
+@pytest.mark.parametrize("cap", [0, 1, 2])
+def test_the_match_follows_the_streak_cap_as_the_referee_does(cap):
+    """seat.max_streak: for generated hands (dealer wins, other wins, 荒局) at every streak, the
+    match's next dealer and streak under the ruleset's cap are the referee's own Outcome.next."""
+    checked = capped = 0
+    for seed in range(40):
+        streak = seed % 4
+        events = generate_hand(seed, rules={"seat.max_streak": cap} if cap else None, streak=streak)
+        ref = Referee()
+        ref.apply_all(events)
+        outcome = ref.finish().outcome
+        if outcome.kind not in (OutcomeKind.WIN, OutcomeKind.EXHAUSTIVE_DRAW):
+            continue
+        setup = ref.state.setup
+        before = MatchState(setup.first_dealer, setup.dealer, setup.streak, setup.round_wind, max_streak=cap)
+        played = HandOutcome(setup.dealer, winners=tuple(w.claim.seat for w in outcome.wins))
+        after = before.advance(played)
+        nxt = outcome.next
+        assert (after.dealer, after.streak, after.round_wind, after.over) == (
+            nxt.dealer, nxt.streak, nxt.round_wind, nxt.match_over), (seed, cap)
+        checked += 1
+        capped += played.dealer_repeats and 0 < cap <= setup.streak
+    assert checked >= 30
+    assert capped >= 5 or not cap  # the cap decided some of them
+
+
+def test_the_entry_paths_pass_the_streak_cap_on():
+    """seat.max_streak through what the scorer's entry, the typed check, the clock and the sheet
+    use: the dealer (seat 0) won three times; with 連莊上限 2 the fourth hand is seat 1's."""
+    from tournament.clock import match_from_results
+    from tournament.entry import deal_after
+    from tournament.printouts import dealers
+    from tournament.results import HandResult, Win
+    from tournament.typed import next_deal
+
+    won = HandResult((300, -100, -100, -100), (Win(0, 0),))
+    results = [won, won, won]
+    assert (deal_after(0, results).dealer, deal_after(0, results).streak) == (0, 3)
+    assert (deal_after(0, results, max_streak=2).dealer, deal_after(0, results, max_streak=2).streak) == (1, 0)
+    assert match_from_results(0, results, max_streak=2).dealer == 1
+    assert dealers(0, dict(enumerate(results, 1)), max_streak=2)[4].dealer == 1
+    assert dealers(0, dict(enumerate(results, 1)))[4].dealer == 0
+    assert next_deal(0, 2, won, max_streak=2) == (1, 0) and next_deal(0, 2, won) == (0, 3)

@@ -71,3 +71,35 @@ def test_bad_walls_are_refused():
         Wall([1, 2, 3])
     with pytest.raises(WallError):
         draw_order(4, 0)
+
+
+# --- play without flowers: 136 tiles (issue #18 item 3, tiles.flowers) ------------------------
+
+
+@pytest.mark.parametrize("seat", range(4))
+@pytest.mark.parametrize("skip", [3, 11, 17, 18])
+def test_a_136_tile_wall_visits_every_position_once(seat, skip):
+    """deal.walls, tiles.flowers: without flowers four walls of 17 stacks; a count of 18 runs
+    on into the next wall."""
+    order = draw_order(seat, skip, 136)
+    assert sorted(order) == list(range(136))
+    first = describe_position(order[0], 136)
+    if skip < 17:
+        assert first == (seat, skip, 0)
+    else:
+        assert first == ((seat - 1) % 4, skip - 17, 0)
+
+
+def test_a_136_tile_wall_keeps_the_dead_wall_and_its_tail():
+    """play.exhausted: 16 tiles stay undrawn whatever the set; the tail is the ring's other end."""
+    tiles = full_set(flowers=False)
+    assert len(tiles) == 136 and max(tiles) < 34
+    wall = Wall(tiles, size=136)
+    assert (wall.remaining, wall.live, wall.reserve) == (136, 120, 16)
+    assert wall.peek_tail() == tiles[tail_index(0, 136)] == tiles[134]
+    assert wall.take_tail() == tiles[134] and wall.take_tail() == tiles[135] and wall.peek_tail() == tiles[132]
+    assert wall.live == 118 and wall.copy().size == 136
+    with pytest.raises(WallError):
+        Wall(full_set(), size=136)
+    laid = Wall.from_layout(tiles, 2, 11, size=136)
+    assert laid.tiles[0] == tiles[draw_order(2, 11, 136)[0]]

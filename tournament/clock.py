@@ -33,7 +33,7 @@ from datetime import datetime, timedelta, timezone
 from .codec import register
 from .errors import MatchError, TournamentError
 from .events import EventState, HandRecorded, Record, SideEvent, replay
-from .match import DealerRuling, HandOutcome, MatchState, start_match
+from .match import DealerRuling, HandOutcome, MatchState, max_streak_of, start_match
 from .results import HandResult
 
 FINISH_HAND = "finish_hand"
@@ -510,6 +510,11 @@ class Action:
         return SeatingPublished(self.round, at, due_text, late)
 
 
+def _max_streak(event_state: EventState) -> int:
+    """The event ruleset's 連莊上限 (``seat.max_streak``)."""
+    return max_streak_of(event_state.settings.ruleset if event_state.settings is not None else None)
+
+
 def table_finished(event_state: EventState, round_no: int, table: int, dealer_of: DealerOf) -> bool:
     """Has the table played every 將 of the round to its end (``app.rounds``: past the North
     round)? Read from its recorded hands and each 將's first dealer (R-tour-23); ``False``
@@ -521,7 +526,7 @@ def table_finished(event_state: EventState, round_no: int, table: int, dealer_of
             return False
         results = [h.result for h in sorted(event_state.hands, key=lambda h: h.key) if h.key[:3] == (round_no, table, match)]
         try:
-            if not match_from_results(first, results).over:
+            if not match_from_results(first, results, max_streak=_max_streak(event_state)).over:
                 return False
         except MatchError:  # a hand past the North round: the 將 is over all the more
             continue
@@ -627,11 +632,12 @@ def next_due(state: ClockState, event_state: EventState, now: datetime,
 # --- the tables under the clock -----------------------------------------------------------
 
 
-def match_from_results(first_dealer: int, results: Iterable[HandResult]) -> MatchState:
+def match_from_results(first_dealer: int, results: Iterable[HandResult], *, max_streak: int = 0) -> MatchState:
     """A 將's :class:`MatchState` from its recorded results and its 起莊位 (the log's
     results do not carry the dealer: the caller knows the first dealer). A hand ruled by a
-    penalty keeps the dealer without counting a streak (the ruling is not in the result)."""
-    state = start_match(first_dealer)
+    penalty keeps the dealer without counting a streak (the ruling is not in the result).
+    *max_streak* is the event ruleset's 連莊上限 (``seat.max_streak``)."""
+    state = start_match(first_dealer, max_streak=max_streak)
     for result in results:
         winners = tuple(w.seat for w in result.wins)
         ruling = DealerRuling(True, False) if result.penalty is not None else None
@@ -673,12 +679,15 @@ def table_may_start_hand(records: Sequence[Record], state: ClockState, round_no:
         event = record.event
         if isinstance(event, HandRecorded) and tuple(event.key[:3]) == where:
             recorded[event.key[3]] = record.seq
-    hands = sorted((h for h in replay(records).hands if h.key[:3] == where), key=lambda h: h.key)
-    now_match = match_from_results(first_dealer, [h.result for h in hands])
+    event_state = replay(records)
+    cap = _max_streak(event_state)
+    hands = sorted((h for h in event_state.hands if h.key[:3] == where), key=lambda h: h.key)
+    now_match = match_from_results(first_dealer, [h.result for h in hands], max_streak=cap)
     called = state.round(round_no).time_called_seq
     at_call = None
     if called is not None:
-        at_call = match_from_results(first_dealer, [h.result for h in hands if recorded.get(h.key[3], h.seq) < called])
+        at_call = match_from_results(first_dealer, [h.result for h in hands if recorded.get(h.key[3], h.seq) < called],
+                                     max_streak=cap)
     return may_start_hand(state, round_no, now_match, at_call)
 
 

@@ -433,11 +433,12 @@ def _settle_one(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> SettledE
     return SettledEntry(result, capped, dealer_tai, tuple(written), tuple(t.to_dict() for t in settlement.transfers))
 
 
-def deal_after(first_dealer: int, results: Sequence[HandResult]) -> MatchState | None:
+def deal_after(first_dealer: int, results: Sequence[HandResult], *, max_streak: int = 0) -> MatchState | None:
     """Who deals the next hand of a 將, and with what streak, after ``results`` (its hands in
     order) — ``seat.dealer``, ``app.dealer-continue``: the dealer repeats on his win or a
-    荒局. ``None`` once a hand was ruled by a penalty (its dealer ruling is not in the result)."""
-    state = start_match(first_dealer)
+    荒局, unless he is at the event ruleset's 連莊上限 *max_streak* (``seat.max_streak``).
+    ``None`` once a hand was ruled by a penalty (its dealer ruling is not in the result)."""
+    state = start_match(first_dealer, max_streak=max_streak)
     for result in results:
         if result.penalty is not None:
             return None

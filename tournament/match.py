@@ -8,7 +8,9 @@ time the deal comes back to the 起莊位 the next round begins and the 圈風 m
 the 起莊位's left corner, turns one wind on; when it would turn past North the 將 is over.
 
 The transition itself is :func:`referee.outcome.next_hand`, the referee's; this module
-folds a 將's hand outcomes with it. A :class:`HandOutcome` is the small input a tournament
+folds a 將's hand outcomes with it, under the ruleset's 連莊上限 (``seat.max_streak``,
+:attr:`MatchState.max_streak`, :func:`max_streak_of`) as the referee applies it: a dealer
+at the cap passes the deal even on his win or a draw. A :class:`HandOutcome` is the small input a tournament
 needs (who dealt, who won); a penalty outcome (issue #5, e.g. ``pen.false-win.3``: a
 non-dealer's false win keeps the dealer without counting the streak) sets
 :attr:`HandOutcome.ruling` and the ruling decides instead of the winner.
@@ -19,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.outcome import NextHand, next_hand
+from referee.ruleset import DEFAULT_PROFILE, Ruleset
 from referee.tiles import Wind
 
 from .errors import MatchError, check_seat
@@ -77,7 +80,8 @@ class HandOutcome:
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """A 將 between hands: who deals the next hand with what streak (連莊 count), the
-    round wind on the 圈風 marker, the 起莊位 it stays by, hands played, over or not."""
+    round wind on the 圈風 marker, the 起莊位 it stays by, hands played, over or not;
+    ``max_streak`` is the ruleset's 連莊上限 (``seat.max_streak``, 0 = none)."""
 
     first_dealer: int
     dealer: int
@@ -85,6 +89,7 @@ class MatchState:
     round_wind: Wind = Wind.EAST
     hands: int = 0
     over: bool = False
+    max_streak: int = 0
 
     def __post_init__(self) -> None:
         check_seat(self.first_dealer, "first_dealer", MatchError)
@@ -93,6 +98,9 @@ class MatchState:
         if type(self.streak) is not int or self.streak < 0:
             raise MatchError(f"streak must be a count ≥ 0, got {self.streak!r}", field="streak",
                              reason_zh=f"連莊數須為 0 以上的整數，收到 {self.streak!r}")
+        if type(self.max_streak) is not int or self.max_streak < 0:
+            raise MatchError(f"max_streak (seat.max_streak) must be a count ≥ 0, got {self.max_streak!r}",
+                             field="max_streak", reason_zh=f"連莊上限（seat.max_streak）須為 0 以上的整數，收到 {self.max_streak!r}")
 
     @property
     def marker(self) -> tuple[int, Wind]:
@@ -112,7 +120,8 @@ class MatchState:
                              field="outcome.dealer",
                              reason_zh=f"第 {self.hands + 1} 盤莊家應為 {self.dealer} 號座，結果記為 {outcome.dealer} 號座")
         return self.follow(next_hand(self.dealer, self.streak, self.round_wind, self.first_dealer,
-                                     repeats=outcome.dealer_repeats, counted=outcome.streak_counted))
+                                     repeats=outcome.dealer_repeats, counted=outcome.streak_counted,
+                                     max_streak=self.max_streak))
 
     def follow(self, nxt: NextHand) -> MatchState:
         """The state after a hand the referee already closed (its ``Outcome.next``)."""
@@ -123,7 +132,8 @@ class MatchState:
             raise MatchError(f"the referee's 起莊位 is seat {nxt.first_dealer}, this 將's is {self.first_dealer}",
                              field="next.first_dealer",
                              reason_zh=f"裁判的起莊位為 {nxt.first_dealer} 號座，本將為 {self.first_dealer} 號座")
-        return MatchState(self.first_dealer, nxt.dealer, nxt.streak, nxt.round_wind, self.hands + 1, nxt.match_over)
+        return MatchState(self.first_dealer, nxt.dealer, nxt.streak, nxt.round_wind, self.hands + 1, nxt.match_over,
+                          self.max_streak)
 
     def describe(self) -> str:
         """``東風圈，莊家 2 號座，連 1``."""
@@ -133,17 +143,29 @@ class MatchState:
         return f"{self.round_wind.zh}風圈，莊家 {self.dealer} 號座{streak}"
 
 
-def start_match(first_dealer: int) -> MatchState:
-    """A new 將: the first dealer deals the first hand of the East round."""
-    return MatchState(first_dealer, first_dealer)
+def max_streak_of(ruleset: object = None) -> int:
+    """連莊上限 (``seat.max_streak``, 0 = none) of a ruleset: a :class:`referee.ruleset.Ruleset`,
+    a profile name (an event's ``ruleset``) or ``None`` (the default profile).
+
+    :raises referee.errors.RulesetError: an unknown profile name.
+    """
+    if ruleset is None or isinstance(ruleset, str):
+        ruleset = Ruleset.load(ruleset or DEFAULT_PROFILE)
+    return int(ruleset["seat.max_streak"])
 
 
-def play_match(first_dealer: int, outcomes: Iterable[HandOutcome]) -> MatchState:
-    """Fold a 將's outcomes from its start."""
-    state = start_match(first_dealer)
+def start_match(first_dealer: int, *, max_streak: int = 0) -> MatchState:
+    """A new 將: the first dealer deals the first hand of the East round; the dealer's
+    streak is capped at *max_streak* (``seat.max_streak``, 0 = none)."""
+    return MatchState(first_dealer, first_dealer, max_streak=max_streak)
+
+
+def play_match(first_dealer: int, outcomes: Iterable[HandOutcome], *, max_streak: int = 0) -> MatchState:
+    """Fold a 將's outcomes from its start (連莊上限 *max_streak*, ``seat.max_streak``)."""
+    state = start_match(first_dealer, max_streak=max_streak)
     for outcome in outcomes:
         state = state.advance(outcome)
     return state
 
 
-__all__ = ["DealerRuling", "HandOutcome", "MatchState", "play_match", "start_match"]
+__all__ = ["DealerRuling", "HandOutcome", "MatchState", "max_streak_of", "play_match", "start_match"]

@@ -123,13 +123,14 @@ def _row(hand: int, result: HandResult, labels: Sequence[str]) -> SheetRow:
     return SheetRow(hand, "", winners, deal_in, tai, tuple(result.payments))  # type: ignore[arg-type]
 
 
-def dealers(first_dealer: int, results: Mapping[int, HandResult]) -> dict[int, MatchState]:
+def dealers(first_dealer: int, results: Mapping[int, HandResult], *, max_streak: int = 0) -> dict[int, MatchState]:
     """Who deals each hand of a 將 (hand number → the :class:`MatchState` it is dealt in),
     from its 起莊位 and its results (``seat.dealer``, ``app.dealer-continue``): the recorded
     hands and the next one. A hand ruled by a penalty does not say whether the dealer
     repeats (its :class:`tournament.match.DealerRuling` is not in the result), so the
-    dealers after it are left for the scorer; so is everything after the 將 is over."""
-    state = start_match(first_dealer)
+    dealers after it are left for the scorer; so is everything after the 將 is over.
+    *max_streak* is the event ruleset's 連莊上限 (``seat.max_streak``)."""
+    state = start_match(first_dealer, max_streak=max_streak)
     out = {1: state}
     for hand in range(1, max(results, default=0) + 1):
         result = results.get(hand)
@@ -153,18 +154,19 @@ def _dealer_label(state: MatchState, labels: Sequence[str]) -> str:
 def sheet(event: str, round_no: int, table: int, match: int, seats: Sequence[str | None],
           names: Mapping[str, str], *, hands: int = 16, results: Mapping[int, HandResult] | None = None,
           east: int = 0, first_dealer: int | None = None,
-          entered: Mapping[int, tuple[int, int]] | None = None) -> ScoreSheet:
+          entered: Mapping[int, tuple[int, int]] | None = None, max_streak: int = 0) -> ScoreSheet:
     """The score sheet of a 將: ``seats`` are the players by seat (a table plan's wind order,
     or a :class:`tournament.seating.Seating`'s seats with the East seat ``east``);
     ``results`` the hands recorded so far (hand number → result). The sheet has at least
     ``hands`` rows, one per recorded hand and blank ones after. 莊 is filled when the 將's
     first dealer (定莊, ``first_dealer``) is known — for the recorded hands and the next
     (:func:`dealers`); else, for a hand a scorer entered, from the entry (``entered``: hand
-    number → the dealer's seat and streak as entered); and left for the scorer otherwise."""
+    number → the dealer's seat and streak as entered); and left for the scorer otherwise.
+    ``max_streak``: the event ruleset's 連莊上限 (``seat.max_streak``)."""
     labels = [_name(p, names) for p in seats]
     results = dict(results or {})
     last = max(results, default=0)
-    dealt = dealers(first_dealer, results) if first_dealer is not None else {}
+    dealt = dealers(first_dealer, results, max_streak=max_streak) if first_dealer is not None else {}
     rows = []
     for h in range(1, max(hands, last) + 1):
         row = _row(h, results[h], labels) if h in results else SheetRow(h)

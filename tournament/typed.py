@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.outcome import at_streak_cap
 from referee.scoring import Stakes, settle
 from referee.scoring.scorer import Score
 from referee.scoring.table import ScoringTable
@@ -26,7 +27,7 @@ from referee.scoring.table import ScoringTable
 from .entry import deal_after
 from .errors import ResultError
 from .events import EventState
-from .match import HandOutcome, MatchState
+from .match import HandOutcome, MatchState, max_streak_of
 from .provenance import Provenance
 from .results import HandResult, Win
 
@@ -66,9 +67,10 @@ def expected_payments(wins: Sequence[Win], dealer: int, streak: int, table: Scor
     return total[0], total[1], total[2], total[3]
 
 
-def next_deal(dealer: int, streak: int, result: HandResult) -> tuple[int, int]:
+def next_deal(dealer: int, streak: int, result: HandResult, *, max_streak: int = 0) -> tuple[int, int]:
     """The next hand's dealer and streak after a hand dealt by ``dealer`` with ``streak``:
-    連莊 on his win or a 荒局, else 下莊 to the next seat (``app.dealer-continue``).
+    連莊 on his win or a 荒局, else 下莊 to the next seat (``app.dealer-continue``); a dealer at
+    連莊上限 *max_streak* passes on (``seat.max_streak``, :func:`referee.outcome.at_streak_cap`).
 
     :raises ResultError: a hand ruled by a penalty (its result does not say whether the dealer repeats).
     """
@@ -76,7 +78,8 @@ def next_deal(dealer: int, streak: int, result: HandResult) -> tuple[int, int]:
         raise ResultError("after a penalty ruling the next dealer is not known from the result", field="dealer",
                           reason_zh="罰則判定的一盤，無法由結果得知下一盤莊家")
     outcome = HandOutcome(dealer, winners=tuple(w.seat for w in result.wins))
-    return (dealer, streak + 1) if outcome.dealer_repeats else ((dealer + 1) % 4, 0)
+    repeats = outcome.dealer_repeats and not at_streak_cap(streak, max_streak)
+    return (dealer, streak + 1) if repeats else ((dealer + 1) % 4, 0)
 
 
 def deal_of(state: EventState, provenance: Provenance,
@@ -88,15 +91,16 @@ def deal_of(state: EventState, provenance: Provenance,
     key = tuple(key)
     earlier = sorted((h for h in state.hands if h.key[:3] == key[:3] and h.key[3] < key[3]), key=lambda h: h.key)
     first = provenance.dealer_of(*key[:3])
+    cap = max_streak_of(state.settings.ruleset if state.settings is not None else None)
     if first is not None:
-        return deal_after(first, [h.result for h in earlier])
+        return deal_after(first, [h.result for h in earlier], max_streak=cap)
     if not earlier or earlier[-1].key[3] != key[3] - 1:
         return None
     previous = earlier[-1]
     entered = provenance.entry_with(previous.seq, previous.key)
     if entered is None or previous.result.penalty is not None:
         return None
-    return next_deal(entered.entry.dealer, entered.entry.streak, previous.result)
+    return next_deal(entered.entry.dealer, entered.entry.streak, previous.result, max_streak=cap)
 
 
 def check_typed(result: HandResult, table: ScoringTable, stakes: Stakes, *, multiple_wins: bool,

@@ -164,7 +164,8 @@ def event_row(row: Mapping[str, Any], east: int, names: Sequence[str], concealed
     raw = body.get("tiles", body.get("tile")) if shown else None
     tiles, note = _tiles_of(raw), ""
     if etype == "wall":
-        tiles, note = [], f"{len(raw) if isinstance(raw, list) else 144} 張"
+        # 144 tiles, or 136 without flowers (tiles.flowers): the wall event's own count
+        tiles, note = [], f"{len(tiles) if tiles else len(raw) if isinstance(raw, list) else 144} 張"
     elif etype == "report":
         note = f"{body.get('code', '')} {body.get('note', '')}".strip()
     elif tiles is None:

@@ -218,6 +218,8 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
     tai = table.tai
     excl = table.excl
     if ctx.source is _FLOWER_WIN:
+        if not table.flowers:
+            raise _no_flowers("source")
         held = check_flowers(flowers if flowers is not None else (hand.flowers if hand is not None else ()))
         _check_flower_win(ctx, held, table)
         context_facts(f, ctx)
@@ -239,6 +241,8 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
         melds = hand.melds
         if ctx.source is _KONG_REPLACEMENT:
             _check_replaced_kong(ctx, melds, table)
+        elif ctx.source is _FLOWER_REPLACEMENT and not table.flowers:
+            raise _no_flowers("source")
         elif ctx.source is _ROBBING_KONG:
             held_w = counts[w] + sum((m.tile <= w <= m.tile + 2) if m.kind is _MCHOW else (3 if m.tile == w else 0) for m in melds)
             if held_w != 1:
@@ -269,6 +273,8 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
                 reason_zh="天聽、地聽、天胡、地胡、人胡須門清（tai.31–tai.35）",
             )
         held = hand.flowers
+        if held and not table.flowers:
+            raise _no_flowers("flowers")
         if ctx.flower_win is not _NO_FLOWER_WIN:
             _check_flower_win(ctx, held, table)
             if ctx.flower_win is _SEVEN_DRAWN and ctx.source is _FLOWER_REPLACEMENT:
@@ -450,6 +456,15 @@ def _check_liable(ctx: WinContext, items: list, ex: int, table: ScoringTable) ->
     if not any((table.liable_patterns >> i) & 1 and not (ex >> i) & 1 for i, _c in items):
         raise ContextError("包牌 is for a win scoring 大三元 or 大四喜", field="liable",
                            reason_zh="包牌限於大三元或大四喜的胡牌")
+
+
+def _no_flowers(field: str) -> ContextError:
+    """A flower, a flower's replacement or a flower win where the ruleset plays without
+    flowers (``tiles.flowers`` false: a 136-tile set, ``deal.walls``)."""
+    return ContextError(
+        "this ruleset plays without flowers (tiles.flowers: a set of 136): no flower, flower replacement or flower win",
+        field=field, reason_zh="此規則組不用花牌（無花玩法，一副 136 張，tiles.flowers）：沒有花牌、補花或花胡",
+    )
 
 
 def _check_flower_win(ctx: WinContext, held: tuple[int, ...], table: ScoringTable) -> None:

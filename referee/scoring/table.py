@@ -40,6 +40,12 @@ _GATES = {
 }
 
 
+#: the flowers' patterns: none scores in play without flowers (tiles.flowers false, a
+#: 136-tile set: no flower 台, no flower win; 無花 and 無字無花 would be every hand's)
+_FLOWER_PARAMS = frozenset({"own_flower", "flower_set", "all_flowers", "eight_flowers", "seven_rob_one",
+                            "dealt_flower_win", "see_flower_see_tai", "no_flowers", "no_honours_no_flowers"})
+
+
 @dataclass(frozen=True, slots=True)
 class Exclusion:
     """Why pattern ``by`` excludes another: the clause and the ruleset's note."""
@@ -92,6 +98,10 @@ class ScoringTable:
             tuple(source(f"tai.{p.param}")) if callable(source) else (p.clause,) for p in PATTERNS
         )
         gates_off = {code for code, option in _GATES.items() if not values.get(option, False)}
+        #: tiles.flowers (deal.walls): the eight flowers are played (else a 136-tile set)
+        self.flowers = bool(values.get("tiles.flowers", True))
+        if not self.flowers:
+            gates_off |= _FLOWER_PARAMS
         active = [i for i, p in enumerate(PATTERNS) if tai[i] != 0 and p.param not in gates_off]
         self.active_mask = sum(1 << i for i in active)
         #: (gate, ((index, function), …)) per family: hand-level, per-reading, and what a

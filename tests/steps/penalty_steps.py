@@ -95,6 +95,14 @@ def tail_draw(pen, seat, ts):
     _s(pen).tail_draw(int(seat), ts=_ts(ts))
 
 
+@when(parsers.re(r'罰則：(?P<seat>\d) 號座補花 "(?P<tiles>[^"]+)"' + _TS))
+def flowers(pen, seat, tiles, ts):
+    """Flowers laid (deal.flowers) and their replacements drawn from the tail, one each."""
+    s = _s(pen).flower(int(seat), _tiles(tiles), ts=_ts(ts))
+    for _ in parse_tiles(tiles):
+        s.tail_draw(int(seat))
+
+
 @when(parsers.re(r"罰則：(?P<seat>\d) 號座喊(?P<kind>[碰槓吃胡])" + _TS))
 def call(pen, seat, kind, ts):
     _s(pen).call(int(seat), _CALLS[kind], ts=_ts(ts))

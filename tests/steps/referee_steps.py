@@ -327,7 +327,19 @@ def dice_point(thrower, total, seat):
 def first_take(table, seat, a, b):
     ref = _ref(table)
     layout = ref.state.wall.layout
-    assert [describe_position(p)[:2] for p in layout[:4:2]] == [(int(seat), int(a) - 1), (int(seat), int(b) - 1)]
+    size = ref.state.wall.size
+    assert [describe_position(p, size)[:2] for p in layout[:4:2]] == [(int(seat), int(a) - 1), (int(seat), int(b) - 1)]
+
+
+@then(parsers.re(r"裁判：牌牆共 (?P<size>\d+) 張，每家牌牆 (?P<stacks>\d+) 墩，所有牌張皆有著落$"))
+def wall_size(table, size, stacks):
+    """deal.walls, tiles.flowers: the set's size, the stacks before each seat, and the census
+    (every tile in the wall, a hand, a meld, a pond or the flowers, none twice)."""
+    st = _ref(table).state
+    assert st.wall.size == int(size) and st.wall.size // 8 == int(stacks)
+    assert st.check_census() == []
+    counts, unknown = st.census()
+    assert sum(counts) + unknown == int(size)
 
 
 @given("裁判：補花逐一記錄")

@@ -15,13 +15,14 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from referee.errors import MjrefError
+from referee.ruleset import Ruleset
 from referee.tiles import Wind
 from tournament.errors import MatchError, SeatingError
 from tournament.events import (
     EventCreated, EventSettings, HandCorrected, HandRecorded, PlayerRegistered, Reverted, RoundSeated, append, audit,
     replay,
 )
-from tournament.match import HandOutcome, start_match
+from tournament.match import HandOutcome, max_streak_of, start_match
 from tournament.results import HandResult, Win
 from tournament.schedule import RoundPlan, TablePlan, check_schedule, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, same_relative_order, seat_winds
@@ -151,6 +152,12 @@ def first_hand_winds(tourney, a, b, c, d):
 @given(parsers.parse("賽事：一將由 {seat:d} 號座起莊"))
 def new_match(tourney, seat):
     tourney["match"] = start_match(seat)
+
+
+@given(parsers.parse('賽事：一將由 {seat:d} 號座起莊，規則組 "{profile}"，參數 seat.max_streak={cap:d}'))
+def new_capped_match(tourney, seat, profile, cap):
+    """A 將 under a ruleset's 連莊上限 (seat.max_streak), read from the ruleset as the event does."""
+    tourney["match"] = start_match(seat, max_streak=max_streak_of(Ruleset.load(profile, {"seat.max_streak": cap})))
 
 
 @when(parsers.parse("賽事：這一盤{result}"))
