@@ -7,14 +7,14 @@
                                 (Chinese names; 替補 substitutes; errors by line) (officials)
 ``/t/<tid>/seating``            make the schedule (a seed) and see its quality (repeats, wind
                                 balance); each table's 搬風 / 定莊 drawn, or its 定莊 dice recorded
-                                (officials; :func:`api.tournaments.schedule_event`, ``draw_for``)
+                                (officials; :func:`services.tournament_commands.schedule_event`, ``draw_for``)
 ==============================  =====================================================================
 
 On the officials' console's sign-in and form token (:mod:`web.signin`, the console's own
 check before the request). A form is turned into the API's request body, loaded by the API's
-schema (:class:`api.tournament_schemas.CreateTournamentSchema`, :class:`PlayersSchema`) and
-written by the API's own code (:func:`api.tournaments.create_event`, :func:`api.tournaments.register`
-→ :func:`api.tournament_state.write`): all or nothing, the same checks and errors.
+schema (:class:`services.tournament_schemas.CreateTournamentSchema`, :class:`PlayersSchema`) and
+written by the API's own commands (:func:`services.tournament_commands.create_event`, ``register`` …
+→ :func:`services.tournament_write.write`): all or nothing, the same checks and errors.
 
 A list's lines: ``名字``, or ``代號,名字``, or ``代號,名字,替補`` (``替補``/``substitute``/``1``/``是``
 mark a substitute); commas, tabs or 、 between fields; a first line ``代號,姓名…`` /
@@ -31,9 +31,10 @@ import re
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
-from api import tournaments as api_t
-from api.tournament_schemas import CreateTournamentSchema, MatchDrawSchema, PlayersSchema, ScheduleRequestSchema
-from api.tournament_state import load
+from services import tournament_commands as commands
+from services.tournament_schemas import CreateTournamentSchema, MatchDrawSchema, PlayersSchema, ScheduleRequestSchema
+from services.tournament_views import quality
+from services.tournament_write import load
 from services.validation import first_error, reason_zh
 from referee.errors import MjrefError
 from referee.ruleset import available_profiles
@@ -95,7 +96,7 @@ def new_event_post():
     values = {k: v for k, v in request.form.items() if k != "csrf_token"}
     try:
         data = CreateTournamentSchema().load(event_body(request.form))
-        api_t.create_event(data, actor=person.principal.id)
+        commands.create_event(data, actor=person.principal.id)
     except ValidationError as error:
         return render_template("setup_event.html", values=values, errors=_schema_error(error),
                                profiles=available_profiles()), 400
@@ -204,7 +205,7 @@ def players_post(tid: str):
         return _players_page(tid, values=values, errors=[(error.line, error.zh, error.en)], status=400)
     try:
         data = PlayersSchema().load({"players": players})
-        api_t.register(tid, data, actor=person.principal.id)
+        commands.register(tid, data, actor=person.principal.id)
     except ValidationError as error:
         field, message = first_error(error.messages)
         return _players_page(tid, values=values, errors=[(_line_of(field, lines), reason_zh(message), message)],
@@ -225,8 +226,6 @@ def _line_of(field: str | None, lines: list[int]) -> int:
 
 
 def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
-    from api.tournament_views import quality
-
     loaded = load(tid)
     state = loaded.state
     seated = bool(state.rounds)
@@ -246,7 +245,7 @@ def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
             tables.append({"table": plan.table, "seats": [names.get(p, "（替補）") if p else "（替補）" for p in plan.seats],
                            "draws": draws})
         rounds.append({"round": rnd.round, "tables": tables})
-    check = quality(api_t._schedule_of(loaded)) if seated else None
+    check = quality(commands.schedule_of(loaded)) if seated else None
     return render_template("setup_seating.html", tid=tid, name=state.settings.name, rounds=rounds, check=check,
                            players=len([p for p in state.players if not p.substitute]), errors=errors or {},
                            values=values or {}), status
@@ -265,7 +264,7 @@ def seating_post(tid: str):
     raw = request.form.get("seed", "0").strip() or "0"
     try:
         data = ScheduleRequestSchema().load({"seed": int(raw) if raw.isdigit() else raw})
-        api_t.schedule_event(tid, data, actor=person.principal.id)
+        commands.schedule_event(tid, data, actor=person.principal.id)
     except ValidationError as error:
         return _seating_page(tid, errors=_schema_error(error), status=400, values={"seed": raw})
     except ApiProblem as problem:
@@ -285,7 +284,7 @@ def draw_post(tid: str, r: int, t: int, m: int):
     field = f"dice-{r}-{t}-{m}"
     try:
         data = MatchDrawSchema().load(body)
-        api_t.draw_for(tid, r, t, m, data, actor=person.principal.id)
+        commands.draw_for(tid, r, t, m, data, actor=person.principal.id)
     except ValidationError as error:
         _field, message = first_error(error.messages)
         return _seating_page(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",

@@ -2,7 +2,7 @@
 
 Bodies are checked here for shape (a missing field, a wrong type → 400 naming it); what
 only the log can decide (a player not registered, a hand already recorded) is the fold's,
-a 409 (:mod:`api.tournament_state`).
+a 409 (:mod:`services.tournament_write`).
 """
 from __future__ import annotations
 
