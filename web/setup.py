@@ -36,6 +36,7 @@ from services.tournament_schemas import CreateTournamentSchema, MatchDrawSchema,
 from services.tournament_views import quality
 from services.tournament_write import load
 from services.validation import first_error, reason_zh
+from tournament.clock import clock_state
 from referee.errors import MjrefError
 from referee.ruleset import available_profiles
 from services.problems import ApiProblem
@@ -225,7 +226,7 @@ def _line_of(field: str | None, lines: list[int]) -> int:
 # --- seating ---------------------------------------------------------------------------------------
 
 
-def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
+def render_seating(tid: str, *, errors=None, status: int = 200, values=None):
     loaded = load(tid)
     state = loaded.state
     seated = bool(state.rounds)
@@ -248,14 +249,28 @@ def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
     check = quality(commands.schedule_of(loaded)) if seated else None
     return render_template("setup_seating.html", tid=tid, name=state.settings.name, rounds=rounds, check=check,
                            players=len([p for p in state.players if not p.substitute]), errors=errors or {},
-                           values=values or {}), status
+                           values=values or {}, all_rounds=range(1, state.settings.rounds + 1),
+                           published=_published(loaded.records), seated_round=request.args.get("seated"),
+                           published_now=request.args.get("published")), status
+
+
+def _published(records) -> dict:
+    """The clock's publication: ``configured`` (a clock is set, so publishing is possible),
+    ``round`` (the latest published) and ``at`` (when), from :func:`tournament.clock.clock_state`."""
+    try:
+        clock = clock_state(records)
+    except ValueError:  # clock events that do not fold: the page still shows the seating
+        return {"configured": False, "round": None, "at": None}
+    shown = clock.published
+    return {"configured": clock.settings is not None, "round": shown.round if shown else None,
+            "at": shown.published_at if shown else None}
 
 
 @bp.get("/t/<tid>/seating")
 def seating_page(tid: str):
     """排座 The schedule, its quality, and each table's 定莊."""
     _official()
-    return _seating_page(tid)
+    return render_seating(tid)
 
 
 @bp.post("/t/<tid>/seating")
@@ -266,9 +281,9 @@ def seating_post(tid: str):
         data = ScheduleRequestSchema().load({"seed": int(raw) if raw.isdigit() else raw})
         commands.schedule_event(tid, data, actor=person.principal.id)
     except ValidationError as error:
-        return _seating_page(tid, errors=_schema_error(error), status=400, values={"seed": raw})
+        return render_seating(tid, errors=_schema_error(error), status=400, values={"seed": raw})
     except ApiProblem as problem:
-        return _seating_page(tid, errors={"seed": (problem.detail_zh, problem.detail)}, status=problem.code,
+        return render_seating(tid, errors={"seed": (problem.detail_zh, problem.detail)}, status=problem.code,
                              values={"seed": raw})
     return redirect(url_for("setup.seating_page", tid=tid))
 
@@ -287,11 +302,11 @@ def draw_post(tid: str, r: int, t: int, m: int):
         commands.draw_for(tid, r, t, m, data, actor=person.principal.id)
     except ValidationError as error:
         _field, message = first_error(error.messages)
-        return _seating_page(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",
+        return render_seating(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",
                                                   f"the 定莊 dice are three of 1–6: {message}")}, status=400)
     except (ApiProblem, MjrefError) as problem:
         zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
-        return _seating_page(tid, errors={field: (zh, getattr(problem, "detail", None) or str(problem))}, status=400)
+        return render_seating(tid, errors={field: (zh, getattr(problem, "detail", None) or str(problem))}, status=400)
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
 
 
