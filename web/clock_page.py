@@ -42,9 +42,8 @@ bp.register_error_handler(PageError, console._page_error)
 bp.register_error_handler(console.SignInNeeded, console._sign_in)
 bp.register_error_handler(ApiProblem, console._problem)
 
-AT_TIME_TEXT = {"finish_hand": ("時間到打完本盤", "finish the hand"), "finish_circle": ("時間到打完本圈", "finish the 圈")}
-PUBLISH_TEXT = {"on_close": ("本輪結束時公布下一輪座位", "when the round closes"),
-                "before_start": ("下一輪開始前公布", "before the next round starts")}
+AT_TIME_TEXT = {"finish_hand": ("打完本盤", "finish the hand"), "finish_circle": ("打完本圈", "finish the 圈")}
+PUBLISH_TEXT = {"on_close": ("本輪結束時", "on close"), "before_start": ("下一輪開始前", "before the start")}
 #: an action's events, from the clock's state, the time and the form's round (and table)
 ACTIONS = {
     "start": ("開始", "Start", lambda s, at, d: RoundStarted(next_round(s, d["round"]), at)),

@@ -35,6 +35,8 @@ class Tournament:
     first_dealers: dict[tuple[int, int, int], int]
     #: (round, table, 將, hand) → (dealer seat, streak) as the scorer entered the hand in effect
     entered_dealers: dict[tuple[int, int, int, int], tuple[int, int]] = field(default_factory=dict)
+    #: (round, table, 將, hand) → the scorer's entry of the hand in effect (its 台 items)
+    entries: dict = field(default_factory=dict)
 
     @property
     def settings(self) -> EventSettings | None:
@@ -103,7 +105,7 @@ def load(tournament_id: str) -> Tournament:
     first_dealers = {key: drawn.dealer_draw.dealer for key, drawn in loaded.provenance.draws.items()}
     entered = {h.key: e.entry for h in loaded.state.hands if (e := loaded.provenance.entry_with(h.seq, h.key))}
     return Tournament(tournament_id, loaded.row, loaded.records, loaded.state, first_dealers,
-                      {key: (entry.dealer, entry.streak) for key, entry in entered.items()})
+                      {key: (entry.dealer, entry.streak) for key, entry in entered.items()}, entered)
 
 
 def list_all() -> list[dict]:

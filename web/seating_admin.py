@@ -49,6 +49,7 @@ bp.register_error_handler(ApiProblem, console._problem)
 SUBSTITUTE_CELLS = {"", "替補", "（替補）", "替补", "-", "—", "substitute", "sub"}
 HEADER_CELLS = {"桌", "桌號", "table", "東", "east"}
 WINDS_ZH = [w.zh for w in Wind]
+WINDS_EN = ["East", "South", "West", "North"]
 
 
 def _round(loaded, r: int):
@@ -110,14 +111,14 @@ def parse_seating(text: str, players) -> tuple[list[dict], list[int]]:
             raise LineError(index, f"第 {number} 桌已在第 {tables_at[number]} 行", f"table {number} is on line {tables_at[number]} already")
         tables_at[number] = index
         seats = []
-        for wind, cell in zip(WINDS_ZH, cells[1:]):
+        for wind, wind_en, cell in zip(WINDS_ZH, WINDS_EN, cells[1:]):
             try:
                 seat = resolve(cell, players)
             except ValueError as exc:
                 zh, en = exc.args
-                raise LineError(index, f"{wind}：{zh}", f"{wind}: {en}") from None
+                raise LineError(index, f"{wind}：{zh}", f"{wind_en}: {en}") from None
             if seat is not None and seat in seen:
-                raise LineError(index, f"{wind}：「{cell}」已排在第 {seen[seat]} 行", f"{wind}: {cell!r} is seated on line {seen[seat]} already")
+                raise LineError(index, f"{wind}：「{cell}」已排在第 {seen[seat]} 行", f"{wind_en}: {cell!r} is seated on line {seen[seat]} already")
             if seat is not None:
                 seen[seat] = index
             seats.append(seat)
@@ -208,7 +209,7 @@ def _draw_context(loaded, r: int, t: int, m: int) -> dict:
         seats = list(previous.players)
     drawn = loaded.provenance.draws.get((r, t, m))
     now = dict(state.match_seatings).get((r, t, m))
-    return {"r": r, "t": t, "m": m, "seats": [(k, WINDS_ZH[k], names.get(p, "替補") if p else "替補") for k, p in enumerate(seats)],
+    return {"r": r, "table": t, "m": m, "seats": [(k, WINDS_ZH[k], names.get(p, "替補") if p else "替補") for k, p in enumerate(seats)],
             "rule_thrower": thrower, "drawn": drawn,
             "now": [(WINDS_ZH[k], names.get(p, p)) for k, p in enumerate(now.players)] if now else None,
             "dealer_name": names.get(now.players[drawn.dealer_draw.dealer]) if drawn and now else None}
@@ -248,6 +249,9 @@ def banfeng_body(form) -> dict:
     return body
 
 
+#: the form's fields as the page names them (zh-TW, English)
+FIELD_LABELS = {"thrower": ("擲骰者", "the thrower"), "dice": ("搬風骰子須為三顆 1–6", "the draw's dice are three of 1–6"),
+                "tile0": ("風牌", "the wind tiles"), "dealer_dice": ("定莊骰子須為三顆 1–6", "the 定莊 dice are three of 1–6")}
 #: where a draw's error shows on the form
 FORM_FIELDS = {"thrower": "thrower", "draws": "dice", "dice": "dice", "tiles": "tile0", "dealer_dice": "dealer_dice"}
 
@@ -269,8 +273,9 @@ def banfeng_post(tid: str, r: int, t: int, m: int):
         commands.draw_for(tid, r, t, m, data, actor=person.principal.id)
     except ValidationError as error:
         field, message = first_error(error.messages)
+        label = FIELD_LABELS.get(_form_field(field), ("", ""))
         return _banfeng_page(tid, r, t, m, values=values, status=400,
-                             errors={_form_field(field): (f"「{field}」{reason_zh(message)}", f"{field}: {message}")})
+                             errors={_form_field(field): (f"{label[0]}：{reason_zh(message)}", f"{label[1]}: {message}")})
     except (ApiProblem, MjrefError) as problem:
         zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
         en = getattr(problem, "detail", None) or str(problem)
