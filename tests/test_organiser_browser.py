@@ -137,3 +137,48 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         # the refused forms' 400/409 answers are logged by Chromium as failed loads: expected, not problems
         problems = [p for p in record["problems"] if "status of 40" not in p]
         assert problems == [], problems
+
+
+def test_standings_a_players_page_and_the_links_to_every_page(service):
+    """Event O2 played through the API (two hands entered by 台 items); the standings' round
+    columns, a player's page, and the links from / and the event's page, read in Chromium."""
+    port, headers = service["port"], service["headers"]
+    players = [{"id": f"Q{i}", "name": n} for i, n in enumerate(NAMES[:4], 1)]
+    for path, body in ((BASE, {"id": "O2", "name": "台中聯賽", "rounds": 2, "matches_per_round": 1}),
+                       (f"{BASE}/O2/players", {"players": players}), (f"{BASE}/O2/schedule", {"seed": 1}),
+                       (f"{BASE}/O2/hands/entry", {"round": 1, "table": 1, "dealer": 0, "winner": 1, "deal_in": 0,
+                                                   "items": ["concealed_hand", "full_flush"]}),
+                       (f"{BASE}/O2/hands/entry", {"round": 2, "table": 1, "dealer": 0, "winner": 2, "deal_in": None,
+                                                   "items": ["self_draw"]})):
+        status, answer = request(port, "POST", path, body, headers)
+        assert status == 201, (path, answer)
+    status, seated = request(port, "GET", f"{BASE}/O2/rounds/1", None, headers)
+    winner = seated["tables"][0]["seats"][1]
+    with browser_kit.chromium() as record:
+        page = record["context"].new_page()
+        base = service["base"]
+        page.goto(base + "/")
+        page.get_by_role("link", name="主辦：建立賽事").click()
+        page.wait_for_url("**/signin**")  # an official's page: sign in first
+        page.goto(base + "/t/O2/")
+        links = page.locator("#organiser-links a")
+        hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        assert hrefs == ["/t/O2/players/import", "/t/O2/seating", "/t/O2/seating/1/edit", "/t/O2/seating/2/edit",
+                         "/t/O2/results/", "/t/O2/clock"]
+        shoot(page, "organiser-event")
+        page.get_by_role("link", name="成績排名 Standings").first.click()
+        page.wait_for_selector("table.standings")
+        heads = page.locator("table.standings thead th").all_inner_texts()
+        assert any(h.startswith("第 1 輪") for h in heads) and any(h.startswith("第 2 輪") for h in heads)
+        shoot(page, "organiser-standings")
+        page.locator(f"table.standings a[href='/t/O2/players/{winner}']").click()
+        page.wait_for_selector("#patterns")
+        assert page.locator("#wins").inner_text() == "1"
+        assert page.locator("#patterns tr[data-code='full_flush'] td").first.inner_text() == "1"
+        shoot(page, "organiser-player")
+        pdf = service["tmp"] / "player.pdf"
+        page.pdf(path=str(pdf), format="A4")
+        assert pdf.stat().st_size > 1000  # printable
+        assert browser_kit.external(record["requests"]) == []
+        problems = [p for p in record["problems"] if "status of 40" not in p]
+        assert problems == [], problems
