@@ -84,7 +84,7 @@ def create_event(data: dict, *, actor: int | None) -> Response:
     """
     Ruleset.load(data["ruleset"])  # an unknown profile: 400 naming ruleset
     settings = EventSettings(data["name"], data["rounds"], data["matches_per_round"], data["base"], data["per_tai"],
-                             data["ruleset"], data["round_minutes"])
+                             data["ruleset"], data["round_minutes"], data.get("time_zone"))
 
     location = f"/api/v1/tournaments/{data['id']}"
 

@@ -38,6 +38,9 @@ class CreateTournamentSchema(Schema):
                             metadata={"description": "規則組 ruleset profile", **profile_property()})
     round_minutes = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, 24 * 60),
                                    metadata={"description": "每輪分鐘數 round time (null: untimed)"})
+    time_zone = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
+                              metadata={"description": "時區（IANA，如 Asia/Taipei；null：服務的 TIME_ZONE）the event's "
+                                                       "time zone (null: the service's TIME_ZONE)"})
 
 
 class PlayerSchema(Schema):

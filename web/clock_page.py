@@ -35,6 +35,7 @@ from tournament.clock import (
 from web import console
 from web.errors import PageError
 from web.setup import _official
+from web.times import show_in
 
 bp = Blueprint("clock_page", __name__, url_prefix="/t/<tid>/clock", template_folder="templates")
 bp.before_request(console._session_first)  # who is signed in; a POST's form token (CSRF)
@@ -61,6 +62,7 @@ def _status(tid: str) -> tuple[dict, object]:
 
 def _page(tid: str, *, errors=None, values=None, status_code: int = 200):
     body, event_state = _status(tid)
+    show_in(event_state.settings)  # the event's times in its own zone
     settings = body["settings"] or {}
     minutes = (settings.get("round_seconds") or (event_state.settings.round_minutes or 0) * 60) // 60 or ""
     defaults = {"round_minutes": str(minutes), "at_time": settings.get("at_time", "finish_hand"),

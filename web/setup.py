@@ -28,7 +28,7 @@ import csv
 import io
 import re
 
-from flask import Blueprint, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from services import tournament_commands as commands
@@ -42,6 +42,7 @@ from referee.ruleset import available_profiles
 from services.problems import ApiProblem
 from web import console
 from web.errors import PageError
+from web.times import DEFAULT_TIME_ZONE, ZONES
 
 bp = Blueprint("setup", __name__, template_folder="templates")
 bp.before_request(console._session_first)  # who is signed in; a POST's form token (CSRF)
@@ -74,7 +75,7 @@ def _schema_error(error: ValidationError) -> dict:
 def event_body(form) -> dict:
     """The API's ``POST /tournaments`` body a form stands for (numbers as numbers, blank left out)."""
     body: dict = {}
-    for name in ("id", "name", "ruleset", *INTEGERS):
+    for name in ("id", "name", "ruleset", "time_zone", *INTEGERS):
         raw = form.get(name, "").strip()
         if raw == "":
             continue
@@ -82,13 +83,17 @@ def event_body(form) -> dict:
     return body
 
 
+def _event_form(values: dict, errors: dict, status: int = 200):
+    return render_template("setup_event.html", values=values, errors=errors, profiles=available_profiles(),
+                           zones=ZONES, default_zone=current_app.config.get("TIME_ZONE") or DEFAULT_TIME_ZONE), status
+
+
 @bp.get("/t/new")
 def new_event():
     """建立賽事 Create an event."""
     _official()
-    return render_template("setup_event.html", values={"ruleset": "competition", "base": "100", "per_tai": "20",
-                                                       "rounds": "4", "matches_per_round": "1"},
-                           errors={}, profiles=available_profiles())
+    return _event_form({"ruleset": "competition", "base": "100", "per_tai": "20", "rounds": "4",
+                        "matches_per_round": "1"}, {})
 
 
 @bp.post("/t/new")
@@ -99,11 +104,11 @@ def new_event_post():
         data = CreateTournamentSchema().load(event_body(request.form))
         commands.create_event(data, actor=person.principal.id)
     except ValidationError as error:
-        return render_template("setup_event.html", values=values, errors=_schema_error(error),
-                               profiles=available_profiles()), 400
+        return _event_form(values, _schema_error(error), 400)
     except ApiProblem as problem:
-        return render_template("setup_event.html", values=values, profiles=available_profiles(),
-                               errors={problem.field or "id": (problem.detail_zh, problem.detail)}), problem.code
+        return _event_form(values, {problem.field or "id": (problem.detail_zh, problem.detail)}, problem.code)
+    except MjrefError as exc:  # settings the event refuses (tournament.events.EventSettings: a time zone unknown)
+        return _event_form(values, {exc.field or "id": (exc.reason_zh, exc.message)}, 400)
     return redirect(url_for("setup.players_page", tid=data["id"], created=1))
 
 
