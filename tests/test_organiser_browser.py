@@ -27,7 +27,8 @@ def service(tmp_path_factory):
     try:
         secret = make_token(database, "official", label="王裁判")
         headers = bearer(secret)
-        players = [{"id": f"P{i}", "name": n} for i, n in enumerate(NAMES, 1)]
+        players = [{"id": f"P{i}", "name": n} for i, n in enumerate(NAMES, 1)] + [
+            {"id": "S1", "name": "周替補", "substitute": True}]
         for path, body in ((BASE, {"id": "O1", "name": "台北公開賽", "rounds": 2, "matches_per_round": 2,
                                    "round_minutes": 60}), (f"{BASE}/O1/players", {"players": players})):
             status, answer = request(port, "POST", path, body, headers)
@@ -67,11 +68,16 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         # round 2 from a CSV file (Excel's UTF-8 with a byte-order mark)
         page.locator("#edit-2").click()
         csv = service["tmp"] / "round2.csv"
-        csv.write_bytes("\ufeff桌號,東,南,西,北\n1,P1,P5,P2,P6\n2,P3,P7,P4,P8\n".encode("utf-8"))
+        csv.write_bytes("\ufeff桌號,東,南,西,北\n1,P1,P5,P2,P6\n2,P3,P7,P4,替補\n".encode("utf-8"))
         page.set_input_files("#file", str(csv))
         page.get_by_role("button", name="儲存第 2 輪座位 Save round 2's seating").click()
         page.wait_for_selector("#seated")
         assert api(service, "/rounds/2")["tables"][0]["seats"] == ["P1", "P5", "P2", "P6"]
+        # round 2 table 2's 替補 seat (北) taken by the registered substitute
+        page.select_option("#sub-2-2-3", "S1")
+        page.locator("#r2t2 form.sub").get_by_role("button", name="入座 Seat").click()
+        page.wait_for_url("**/t/O1/seating#r2t2")
+        assert api(service, "/rounds/2")["tables"][1]["seats"] == ["P3", "P7", "P4", "S1"]
         # round 1 table 1 將 1: the table's 搬風 as drawn (南東北西: the players 3 2 1 0) and its 定莊 dice
         page.locator("#r1t1").get_by_role("link", name="記錄實際搬風 Record the table's 搬風").first.click()
         page.wait_for_selector("#banfeng")

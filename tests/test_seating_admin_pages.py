@@ -86,6 +86,13 @@ def test_seat_a_round_by_hand_then_from_a_csv_file(event):
     assert done.status_code == 302 and done.headers["Location"].endswith("/t/E1/seating?seated=1#round-1")
     seated = rounds(event)["rounds"][0]["tables"]
     assert [t["seats"] for t in seated] == [["P1", "P2", "P3", "P4"], ["P5", "P6", "P7", None]]
+    # the 替補 seat (table 2, 北) taken by the registered substitute, from the seating page
+    shown = client.get("/t/E1/seating").get_data(as_text=True)
+    assert 'id="sub-1-2-3"' in shown and "周替補" in shown
+    wrong = post(client, "/t/E1/seating/1/2/3/substitute", page="/t/E1/seating", player_id="P1")
+    assert wrong.status_code in (400, 409) and 'id="sub-1-2-3-error"' in wrong.get_data(as_text=True)
+    assert post(client, "/t/E1/seating/1/2/3/substitute", page="/t/E1/seating", player_id="S1").status_code == 302
+    assert rounds(event)["rounds"][0]["tables"][1]["seats"] == ["P5", "P6", "P7", "S1"]
     csv = "\ufeff桌號,東,南,西,北\n1,P8,P7,P6,P5\n2,P4,P3,P2,P1\n".encode("utf-8")
     upload = client.post("/t/E1/seating/2/edit", data={"csrf_token": token(client, "/t/E1/seating/2/edit"), "list": "",
                                                        "file": (io.BytesIO(csv), "round2.csv")},

@@ -8,6 +8,7 @@ a 將's 搬風 recorded from its table, a round's seating published.
 ``/t/<tid>/seating/<r>/<t>/<m>/banfeng``    搬風 of a 將 as its table drew it (``seat.banfeng``: the thrower, the
                                             dice, the wind tiles in drawing order) and its 定莊 dice
                                             (``seat.dealer``), or both drawn here
+``/t/<tid>/seating/<r>/<t>/<w>/substitute``  a registered 替補 takes table ``t``'s substitute seat at wind ``w``
 ``/t/<tid>/seating/<r>/publish``            publish round ``r``'s seating on the hall screen now (the clock's
                                             ``SeatingPublished``; the clock must be set, ``/t/<tid>/clock``)
 ==========================================  ======================================================================
@@ -31,7 +32,7 @@ from referee.tiles import Wind
 from services import tournament_commands as commands
 from services.clock_commands import official_action
 from services.problems import ApiProblem
-from services.tournament_schemas import MatchDrawSchema, RoundSeatsSchema
+from services.tournament_schemas import MatchDrawSchema, RoundSeatsSchema, SubstituteSchema
 from services.tournament_write import load
 from services.validation import first_error, reason_zh
 from tournament.clock import SeatingPublished
@@ -281,6 +282,31 @@ def banfeng_post(tid: str, r: int, t: int, m: int):
         en = getattr(problem, "detail", None) or str(problem)
         return _banfeng_page(tid, r, t, m, values=values, status=problem.code if isinstance(problem, ApiProblem) else 400,
                              errors={_form_field(getattr(problem, "field", None)): (zh, en)})
+    return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
+
+
+# --- a substitute takes a 替補 seat ---------------------------------------------------------------------
+
+
+@bp.post("/<int:r>/<int:t>/<int:wind>/substitute")
+def substitute_post(tid: str, r: int, t: int, wind: int):
+    """替補入座 A registered substitute takes round ``r`` table ``t``'s 替補 seat at ``wind`` (0 東 … 3 北)."""
+    person = _official()
+    _round(load(tid), r)
+    field = f"sub-{r}-{t}-{wind}"
+    if not 0 <= wind <= 3:
+        raise PageError(404, "沒有此風位。", "There is no such wind.", field="wind")
+    try:
+        data = SubstituteSchema().load({"table": t, "wind": Wind(wind).name, "player_id": request.form.get("player_id", "")})
+        commands.substitute_for(tid, r, data, actor=person.principal.id)
+    except ValidationError as error:
+        name, message = first_error(error.messages)
+        return render_seating(tid, errors={field: (f"「{name}」{reason_zh(message)}", f"{name}: {message}")}, status=400)
+    except (ApiProblem, MjrefError) as problem:
+        zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
+        en = getattr(problem, "detail", None) or str(problem)
+        return render_seating(tid, errors={field: (zh, en)},
+                              status=problem.code if isinstance(problem, ApiProblem) else 400)
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
 
 
