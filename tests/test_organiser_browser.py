@@ -139,6 +139,16 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         shoot(page, "organiser-clock")
         status = api(service, "/clock")
         assert status["round"]["time_called_at"] and [r["table"] for r in status["round"]["reported"]] == [2]
+        # a player withdraws before round 2: round 2 re-seated without them
+        page.goto(base + "/t/O1/seating")
+        page.select_option("#withdraw-player", "P8")
+        page.select_option("#before_round", "2")
+        page.fill("#withdraw-reason", "身體不適")
+        page.locator("#withdraw-button").click()
+        page.wait_for_selector("#withdrew")
+        assert "劉雅婷" in page.locator("#withdrawn").inner_text()
+        assert all("P8" not in t["seats"] for t in api(service, "/rounds/2")["tables"])
+        shoot(page, "organiser-seating-withdrawn")
         assert browser_kit.external(record["requests"]) == []
         # the refused forms' 400/409 answers are logged by Chromium as failed loads: expected, not problems
         problems = [p for p in record["problems"] if "status of 40" not in p]

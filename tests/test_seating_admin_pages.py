@@ -158,3 +158,19 @@ def test_publish_a_round_and_run_the_clock(event):
     assert post(client, f"{clock}/close", page=clock).status_code == 302
     assert client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["round"]["closed_at"]
     assert 'id="published-2"' in client.get("/t/E1/seating").get_data(as_text=True)
+
+
+def test_a_player_withdraws_from_the_seating_page(event):
+    client = event["client"]
+    assert post(client, "/t/E1/seating", seed="3").status_code == 302
+    assert 'id="withdraw-player"' in client.get("/t/E1/seating").get_data(as_text=True)
+    nobody = post(client, "/t/E1/seating/withdraw", page="/t/E1/seating", player_id="X9", before_round="2")
+    assert nobody.status_code == 409 and 'id="withdraw-error"' in nobody.get_data(as_text=True)
+    done = post(client, "/t/E1/seating/withdraw", page="/t/E1/seating", player_id="P1", before_round="2", reason="身體不適")
+    assert done.status_code == 302
+    players = {p["id"]: p for p in client.get(f"{BASE}/E1/players", headers=event["headers"]).get_json()["players"]}
+    assert players["P1"]["withdrawn_before"] == 2
+    later = rounds(event)["rounds"][1]["tables"]
+    assert all("P1" not in t["seats"] for t in later)  # re-seated without them
+    assert "P1" in sum((t["seats"] for t in rounds(event)["rounds"][0]["tables"]), [])  # round 1 kept
+    assert 'id="withdrawn"' in client.get("/t/E1/seating").get_data(as_text=True)

@@ -9,6 +9,7 @@ a 將's 搬風 recorded from its table, a round's seating published.
                                             dice, the wind tiles in drawing order) and its 定莊 dice
                                             (``seat.dealer``), or both drawn here
 ``/t/<tid>/seating/<r>/<t>/<w>/substitute``  a registered 替補 takes table ``t``'s substitute seat at wind ``w``
+``/t/<tid>/seating/withdraw``               a player withdraws before a round (later rounds re-seated)
 ``/t/<tid>/seating/<r>/publish``            publish round ``r``'s seating on the hall screen now (the clock's
                                             ``SeatingPublished``; the clock must be set, ``/t/<tid>/clock``)
 ==========================================  ======================================================================
@@ -32,7 +33,7 @@ from referee.tiles import Wind
 from services import tournament_commands as commands
 from services.clock_commands import official_action
 from services.problems import ApiProblem
-from services.tournament_schemas import MatchDrawSchema, RoundSeatsSchema, SubstituteSchema
+from services.tournament_schemas import MatchDrawSchema, RoundSeatsSchema, SubstituteSchema, WithdrawalSchema
 from services.tournament_write import load
 from services.validation import first_error, reason_zh
 from tournament.clock import SeatingPublished
@@ -308,6 +309,30 @@ def substitute_post(tid: str, r: int, t: int, wind: int):
         return render_seating(tid, errors={field: (zh, en)},
                               status=problem.code if isinstance(problem, ApiProblem) else 400)
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
+
+
+# --- a player withdraws ---------------------------------------------------------------------------------
+
+
+@bp.post("/withdraw")
+def withdraw_post(tid: str):
+    """退賽 A player withdraws before a round: the later rounds are re-seated (``reseat``), the earlier kept."""
+    person = _official()
+    form = request.form
+    before = form.get("before_round", "").strip()
+    body = {"player_id": form.get("player_id", ""), "before_round": int(before) if before.isdigit() else before,
+            "reason": form.get("reason", "").strip()}
+    try:
+        data = WithdrawalSchema().load(body)
+        commands.withdraw_for(tid, data, actor=person.principal.id)
+    except ValidationError as error:
+        name, message = first_error(error.messages)
+        return render_seating(tid, errors={"withdraw": (f"「{name}」{reason_zh(message)}", f"{name}: {message}")},
+                              status=400, values=dict(form))
+    except ApiProblem as problem:
+        return render_seating(tid, errors={"withdraw": (problem.detail_zh, problem.detail)}, status=problem.code,
+                              values=dict(form))
+    return redirect(url_for("setup.seating_page", tid=tid, withdrew=body["player_id"]) + "#withdraw")
 
 
 # --- publish a round's seating ------------------------------------------------------------------------
