@@ -255,10 +255,10 @@ def render_seating(tid: str, *, errors=None, status: int = 200, values=None):
     seated_ids = {p for rnd in state.rounds for t in rnd.tables for p in t.seats if p}
     substitutes = [p for p in state.players if p.substitute and p.withdrawn_before is None]
     return render_template("setup_seating.html", tid=tid, name=state.settings.name, rounds=rounds, check=check,
-                           substitutes=substitutes, seated_ids=seated_ids, withdrew=request.args.get("withdrew"),
+                           substitutes=substitutes, seated_ids=seated_ids, withdrew=names.get(request.args.get("withdrew", ""), request.args.get("withdrew")),
                            active=[p for p in state.players if p.withdrawn_before is None],
                            withdrawn=[p for p in state.players if p.withdrawn_before is not None],
-                           players=len([p for p in state.players if not p.substitute]), errors=errors or {},
+                           players=len([p for p in state.players if not p.substitute and p.withdrawn_before is None]), errors=errors or {},
                            values=values or {}, all_rounds=range(1, state.settings.rounds + 1),
                            published=_published(loaded.records), seated_round=request.args.get("seated"),
                            published_now=request.args.get("published")), status
