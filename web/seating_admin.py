@@ -39,7 +39,7 @@ from services.validation import first_error, reason_zh
 from tournament.clock import SeatingPublished
 from web import console
 from web.errors import PageError
-from web.setup import MAX_FILE, LineError, _official, read_file, render_seating
+from web.setup import MAX_FILE, LineError, _official, read_file, refusal, render_seating
 
 bp = Blueprint("seating_admin", __name__, url_prefix="/t/<tid>/seating", template_folder="templates")
 bp.before_request(console._session_first)  # who is signed in; a POST's form token (CSRF)
@@ -279,10 +279,8 @@ def banfeng_post(tid: str, r: int, t: int, m: int):
         return _banfeng_page(tid, r, t, m, values=values, status=400,
                              errors={_form_field(field): (f"{label[0]}：{reason_zh(message)}", f"{label[1]}: {message}")})
     except (ApiProblem, MjrefError) as problem:
-        zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
-        en = getattr(problem, "detail", None) or str(problem)
-        return _banfeng_page(tid, r, t, m, values=values, status=problem.code if isinstance(problem, ApiProblem) else 400,
-                             errors={_form_field(getattr(problem, "field", None)): (zh, en)})
+        zh, en, status = refusal(problem)
+        return _banfeng_page(tid, r, t, m, values=values, status=status, errors={_form_field(problem.field): (zh, en)})
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
 
 
@@ -304,10 +302,8 @@ def substitute_post(tid: str, r: int, t: int, wind: int):
         name, message = first_error(error.messages)
         return render_seating(tid, errors={field: (f"「{name}」{reason_zh(message)}", f"{name}: {message}")}, status=400)
     except (ApiProblem, MjrefError) as problem:
-        zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
-        en = getattr(problem, "detail", None) or str(problem)
-        return render_seating(tid, errors={field: (zh, en)},
-                              status=problem.code if isinstance(problem, ApiProblem) else 400)
+        zh, en, status = refusal(problem)
+        return render_seating(tid, errors={field: (zh, en)}, status=status)
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
 
 

@@ -64,6 +64,14 @@ def _official():
     return console._official()
 
 
+def refusal(problem: ApiProblem | MjrefError) -> tuple[str, str, int]:
+    """What a page says of a refused write: (zh-TW, English, status) — the API's problem as it
+    is, a domain error (an impossible draw, entry …) as a 400."""
+    if isinstance(problem, ApiProblem):
+        return problem.detail_zh, problem.detail, problem.code
+    return problem.reason_zh, problem.message, 400
+
+
 def _schema_error(error: ValidationError) -> dict:
     field, message = first_error(error.messages)
     return {field: (reason_zh(message), message)}
@@ -315,8 +323,8 @@ def draw_post(tid: str, r: int, t: int, m: int):
         return render_seating(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",
                                                   f"the 定莊 dice are three of 1–6: {message}")}, status=400)
     except (ApiProblem, MjrefError) as problem:
-        zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
-        return render_seating(tid, errors={field: (zh, getattr(problem, "detail", None) or str(problem))}, status=400)
+        zh, en, _status = refusal(problem)
+        return render_seating(tid, errors={field: (zh, en)}, status=400)
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
 
 
