@@ -9,6 +9,7 @@ and the published seating the hall screen shows.
 ``POST /api/v1/tournaments/{id}/clock/reports``                 official         a table has finished
 ``POST /api/v1/tournaments/{id}/clock/close``                   official         close a round
 ``POST /api/v1/tournaments/{id}/clock/publish``                 official         publish a round's seating
+``POST /api/v1/tournaments/{id}/clock/extra-time``              official         extra time: every table, or one
 ``GET  /api/v1/tournaments/{id}/seating/published``             ``tournaments``  the latest published seating
 =============================================================  ===============  ==========================
 
@@ -29,10 +30,12 @@ from flask import jsonify
 from services.clock_commands import (
     clock_now, configure, current_round, load_clock, next_round, official_action, scheduler_view, status,
 )
-from services.clock_schemas import ClockSettingsSchema, ClockStatusSchema, PublishedSeatingSchema, ReportSchema, RoundArgSchema
+from services.clock_schemas import (
+    ClockSettingsSchema, ClockStatusSchema, ExtraTimeSchema, PublishedSeatingSchema, ReportSchema, RoundArgSchema,
+)
 from api import auth, idempotency
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from tournament.clock import RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
+from tournament.clock import ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
 from tournament.events import EventState
 from referee.tiles import Wind
 
@@ -132,6 +135,18 @@ def close_round(data: dict, tournament_id: str):
 def publish_seating(data: dict, tournament_id: str):
     """公布座位 Publish a round's seating now (official; default: the next round)."""
     return official_action(tournament_id, actor=_actor(), make=lambda s, at: SeatingPublished(next_round(s, data["round"]), at))
+
+
+@blp.post("/<tournament_id>/clock/extra-time")
+@blp.arguments(ExtraTimeSchema)
+@blp.response(200, ClockStatusSchema)
+@blp.doc(security=BEARER)
+@_idempotent
+def extra_time(data: dict, tournament_id: str):
+    """延長時間 Extra time (official, R-tour-27): for every table (no ``table``; before time is
+    called), or for one table held up by a dispute (it may start hands until its own later time)."""
+    return official_action(tournament_id, actor=_actor(), make=lambda s, at: ExtraTime(
+        current_round(s, data["round"]), data["minutes"] * 60, at, data["table"], data["reason"]))
 
 
 @blp.get("/<tournament_id>/seating/published")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.schemas import StrictBoolean
-from tournament.clock import AT_TIME_POLICIES, MAX_INTERVAL_SECONDS, MAX_ROUND_SECONDS, PUBLISH_POLICIES
+from tournament.clock import AT_TIME_POLICIES, MAX_EXTRA_SECONDS, MAX_INTERVAL_SECONDS, MAX_ROUND_SECONDS, PUBLISH_POLICIES
 
 
 # the bounds of tournament.clock.ClockSettings, with their reasons (every time worked out from them is a datetime)
@@ -42,6 +42,14 @@ class ClockSettingsSchema(Schema):
 class RoundArgSchema(Schema):
     round = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, 100),
                            metadata={"description": "輪次（省略：目前這一輪／下一輪）round (default: the current / next)"})
+
+
+class ExtraTimeSchema(RoundArgSchema):
+    minutes = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_EXTRA_SECONDS // 60),
+                             metadata={"description": "延長分鐘數 extra minutes"})
+    table = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, 10000),
+                           metadata={"description": "桌號（省略：全部各桌）the table held up (default: every table)"})
+    reason = fields.String(load_default="", validate=validate.Length(max=500), metadata={"description": "理由 reason"})
 
 
 class ReportSchema(RoundArgSchema):

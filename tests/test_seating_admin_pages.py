@@ -5,6 +5,7 @@ reported, closed. In Chromium: tests/test_organiser_browser.py."""
 from __future__ import annotations
 
 import io
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -147,8 +148,24 @@ def test_publish_a_round_and_run_the_clock(event):
     early = post(client, f"{clock}/call-time", page=clock)
     assert early.status_code == 409 and 'id="call-time-error"' in early.get_data(as_text=True)
     assert post(client, f"{clock}/start", page=clock).status_code == 302
+    # extra time for every table (R-tour-27): time is called 10 minutes later
+    before = client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["round"]["time_at"]
+    assert post(client, f"{clock}/extra-time", page=clock, minutes="0").status_code == 400
+    assert post(client, f"{clock}/extra-time", page=clock, minutes="10", reason="停電").status_code == 302
+    after = client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["round"]
+    assert datetime.fromisoformat(after["time_at"]) - datetime.fromisoformat(before) == timedelta(minutes=10)
+    assert after["extra"] == [{"table": None, "seconds": 600}]
     assert post(client, "/t/E1/seating/2/publish", page="/t/E1/seating").status_code == 302
     assert post(client, f"{clock}/call-time", page=clock).status_code == 302
+    late = post(client, f"{clock}/extra-time", page=clock, minutes="5")
+    assert late.status_code == 409 and "已宣布時間到" in late.get_data(as_text=True)  # every table: before time only
+    assert post(client, f"{clock}/extra-time", page=clock, minutes="15", table="2", reason="爭議").status_code == 302
+    extended = client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["round"]
+    assert datetime.fromisoformat(extended["table_time_at"]["2"]) - datetime.fromisoformat(extended["time_at"]) \
+        == timedelta(minutes=15)
+    assert 'id="extra"' in client.get(clock).get_data(as_text=True)
+    api = client.post(f"{BASE}/E1/clock/extra-time", json={"minutes": 5, "table": 9}, headers=event["headers"])
+    assert api.status_code == 409 and api.get_json()["field"] == "table"  # no table 9 in round 1
     assert post(client, f"{clock}/report", page=clock, table="1").status_code == 302
     page = client.get(clock).get_data(as_text=True)
     assert 'id="reported">第 1 桌' in page and "第 2 桌" in page

@@ -7,7 +7,8 @@ does (``/api/v1/tournaments/{id}/clock…``, :mod:`api.clocks`), from a browser.
                                     reported and waiting, what is due next) and its forms
 ``/t/<tid>/clock/settings``         set the clock (again): round length, at-time policy,
                                     reminders, auto-close, when seating is published
-``/t/<tid>/clock/<action>``         ``start`` · ``call-time`` · ``report`` · ``close`` · ``publish``
+``/t/<tid>/clock/<action>``         ``start`` · ``call-time`` · ``report`` · ``close`` · ``publish`` ·
+                                    ``extra-time`` (every table, or one held up: R-tour-27)
 ==================================  ===========================================================
 
 Officials and admins, on the console's sign-in and form token. Each form is turned into the
@@ -26,12 +27,10 @@ from services.clock_commands import (
     clock_now, configure, current_round, load_clock, next_round, official_action, status,
 )
 from referee.errors import MjrefError
-from services.clock_schemas import ClockSettingsSchema, ReportSchema, RoundArgSchema
+from services.clock_schemas import ClockSettingsSchema, ExtraTimeSchema, ReportSchema, RoundArgSchema
 from services.problems import ApiProblem
 from services.validation import first_error, reason_zh
-from tournament.clock import (
-    RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled,
-)
+from tournament.clock import ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
 from web import console
 from web.errors import PageError
 from web.setup import _official
@@ -52,6 +51,8 @@ ACTIONS = {
     "report": ("回報完賽", "Report a table", lambda s, at, d: TableReported(current_round(s, d["round"]), d["table"], at)),
     "close": ("結束本輪", "Close the round", lambda s, at, d: RoundClosed(current_round(s, d["round"]), at)),
     "publish": ("公布座位", "Publish seating", lambda s, at, d: SeatingPublished(next_round(s, d["round"]), at)),
+    "extra-time": ("延長時間", "Extra time", lambda s, at, d: ExtraTime(current_round(s, d["round"]), d["minutes"] * 60, at,
+                                                                   d["table"], d["reason"])),
 }
 
 
@@ -139,10 +140,14 @@ def action_post(tid: str, action: str):
     round_raw = request.form.get("round", "").strip()
     body: dict = {"round": int(round_raw) if round_raw.isdigit() else (round_raw or None)}
     schema = RoundArgSchema()
-    if action == "report":
+    if action in ("report", "extra-time"):
         table = request.form.get("table", "").strip()
-        body["table"] = int(table) if table.isdigit() else table
+        body["table"] = int(table) if table.isdigit() else (table or None)
         schema = ReportSchema()
+    if action == "extra-time":
+        minutes = request.form.get("minutes", "").strip()
+        body.update(minutes=int(minutes) if minutes.isdigit() else minutes, reason=request.form.get("reason", "").strip())
+        schema = ExtraTimeSchema()
     make = ACTIONS[action][2]
     try:
         data = schema.load(body)
