@@ -3,7 +3,8 @@ Chromium through Playwright (tests/browser_kit.py) against the real server (uWSG
 file). An official seats round 1 by hand (an error by line first, nothing written), uploads
 round 2 as a CSV file, records a table's 搬風 and 定莊 as drawn, sets the clock, starts round 1,
 publishes round 2's seating from the seating page — and the hall screen (1920×1080) keeps round
-1 while it is played — calls time, reports a table. 390 px legible, no request off 127.0.0.1,
+1 while it is played — gives every table extra time, calls time, gives one table extra time,
+reports a table, and a player withdraws. 390 px legible, no request off 127.0.0.1,
 no CSP violation or page error. Screenshots: tmp/artifacts/console/organiser-*.png."""
 from __future__ import annotations
 
@@ -128,9 +129,19 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         hall.close()
         # time called, a table reported
         page.goto(base + "/t/O1/clock")
+        page.fill("#extra-minutes", "10")  # extra time for every table, before time is called (R-tour-27)
+        page.fill("#extra-reason", "停電")
+        page.locator("#extra-time-button").click()
+        page.wait_for_selector("#extra")
+        assert "全部各桌 +10 分" in page.locator("#extra").inner_text()
         page.locator("#call-time-button").click()
         page.wait_for_selector("#done")
         assert "時間到" in page.locator("#phase").inner_text()
+        page.fill("#extra-minutes", "5")  # after time: one table held up by a dispute
+        page.select_option("#extra-table", "1")
+        page.locator("#extra-time-button").click()
+        page.wait_for_selector("#done")
+        assert "第 1 桌 +5 分" in page.locator("#extra").inner_text()
         page.select_option("#table", "2")
         page.locator("#report-button").click()
         page.wait_for_selector("#done")
@@ -139,6 +150,7 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         shoot(page, "organiser-clock")
         status = api(service, "/clock")
         assert status["round"]["time_called_at"] and [r["table"] for r in status["round"]["reported"]] == [2]
+        assert status["round"]["extra"] == [{"table": None, "seconds": 600}, {"table": 1, "seconds": 300}]
         # a player withdraws before round 2: round 2 re-seated without them
         page.goto(base + "/t/O1/seating")
         page.select_option("#withdraw-player", "P8")
