@@ -59,18 +59,19 @@ from services.tournament_schemas import (
     StandingsQuerySchema, SubstituteSchema, TypedResultSchema, WithdrawalSchema,
 )
 from services.tournament_commands import (
-    create_event, draw_for, encode_draw, last_group, player_dict, post_correction, post_entry, record_typed, records_of,
-    register, revert_for, schedule_event, schedule_of, seat_round_for, substitute_for, table_plan, withdraw_for,
+    chain_of, create_event, cut_decisions, decide_cut_for, draw_for, encode_draw, last_group, player_dict,
+    post_correction, post_entry, record_typed, records_of, register, revert_for, schedule_event, schedule_of,
+    seat_round_for, substitute_for, table_plan, withdraw_for,
 )
-from services.tournament_write import Loaded, load, refused, replayed, write
+from services.tournament_write import load, refused, write
 from services.tournament_views import audit_dict, hand_dict, plan_dict, quality, record_dict, summary
 from store import get_db
 from store import tables as table_store
 from store import tournaments as tstore
 from tournament import standings as st
-from tournament.errors import EventLogError, StandingsError
+from tournament.errors import EventLogError
 from tournament.events import audit, replay
-from tournament.provenance import CutDecided, TableLinked, fold
+from tournament.provenance import TableLinked, fold
 from tournament.results import check_balances
 
 blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments",
@@ -420,12 +421,6 @@ def sync(tid: str):
 # --- standings, log, balance -----------------------------------------------------------------------------
 
 
-def _chain(raw: str | None):
-    if raw is None:
-        return st.DEFAULT_TIE_BREAKS
-    return st.tie_breaks([part.strip() for part in raw.split(",") if part.strip()])
-
-
 def _rounds(raw: str | None):
     if raw is None:
         return None
@@ -453,7 +448,7 @@ def get_standings(query: dict, tid: str):
     ``?format=csv`` for a CSV file (zh-TW/English headers)."""
     _read()
     loaded = load(tid)
-    chain = _chain(query["tie_breaks"])
+    chain = chain_of(query["tie_breaks"])
     rows = st.standings(loaded.state, chain, rounds=_rounds(query["rounds"]),
                         include_substitutes=query["include_substitutes"])
     if query["format"] == "csv":
@@ -475,16 +470,12 @@ def get_advancement(query: dict, tid: str):
     loaded = load(tid)
     if loaded.state.round(query["round"]) is None:
         raise not_found("round", "輪次", query["round"], "round")
-    out = st.advancement(loaded.state, query["round"], query["take"], _chain(query["tie_breaks"]),
-                         _cut_decisions(loaded, query["round"], query["take"]))
+    out = st.advancement(loaded.state, query["round"], query["take"], chain_of(query["tie_breaks"]),
+                         cut_decisions(loaded, query["round"], query["take"]))
     return jsonify({"round": query["round"], "take": query["take"], "tables": [
         {"table": a.table, "advancing": list(a.advancing), "tie_at_cut": list(a.tie_at_cut),
          "decided": list(a.decided), "decision_reason": a.decision_reason or None,
          "ranking": [_standing(s) for s in a.ranking]} for a in out]})
-
-
-def _cut_decisions(loaded: Loaded, round_no: int, take: int) -> dict[int, tuple[tuple[str, ...], str]]:
-    return {t: (d.advancing, d.reason) for (r, t, k), d in loaded.provenance.cuts.items() if (r, k) == (round_no, take)}
 
 
 @blp.post("/<tid>/advancement/decisions")
@@ -497,27 +488,7 @@ def decide_cut(data: dict, tid: str):
     """晉級同分裁定 An official decides a tie at the 四取一 / 四取二 cut that the tie-break chain
     could not break (R-tour-10): who of the tied players goes on, with the reason (CutDecided)."""
     principal = _official()
-    round_no, table, take = data["round"], data["table"], data["take"]
-    event = CutDecided(round_no, table, take, tuple(data["advancing"]), data["reason"])
-
-    def events(db):
-        now = replayed(db, tid)
-        try:
-            tables = st.advancement(now.state, round_no, take, _chain(data["tie_breaks"]))
-            advance = next((a for a in tables if a.table == table), None)
-            if advance is None:
-                raise StandingsError(f"round {round_no} has no table {table}", field="table",
-                                     reason_zh=f"第 {round_no} 輪沒有第 {table} 桌")
-            st.check_cut_decision(advance, take, event.advancing)
-        except StandingsError as exc:  # the state refuses it: 409 naming the field
-            raise refused(EventLogError(exc.message, field=exc.field, reason_zh=exc.reason_zh)) from None
-        return [event]
-
-    def answer(records: list) -> dict:
-        return {"round": round_no, "table": table, "take": take, "advancing": list(event.advancing),
-                "reason": event.reason, "records": records_of(records)}
-
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    return decide_cut_for(tid, data, actor=principal.id)
 
 
 @blp.get("/<tid>/log")

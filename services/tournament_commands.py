@@ -20,6 +20,7 @@ call the same command: the same checks, errors and log.
 :func:`post_entry`              ``POST …/hands/entry``: a scorer's entry by 台 items
 :func:`post_correction`         ``POST …/corrections``: HandCorrected with the reason
 :func:`revert_for`              ``POST …/reverts``: Reverted with the reason
+:func:`decide_cut_for`          ``POST …/advancement/decisions``: a tie at the 四取一/四取二 cut decided
 ==============================  ==================================================================
 """
 from __future__ import annotations
@@ -41,13 +42,14 @@ from services.tournament_views import hand_dict, plan_dict, quality, record_dict
 from services.tournament_write import Loaded, Written, load, refused, replayed, write
 from store import tournaments as tstore
 from tournament.entry import AlsoWon, ScorerEntry, TaiItem, check_deal, deal_after, settle_entry
-from tournament.errors import EventLogError, ScheduleError
+from tournament import standings as st
+from tournament.errors import EventLogError, ScheduleError, StandingsError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
 )
 from tournament.match import MatchState
-from tournament.provenance import HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold
+from tournament.provenance import CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold
 from tournament.results import HandResult, Win
 from tournament.schedule import RoundPlan, Schedule, TablePlan, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
@@ -548,7 +550,49 @@ def revert_for(tid: str, data: dict, *, actor: int | None) -> Response:
     return write(tid, events, actor=actor, answer=lambda w: {"records": records_of(w.added)})
 
 
-__all__ = ["check_entry_deal", "create_event", "draw_for", "encode_draw", "entry_of", "key_events", "last_group",
-           "player_dict", "post_correction", "post_entry", "record_typed", "records_of", "register", "revert_for",
-           "schedule_event", "schedule_of", "seat_round_for", "settle_for", "substitute_for", "table_plan",
-           "withdraw_for"]
+def chain_of(raw: str | None):
+    """The tie-break chain a query names (comma-separated), else the default (R-tour-10)."""
+    if raw is None:
+        return st.DEFAULT_TIE_BREAKS
+    return st.tie_breaks([part.strip() for part in raw.split(",") if part.strip()])
+
+
+def cut_decisions(loaded: Loaded, round_no: int, take: int) -> dict[int, tuple[tuple[str, ...], str]]:
+    """The officials' decisions of ties at round ``round_no``'s 四取一 / 四取二 cut, by table."""
+    return {t: (d.advancing, d.reason) for (r, t, k), d in loaded.provenance.cuts.items() if (r, k) == (round_no, take)}
+
+
+def decide_cut_for(tid: str, data: dict, *, actor: int | None) -> Response:
+    """An official decides a tie at the 四取一 / 四取二 cut that the tie-break chain could not
+    break (``data`` as :class:`CutDecisionSchema` loads it; R-tour-10): the API and the
+    advancement page alike.
+
+    :raises ApiProblem: 409 ``event_refused`` naming the field (no tie there, a pick that does not fill it).
+    """
+    round_no, table, take = data["round"], data["table"], data["take"]
+    event = CutDecided(round_no, table, take, tuple(data["advancing"]), data["reason"])
+
+    def events(db):
+        now = replayed(db, tid)
+        try:
+            tables = st.advancement(now.state, round_no, take, chain_of(data["tie_breaks"]))
+            advance = next((a for a in tables if a.table == table), None)
+            if advance is None:
+                raise StandingsError(f"round {round_no} has no table {table}", field="table",
+                                     reason_zh=f"第 {round_no} 輪沒有第 {table} 桌")
+            st.check_cut_decision(advance, take, event.advancing)
+        except StandingsError as exc:  # the state refuses it: 409 naming the field
+            raise refused(EventLogError(exc.message, field=exc.field, reason_zh=exc.reason_zh)) from None
+        return [event]
+
+    def answer(records: list) -> dict:
+        return {"round": round_no, "table": table, "take": take, "advancing": list(event.advancing),
+                "reason": event.reason, "records": records_of(records)}
+
+    return write(tid, events, actor=actor, answer=lambda w: answer(w.added))
+
+
+__all__ = ["chain_of", "check_entry_deal", "create_event", "cut_decisions", "decide_cut_for", "draw_for", "encode_draw",
+           "entry_of", "key_events", "last_group", "player_dict", "post_correction", "post_entry", "record_typed",
+           "records_of", "register", "revert_for", "schedule_event", "schedule_of", "seat_round_for", "settle_for",
+           "substitute_for", "table_plan", "withdraw_for"]

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.servicekit import make_token
+from tests.test_console import CSRF, sign_in
 from tournament.player_record import player_record
 from tournament.standings import totals
 from web.loading import load
@@ -33,7 +34,7 @@ def played(app, client):
     for body in entries:
         answer = client.post(f"{BASE}/E1/hands/entry", json=body, headers=headers)
         assert answer.status_code == 201, answer.get_json()
-    return {"client": client, "headers": headers}
+    return {"client": client, "headers": headers, "secret": secret}
 
 
 def seats(client, headers, r) -> list[str]:
@@ -75,3 +76,30 @@ def test_the_standings_have_a_column_per_round_and_link_the_players(app, played)
     assert f'href="/t/E1/players/{pid}"' in html
     assert re.search(rf'/t/E1/players/{pid}".*?</th>\s*<td class="num">-?\d+</td>\s*<td class="num">{first[pid].points}</td>',
                      html, re.S)
+
+
+def test_advancement_a_tie_at_the_cut_and_an_officials_decision(app, played):
+    """Round 2's 四取二: one hand (seat 3 wins on seat 1's discard) leaves seats 0 and 2 tied at 0
+    on every tie-break: the page shows the tie; an official picks one, with the reason (R-tour-10)."""
+    client, headers = played["client"], played["headers"]
+    page = "/t/E1/advancement?round=2&take=2"
+    shown = client.get(page)
+    assert shown.status_code == 200 and "同分待決" in shown.get_data(as_text=True)
+    assert 'id="decide-1-form"' not in shown.get_data(as_text=True)  # the decision is an official's
+    sign_in(client, played["secret"])
+    html = client.get(page).get_data(as_text=True)
+    assert 'id="decide-1-form"' in html
+    csrf = CSRF.search(html).group(1)
+    tied = client.get(f"{BASE}/E1/advancement?round=2&take=2", headers=headers).get_json()["tables"][0]["tie_at_cut"]
+    assert len(tied) == 2
+    form = {"csrf_token": csrf, "round": "2", "take": "2", "table": "1", "reason": "抽籤"}
+    empty = client.post("/t/E1/advancement/decisions", data=form)
+    assert empty.status_code == 400 and 'id="decide-1-error"' in empty.get_data(as_text=True)
+    both = client.post("/t/E1/advancement/decisions", data={**form, "advancing": tied})
+    assert both.status_code == 409  # two picked for one place: refused by the API's check
+    done = client.post("/t/E1/advancement/decisions", data={**form, "advancing": tied[0]})
+    assert done.status_code == 302
+    after = client.get(f"{BASE}/E1/advancement?round=2&take=2", headers=headers).get_json()["tables"][0]
+    assert tied[0] in after["advancing"] and after["decision_reason"] == "抽籤" and after["tie_at_cut"] == []
+    assert "裁定" in client.get(page).get_data(as_text=True)
+    assert 'href="/t/E1/advancement"' in client.get("/t/E1/standings").get_data(as_text=True)

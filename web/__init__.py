@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, g
 
-from web import clock_page, console, headers, pages, results, seating_admin, setup, tiles, tools
+from web import advancement, clock_page, console, headers, pages, results, seating_admin, setup, tiles, tools
 from web.times import local_time, minutes_left, time_zone
 
 
@@ -22,6 +22,7 @@ def init_app(app: Flask) -> None:
     console.init_app(app)  # the officials' console: /, /signin, /hall, /tables/… (issue #14)
     results.init_app(app)  # the organisers' results entry: /t/<tid>/results/… (issue #15)
     setup.init_app(app)  # the organisers' setup: /t/new, /t/<tid>/players/import (issue #15)
+    advancement.init_app(app)  # 四取一 / 四取二 and tie decisions: /t/<tid>/advancement (issue #15)
     clock_page.init_app(app)  # the organisers' clock: /t/<tid>/clock (issue #15)
     seating_admin.init_app(app)  # seating by hand / CSV, 搬風, publish: /t/<tid>/seating/<r>/… (issue #15)
     # an event's page shows its times in the event's own zone (EventSettings.time_zone, set by web.times.show_in)
