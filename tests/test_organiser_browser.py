@@ -188,6 +188,9 @@ def test_standings_a_players_page_and_the_links_to_every_page(service):
         page.goto(base + "/")
         page.get_by_role("link", name="主辦：建立賽事").click()
         page.wait_for_url("**/signin**")  # an official's page: sign in first
+        page.fill("#token", service["secret"])
+        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
+        page.wait_for_url(base + "/t/new")
         page.goto(base + "/t/O2/")
         links = page.locator("#organiser-links a")
         hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
@@ -204,6 +207,18 @@ def test_standings_a_players_page_and_the_links_to_every_page(service):
         assert page.locator("#wins").inner_text() == "1"
         assert page.locator("#patterns tr[data-code='full_flush'] td").first.inner_text() == "1"
         shoot(page, "organiser-player")
+        # 四取二 of round 2: one self-draw leaves the three others tied for the second place
+        page.goto(base + "/t/O2/advancement?round=2&take=2")
+        assert "同分待決" in page.locator("#table-1").inner_text()
+        form = page.locator("#decide-1-form")
+        form.locator("input[name=advancing]").first.check()
+        form.locator("input[name=reason]").fill("抽籤")
+        form.get_by_role("button", name="記錄裁定 Record the decision").click()
+        page.wait_for_selector("#table-1 >> text=裁定理由")
+        status, advance = request(port, "GET", f"{BASE}/O2/advancement?round=2&take=2", None, headers)
+        assert len(advance["tables"][0]["advancing"]) == 2 and advance["tables"][0]["decision_reason"] == "抽籤"
+        shoot(page, "organiser-advancement")
+        page.goto(base + f"/t/O2/players/{winner}")
         pdf = service["tmp"] / "player.pdf"
         page.pdf(path=str(pdf), format="A4")
         assert pdf.stat().st_size > 1000  # printable
