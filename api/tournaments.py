@@ -9,6 +9,7 @@
 ``POST /api/v1/tournaments/{id}/schedule``                      official         make the schedule, seat its rounds
 ``GET  /api/v1/tournaments/{id}/schedule``                      ``tournaments``  the rounds seated and their quality
 ``PUT  /api/v1/tournaments/{id}/rounds/{r}``                    official         seat a round by hand
+``POST /api/v1/tournaments/{id}/rounds/{r}/by-standings``       official         seat a round by the standings
 ``GET  /api/v1/tournaments/{id}/rounds/{r}``                    ``tournaments``  a round: tables, each 將's seats
 ``POST /api/v1/tournaments/{id}/rounds/{r}/substitutes``        official         a 替補 takes a substitute's seat
 ``POST /api/v1/tournaments/{id}/withdrawals``                   official         a player withdraws; later rounds re-seated
@@ -52,7 +53,7 @@ from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from services.problems import ApiProblem, bad_request, not_found
 from services.tournament_results import sync_report
 from services.tournament_schemas import (
-    AdvancementQuerySchema, AnySchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema, EntryResultSchema,
+    AdvancementQuerySchema, AnySchema, ByStandingsSchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema, EntryResultSchema,
     HandsQuerySchema,
     LinkSchema,
     LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
@@ -61,7 +62,7 @@ from services.tournament_schemas import (
 from services.tournament_commands import (
     chain_of, create_event, cut_decisions, decide_cut_for, draw_for, encode_draw, last_group, player_dict,
     post_correction, post_entry, record_typed, records_of, register, revert_for, schedule_event, schedule_of,
-    seat_round_for, substitute_for, table_plan, withdraw_for,
+    seat_by_standings, seat_round_for, substitute_for, table_plan, withdraw_for,
 )
 from services.tournament_write import load, refused, write
 from services.tournament_views import audit_dict, hand_dict, plan_dict, quality, record_dict, summary
@@ -200,6 +201,18 @@ def seat_round(data: dict, tid: str, round_no: int):
     """手動排座 Seat a round by hand (until it has results)."""
     principal = _official()
     return seat_round_for(tid, round_no, data, actor=principal.id)
+
+
+@blp.post(f"/<tid>/rounds/<{INT}:round_no>/by-standings")
+@blp.arguments(ByStandingsSchema, required=False)
+@blp.response(200, AnySchema)
+@blp.doc(security=BEARER)
+@_idempotent
+def seat_round_by_standings(data: dict, tid: str, round_no: int):
+    """依成績排座 Seat a (final) round by the standings (R-tour-28): the top four at table 1, and
+    so on (``rounds``: the rounds ranked by, default every round before; ``tie_breaks``)."""
+    principal = _official()
+    return seat_by_standings(tid, round_no, data, actor=principal.id)
 
 
 @blp.get(f"/<tid>/rounds/<{INT}:round_no>")

@@ -13,6 +13,7 @@ call the same command: the same checks, errors and log.
 :func:`register`                ``POST …/players``: PlayerRegistered each, all or none
 :func:`schedule_event`          ``POST …/schedule``: the schedule's rounds, RoundSeated each
 :func:`seat_round_for`          ``PUT …/rounds/{r}``: a round seated by hand
+:func:`seat_by_standings`       ``POST …/rounds/{r}/by-standings``: a (final) round seated by the standings
 :func:`substitute_for`          ``POST …/rounds/{r}/substitutes``: a 替補 takes a seat
 :func:`withdraw_for`            ``POST …/withdrawals``: PlayerWithdrew, later rounds re-seated
 :func:`draw_for`                ``POST …/draw``: 搬風 and 定莊 of a 將 (``seat.banfeng``, ``seat.dealer``)
@@ -51,7 +52,7 @@ from tournament.events import (
 from tournament.match import MatchState
 from tournament.provenance import CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold
 from tournament.results import HandResult, Win
-from tournament.schedule import RoundPlan, Schedule, TablePlan, make_schedule, reseat
+from tournament.schedule import RoundPlan, Schedule, TablePlan, by_standings, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
 from tournament.typed import check_typed, deal_of
 
@@ -592,7 +593,37 @@ def decide_cut_for(tid: str, data: dict, *, actor: int | None) -> Response:
     return write(tid, events, actor=actor, answer=lambda w: answer(w.added))
 
 
+def seat_by_standings(tid: str, round_no: int, data: dict, *, actor: int | None) -> Response:
+    """Seat round ``round_no`` by the standings over ``data["rounds"]`` (default: every round
+    before it) and the tie-break chain (``data`` as :class:`ByStandingsSchema` loads it;
+    :func:`tournament.schedule.by_standings`, R-tour-28): the players who still play (not
+    withdrawn by then, substitutes apart), the top four at table 1 and so on.
+
+    :raises ApiProblem: 400 naming ``rounds`` for a round not before this one; 409 as for a round seated by hand.
+    """
+    loaded = load(tid)
+    state = loaded.state
+    ranked_rounds = data["rounds"] if data["rounds"] is not None else list(range(1, round_no))
+    if not ranked_rounds:
+        raise bad_request("invalid_round", "rounds", f"round {round_no} has no round before it to rank by",
+                          f"第 {round_no} 輪之前沒有成績可依")
+    bad = next((k for k, r in enumerate(ranked_rounds) if not 1 <= r < round_no), None)
+    if bad is not None:
+        raise bad_request("invalid_round", f"rounds[{bad}]", f"round {ranked_rounds[bad]} is not before round {round_no}",
+                          f"第 {ranked_rounds[bad]} 輪不在第 {round_no} 輪之前")
+    playing = {p.player_id for p in state.players
+               if not p.substitute and (p.withdrawn_before is None or p.withdrawn_before > round_no)}
+    order = [s.totals.player_id for s in st.standings(state, chain_of(data["tie_breaks"]), rounds=ranked_rounds)
+             if s.totals.player_id in playing]
+    try:
+        plan = by_standings(order, round_no)
+    except ScheduleError as exc:
+        raise refused(exc) from None
+    return seat_round_for(tid, round_no, {"tables": [{"table": t.table, "seats": list(t.seats)} for t in plan.tables]},
+                          actor=actor)
+
+
 __all__ = ["chain_of", "check_entry_deal", "create_event", "cut_decisions", "decide_cut_for", "draw_for", "encode_draw",
            "entry_of", "key_events", "last_group", "player_dict", "post_correction", "post_entry", "record_typed",
-           "records_of", "register", "revert_for", "schedule_event", "schedule_of", "seat_round_for", "settle_for",
-           "substitute_for", "table_plan", "withdraw_for"]
+           "records_of", "register", "revert_for", "schedule_event", "schedule_of", "seat_by_standings",
+           "seat_round_for", "settle_for", "substitute_for", "table_plan", "withdraw_for"]

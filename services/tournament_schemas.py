@@ -69,6 +69,16 @@ class RoundSeatsSchema(Schema):
     tables = fields.List(fields.Nested(TableSeatsSchema), required=True, validate=validate.Length(min=1))
 
 
+class ByStandingsSchema(Schema):
+    """依成績排座 Seat a round by the standings (R-tour-28)."""
+
+    rounds = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 100)), load_default=None, allow_none=True,
+                         metadata={"description": "依哪幾輪的成績（省略：此輪之前各輪）the rounds ranked by (default: "
+                                                  "every round before this one)"})
+    tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS,
+                               metadata={"description": "同分比較，逗號分隔（同 GET …/standings）"})
+
+
 class SubstituteSchema(Schema):
     table = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10000))
     wind = fields.String(required=True, validate=validate.OneOf(WINDS), metadata={"description": "替補席的風位 EAST… or 東…"})

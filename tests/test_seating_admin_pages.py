@@ -191,3 +191,24 @@ def test_a_player_withdraws_from_the_seating_page(event):
     assert all("P1" not in t["seats"] for t in later)  # re-seated without them
     assert "P1" in sum((t["seats"] for t in rounds(event)["rounds"][0]["tables"]), [])  # round 1 kept
     assert 'id="withdrawn"' in client.get("/t/E1/seating").get_data(as_text=True)
+
+
+def test_a_final_round_seated_by_the_standings(event):
+    """R-tour-28: round 2 by round 1's standings — the top four at table 1 (the API's
+    ``POST …/rounds/2/by-standings`` and the seating page's button are the same command)."""
+    client, headers = event["client"], event["headers"]
+    assert post(client, "/t/E1/seating/1/edit", list="1,P1,P2,P3,P4\n2,P5,P6,P7,P8\n").status_code == 302
+    for table, (winner, deal_in) in ((1, (1, 0)), (2, (2, 3))):
+        body = {"round": 1, "table": table, "dealer": 0, "winner": winner, "deal_in": deal_in, "items": ["full_flush"]}
+        assert client.post(f"{BASE}/E1/hands/entry", json=body, headers=headers).status_code == 201
+    early = post(client, "/t/E1/seating/1/by-standings", page="/t/E1/seating")
+    assert early.status_code == 400 and 'id="standings-1-error"' in early.get_data(as_text=True)
+    assert "之前沒有成績可依" in early.get_data(as_text=True)  # round 1 has no round before it to rank by
+    done = post(client, "/t/E1/seating/2/by-standings", page="/t/E1/seating")
+    assert done.status_code == 302
+    ranked = [r["player_id"] for r in client.get(f"{BASE}/E1/standings?rounds=1", headers=headers).get_json()["standings"]]
+    seated = [t["seats"] for t in client.get(f"{BASE}/E1/rounds/2", headers=headers).get_json()["tables"]]
+    assert seated == [ranked[:4], ranked[4:8]]
+    assert set(ranked[:2]) == {"P2", "P7"}  # the two winners head table 1
+    api = client.post(f"{BASE}/E1/rounds/2/by-standings", json={"rounds": [2]}, headers=headers)
+    assert api.status_code == 400 and api.get_json()["field"] == "rounds[0]"

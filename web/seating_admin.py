@@ -9,6 +9,7 @@ a 將's 搬風 recorded from its table, a round's seating published.
                                             dice, the wind tiles in drawing order) and its 定莊 dice
                                             (``seat.dealer``), or both drawn here
 ``/t/<tid>/seating/<r>/<t>/<w>/substitute``  a registered 替補 takes table ``t``'s substitute seat at wind ``w``
+``/t/<tid>/seating/<r>/by-standings``       seat round ``r`` by the standings of the rounds before it (R-tour-28)
 ``/t/<tid>/seating/withdraw``               a player withdraws before a round (later rounds re-seated)
 ``/t/<tid>/seating/<r>/publish``            publish round ``r``'s seating on the hall screen now (the clock's
                                             ``SeatingPublished``; the clock must be set, ``/t/<tid>/clock``)
@@ -33,7 +34,7 @@ from referee.tiles import Wind
 from services import tournament_commands as commands
 from services.clock_commands import official_action
 from services.problems import ApiProblem
-from services.tournament_schemas import MatchDrawSchema, RoundSeatsSchema, SubstituteSchema, WithdrawalSchema
+from services.tournament_schemas import ByStandingsSchema, MatchDrawSchema, RoundSeatsSchema, SubstituteSchema, WithdrawalSchema
 from services.tournament_write import load
 from services.validation import first_error, reason_zh
 from tournament.clock import SeatingPublished
@@ -305,6 +306,22 @@ def substitute_post(tid: str, r: int, t: int, wind: int):
         zh, en, status = refusal(problem)
         return render_seating(tid, errors={field: (zh, en)}, status=status)
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
+
+
+# --- a (final) round seated by the standings -----------------------------------------------------------
+
+
+@bp.post("/<int:r>/by-standings")
+def by_standings_post(tid: str, r: int):
+    """依成績排座 Seat round ``r`` by the standings of the rounds before it (R-tour-28): the top
+    four at table 1, and so on; a round with results is refused as when seated by hand."""
+    person = _official()
+    _round(load(tid), r)
+    try:
+        commands.seat_by_standings(tid, r, ByStandingsSchema().load({}), actor=person.principal.id)
+    except ApiProblem as problem:
+        return render_seating(tid, errors={f"standings-{r}": (problem.detail_zh, problem.detail)}, status=problem.code)
+    return redirect(url_for("setup.seating_page", tid=tid, seated=r) + f"#round-{r}")
 
 
 # --- a player withdraws ---------------------------------------------------------------------------------
