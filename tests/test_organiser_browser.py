@@ -161,6 +161,13 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         assert "劉雅婷" in page.locator("#withdrawn").inner_text()
         assert all("P8" not in t["seats"] for t in api(service, "/rounds/2")["tables"])
         shoot(page, "organiser-seating-withdrawn")
+        # round 2 seated by round 1's standings instead (R-tour-28): the seven who still play, 1–4 at table 1
+        page.locator("#standings-2-button").click()
+        page.wait_for_selector("#seated")
+        status, ranked = request(service["port"], "GET", f"{BASE}/O1/standings?rounds=1", None, service["headers"])
+        order = [r["player_id"] for r in ranked["standings"] if r["player_id"] != "P8"]
+        tables = api(service, "/rounds/2")["tables"]
+        assert [t["seats"] for t in tables] == [order[:4], order[4:] + [None]]
         assert browser_kit.external(record["requests"]) == []
         # the refused forms' 400/409 answers are logged by Chromium as failed loads: expected, not problems
         problems = [p for p in record["problems"] if "status of 40" not in p]
