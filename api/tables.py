@@ -35,7 +35,7 @@ from services.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from services.problems import ApiProblem, bad_request, not_found
 from services.schemas import params_property, profile_property
-from api.tournament_schemas import TOURNAMENT_ID
+from services.tournament_schemas import TOURNAMENT_ID
 from referee.errors import MjrefError
 from referee.events import EventType
 from referee.ruleset import Ruleset

@@ -16,7 +16,7 @@ from flask import jsonify
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
 from services.problems import not_found
-from api.tournament_schemas import AnySchema
+from services.tournament_schemas import AnySchema
 from services.tournament_log import load
 from tournament.match import MatchState
 from tournament.typed import deal_of

@@ -4,7 +4,7 @@ The log is the truth (``tournament_events``); every read replays it with
 :func:`tournament.events.replay` and folds the side events with
 :func:`tournament.provenance.fold`. A replay is kept per tournament and reused while the
 log's last sequence number is unchanged (the log is append-only: same number, same log).
-Appends are the API's (:func:`api.tournament_state.write`).
+Appends are :func:`services.tournament_write.write` (the API's and the pages').
 """
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def test_create_list_and_get(client, official):
     assert response.status_code == 201 and response.headers["Location"] == "/api/v1/tournaments/T1"
     body = response.get_json()
     assert body["settings"] == {"name": "台北盃", "rounds": 15, "matches_per_round": 1, "base": 50, "per_tai": 10,
-                                "ruleset": "competition", "round_minutes": 90}
+                                "ruleset": "competition", "round_minutes": 90, "time_zone": None}
     assert body["last_seq"] == 1 and body["players"] == 0 and body["balanced"] is True
     assert [t["id"] for t in client.get(BASE).get_json()["tournaments"]] == ["T1"]
     assert client.get(f"{BASE}/T1").get_json()["name"] == "台北盃"

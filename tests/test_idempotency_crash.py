@@ -5,7 +5,7 @@ before the answer. Started again, the resend gets the original answer — by its
 recorded twice.
 
 The window between commit and answer is held open by ``TESTING_DELAY_AFTER_COMMIT_SECONDS``
-(config only, off by default: :func:`api.idempotency._delay_for_tests`); the test polls the
+(config only, off by default: :func:`services.idempotency._delay_for_tests`); the test polls the
 SQLite file from its own connection and kills the server the moment both writes are in it.
 """
 from __future__ import annotations

@@ -44,6 +44,12 @@ def test_create_an_event_and_import_its_players(chromium, service, tmp_path):
         page.get_by_role("button", name="建立 Create").click()
         assert page.locator("#rounds").get_attribute("aria-invalid") == "true"
         page.fill("#rounds", "4")
+        page.fill("#time_zone", "Mars/Olympus")  # the event's own time zone: an IANA name or nothing
+        page.get_by_role("button", name="建立 Create").click()
+        assert page.locator("#time_zone").get_attribute("aria-invalid") == "true"
+        assert "IANA" in page.locator("#time_zone-error").inner_text()
+        shoot(page, "setup-event-error")
+        page.fill("#time_zone", "Asia/Taipei")
         page.get_by_role("button", name="建立 Create").click()
         page.wait_for_url("**/t/taipei48/players/import?created=1")
         names = [s + g for s in SURNAMES for g in GIVEN.split()]
@@ -79,6 +85,8 @@ def test_create_an_event_and_import_its_players(chromium, service, tmp_path):
         page.wait_for_selector("#r1t1 .draw:has-text('莊')")
         assert page.locator("#r1t1 .dice").inner_text() == "2 2 6"  # the dice as recorded
         shoot(page, "setup-seating")
+        status, event = request(service["port"], "GET", "/api/v1/tournaments/taipei48", None, service["headers"])
+        assert event["settings"]["time_zone"] == "Asia/Taipei"
         assert _external(record["requests"]) == [] and record["problems"] == [], record["problems"]
     finally:
         record["context"].close()

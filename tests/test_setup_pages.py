@@ -118,3 +118,41 @@ def test_seating_the_schedule_its_quality_and_the_first_dealer(signed_in):
     assert [d["event"]["table"] for d in drawn] == [1, 2]
     assert drawn[0]["event"]["dealer_draw"]["dice"] == [3, 4, 5]
     assert "莊 " in signed_in.get(seating).get_data(as_text=True)
+
+
+def test_an_event_has_its_own_time_zone_and_its_pages_show_times_in_it(app, signed_in):
+    """``time_zone`` (issue #15 item 1): an IANA name, refused at the field otherwise (nothing
+    written); the event's pages show its times there, not in the service's ``TIME_ZONE``."""
+    import re
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    bad = create(signed_in, id="L0", time_zone="Mars/Olympus")
+    assert bad.status_code == 400 and 'id="time_zone-error"' in bad.get_data(as_text=True)
+    assert "IANA" in bad.get_data(as_text=True)
+    assert signed_in.get(f"{BASE}/L0").status_code == 404
+    assert create(signed_in, id="L1", time_zone="Europe/London", round_minutes="60").status_code == 302
+    assert create(signed_in, id="T2", round_minutes="60").status_code == 302
+    assert signed_in.get(f"{BASE}/L1").get_json()["settings"]["time_zone"] == "Europe/London"
+    assert signed_in.get(f"{BASE}/T2").get_json()["settings"]["time_zone"] is None
+    shown = {}
+    for tid in ("L1", "T2"):
+        players = f"/t/{tid}/players/import"
+        assert signed_in.post(players, data={"csrf_token": token(signed_in, players),
+                                             "list": "王小明\n李大華\n陳美玲\n林志強"}).status_code == 200
+        seating = f"/t/{tid}/seating"
+        assert signed_in.post(seating, data={"csrf_token": token(signed_in, seating), "seed": "1"}).status_code == 302
+        page = f"/t/{tid}/clock"
+        assert signed_in.post(f"{page}/settings", data={"csrf_token": token(signed_in, page), "round_minutes": "60",
+                                                        "at_time": "finish_hand", "reminders": "5", "auto_close": "1",
+                                                        "publish": "on_close"}).status_code == 302
+        assert signed_in.post(f"{page}/start", data={"csrf_token": token(signed_in, page)}).status_code == 302
+        html = signed_in.get(page).get_data(as_text=True)
+        when, text = re.search(r'<time datetime="([^"]+)">([^<]+)</time>', html).groups()
+        shown[tid] = (datetime.fromisoformat(when), text)
+    london = shown["L1"][0].astimezone(ZoneInfo("Europe/London"))
+    taipei = shown["T2"][0].astimezone(ZoneInfo(app.config.get("TIME_ZONE") or "Asia/Taipei"))
+    assert shown["L1"][1].endswith(f"{london.hour:02d}:{london.minute:02d}")
+    assert shown["T2"][1].endswith(f"{taipei.hour:02d}:{taipei.minute:02d}")
+    assert shown["L1"][1] != shown["T2"][1]
+    assert "Europe/London" in signed_in.get("/t/L1/").get_data(as_text=True)

@@ -267,8 +267,26 @@ class SeatingPublished(ClockEvent):
     late: bool = False
 
 
+#: the most extra time one grant gives (a dispute's hold-up, not a second round)
+MAX_EXTRA_SECONDS = 4 * 3600
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class ExtraTime(ClockEvent):
+    """An official gives a round extra time (R-tour-27): every table (``table`` ``None``) — time
+    is then called ``seconds`` later — or one table held up by a dispute, which may start hands
+    until its own later time while the others stop at the round's; ``reason`` for the record."""
+
+    round: int
+    seconds: int
+    at: str
+    table: int | None = None
+    reason: str = ""
+
+
 CLOCK_EVENTS = (ClockConfigured, RoundStarted, ReminderGiven, TimeCalled, TableReported, RoundClosed,
-                SeatingPublished)
+                SeatingPublished, ExtraTime)
 
 
 # --- the fold -----------------------------------------------------------------------------
@@ -294,6 +312,8 @@ class RoundClock:
     close_reason: str | None = None
     close_due: str = ""
     published_at: str | None = None
+    #: extra time granted: (table, seconds) each, ``None`` for every table (R-tour-27)
+    extra: tuple[tuple[int | None, int], ...] = ()
 
     @property
     def started(self) -> bool:
@@ -323,8 +343,20 @@ class RoundClock:
         return parse_time(self.started_at)
 
     def time_at(self, settings: ClockSettings) -> datetime | None:
+        """When time is up for every table: the round's length, plus the extra time given to all."""
         start = self.clock_from()
-        return None if start is None else start + timedelta(seconds=settings.round_seconds)
+        extra = sum(s for t, s in self.extra if t is None)
+        return None if start is None else start + timedelta(seconds=settings.round_seconds + extra)
+
+    def table_time_at(self, settings: ClockSettings, table: int) -> datetime | None:
+        """When time is up for one table: the round's time plus the extra time given to that table."""
+        time_at = self.time_at(settings)
+        extra = sum(s for t, s in self.extra if t == table)
+        return None if time_at is None else time_at + timedelta(seconds=extra)
+
+    @property
+    def extended_tables(self) -> tuple[int, ...]:
+        return tuple(sorted({t for t, _ in self.extra if t is not None}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +465,20 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
         if event.due:
             parse_time(event.due, "due")
         return state.with_round(replace(rnd, closed_at=event.at, close_reason=event.reason, close_due=event.due))
+    if isinstance(event, ExtraTime):
+        if type(event.seconds) is not int or not 1 <= event.seconds <= MAX_EXTRA_SECONDS:
+            raise _fail(f"seconds must be 1–{MAX_EXTRA_SECONDS}, got {event.seconds!r}",
+                        f"延長秒數須為 1–{MAX_EXTRA_SECONDS}，收到 {event.seconds!r}", "seconds")
+        if event.table is None and rnd.time_called:
+            raise _fail(f"time was already called in round {number}: give the extra time to a table",
+                        f"第 {number} 輪已宣布時間到，不能延長全部各桌；請為個別桌延長", "table")
+        if event.table is not None and (type(event.table) is not int or event.table < 1):
+            raise _fail(f"table must be a table number ≥ 1, got {event.table!r}", f"桌號須為 1 以上，收到 {event.table!r}",
+                        "table")
+        if event.table is not None and event.table in rnd.reported_tables:
+            raise _fail(f"table {event.table} has reported its finish in round {number}",
+                        f"第 {number} 輪第 {event.table} 桌已回報完賽", "table")
+        return state.with_round(replace(rnd, extra=rnd.extra + ((event.table, event.seconds),)))
     raise _fail(f"not a clock event: {event!r}", f"不是時鐘事件：{event!r}")
 
 
@@ -464,7 +510,7 @@ def check_tables(event_state: EventState, events: Sequence[ClockEvent]) -> None:
             raise _fail(f"the event has {rounds} rounds, not {number}", f"賽事共 {rounds} 輪，沒有第 {number} 輪", "round")
         if isinstance(event, (RoundStarted, SeatingPublished)) and event_state.round(number) is None:
             raise _fail(f"round {number} is not seated yet", f"第 {number} 輪尚未排座位", "round")
-        if isinstance(event, TableReported):
+        if isinstance(event, TableReported) or (isinstance(event, ExtraTime) and event.table is not None):
             plan = event_state.round(number)
             tables = [t.table for t in plan.tables] if plan else []
             if event.table not in tables:
@@ -646,7 +692,7 @@ def match_from_results(first_dealer: int, results: Iterable[HandResult], *, max_
 
 
 def may_start_hand(state: ClockState, round_no: int, now_match: MatchState,
-                   at_call: MatchState | None = None) -> bool:
+                   at_call: MatchState | None = None, *, table: int | None = None, now: datetime | None = None) -> bool:
     """May a table of round ``round_no`` start another hand of its 將 (R-tour-20)?
 
     ``now_match``: the 將 after every hand recorded; ``at_call``: the 將 as it stood when
@@ -654,7 +700,8 @@ def may_start_hand(state: ClockState, round_no: int, now_match: MatchState,
     play), ``None`` when the table was not in a 將 then.
 
     Not before the round starts, never after it closes or once the 將 is over. Before time:
-    yes. After time, ``finish_hand``: no (the hand in play at the call is finished and
+    yes. A ``table`` given extra time (R-tour-27) plays on as before time while ``now`` is before
+    its own time. After time, ``finish_hand``: no (the hand in play at the call is finished and
     recorded, none starts after it). ``finish_circle``: while the 圈風 marker still shows
     the wind of the 圈 in play at the call (``app.rounds``, ``seat.dealer``).
     """
@@ -663,6 +710,9 @@ def may_start_hand(state: ClockState, round_no: int, now_match: MatchState,
         return False
     if not rnd.time_called:
         return True
+    if table is not None and now is not None and state.settings is not None and table in rnd.extended_tables \
+            and now < rnd.table_time_at(state.settings, table):
+        return True  # held up by a dispute: its extra time runs on after the round's (R-tour-27)
     if rnd.policy == FINISH_HAND or at_call is None or at_call.over:
         return False
     return (now_match.first_dealer == at_call.first_dealer and now_match.hands >= at_call.hands
@@ -693,7 +743,7 @@ def table_may_start_hand(records: Sequence[Record], state: ClockState, round_no:
 
 __all__ = [
     "AT_TIME_POLICIES", "Action", "CLOCK_EVENTS", "ClockConfigured", "ClockError", "ClockEvent", "ClockSettings",
-    "ClockState", "FINISH_CIRCLE", "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
+    "ClockState", "ExtraTime", "FINISH_CIRCLE", "MAX_EXTRA_SECONDS", "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
     "RoundClock", "RoundClosed", "RoundStarted", "SeatingPublished", "TableReported", "TimeCalled", "apply_clock",
     "check_tables", "clock_state", "due", "format_time", "match_from_results", "may_start_hand", "next_due",
     "parse_time", "pending", "table_finished", "table_may_start_hand",

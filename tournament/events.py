@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from referee.errors import MjrefError
 from referee.tiles import Wind
@@ -44,7 +45,8 @@ def _fail(message: str, zh: str, field: str = "event") -> EventLogError:
 @dataclass(frozen=True, slots=True)
 class EventSettings:
     """What an event is played as: name, rounds, 將 per round, stakes (底 / 台), ruleset
-    profile, round time in minutes (``None``: untimed)."""
+    profile, round time in minutes (``None``: untimed), and the IANA time zone its times are
+    shown in (``None``: the service's ``TIME_ZONE``; an event abroad names its own)."""
 
     name: str
     rounds: int
@@ -53,8 +55,12 @@ class EventSettings:
     per_tai: int = 20
     ruleset: str = "competition"
     round_minutes: int | None = None
+    time_zone: str | None = None
 
     def __post_init__(self) -> None:
+        if self.time_zone is not None and not _is_zone(self.time_zone):
+            raise _fail(f"time_zone must name an IANA time zone (e.g. Asia/Taipei), got {self.time_zone!r}",
+                        f"時區須為 IANA 時區名稱（例如 Asia/Taipei），收到 {self.time_zone!r}", "time_zone")
         if not isinstance(self.name, str) or not self.name.strip():
             raise _fail(f"an event needs a name, got {self.name!r}", "賽事須有名稱", "name")
         for name in ("rounds", "matches_per_round"):
@@ -65,6 +71,17 @@ class EventSettings:
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise _fail(f"{name} must be ≥ 0, got {value!r}", f"{name} 須為 0 以上，收到 {value!r}", name)
+
+
+def _is_zone(name: object) -> bool:
+    """Whether *name* is an IANA time zone this system knows (``Asia/Taipei``)."""
+    if not isinstance(name, str) or not name or len(name) > 64:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 class SideEvent:

@@ -11,7 +11,8 @@ tables, two of them never at one table when that can be avoided.
 :func:`reseat` re-seats the rounds after a withdrawal: the rounds played stay as they were,
 the leaving players' seats go to substitutes, and when a whole table can go the later rounds
 are re-seated around the meetings already played. :func:`check_schedule` verifies a schedule
-and reports its repeats and wind balance.
+and reports its repeats and wind balance. :func:`by_standings` seats a (final) round by the
+standings instead: the top four at table 1, and so on.
 
 Everything depends only on the arguments: the same players, rounds and seed give the same
 schedule.
@@ -215,6 +216,19 @@ def make_schedule(players: Sequence[str], rounds: int, *, seed: int = 0) -> Sche
     return Schedule(players, tuple(plans), seed, method)
 
 
+def by_standings(ranked: Sequence[str], round_no: int) -> RoundPlan:
+    """A round seated by the standings (issue #15 item 6, R-tour-28), as final rounds are: the
+    first four at table 1, the next four at table 2, and so on; a last table short of four has
+    substitute seats (替補, ``None``). Within a table the seats are in standings order — where
+    each sits is the 將's 搬風 (``seat.banfeng``).
+
+    :raises ScheduleError: fewer than 4 players, a player listed twice.
+    """
+    players = _check_players(ranked)
+    seats: list[Seat] = [*players, *[SUBSTITUTE] * (_seats(len(players)) - len(players))]
+    return RoundPlan(round_no, tuple(TablePlan(k // 4 + 1, tuple(seats[k:k + 4])) for k in range(0, len(seats), 4)))
+
+
 def meeting_counts(rounds: Iterable[RoundPlan]) -> Counter:
     """How often each pair of players (a ``frozenset``) sat at one table."""
     met: Counter = Counter()
@@ -341,6 +355,6 @@ def reseat(schedule: Schedule, *, withdrawn: Iterable[str], from_round: int, see
 
 
 __all__ = [
-    "SUBSTITUTE", "RoundPlan", "Schedule", "ScheduleCheck", "TablePlan", "check_schedule", "make_schedule",
-    "meeting_counts", "reseat",
+    "SUBSTITUTE", "RoundPlan", "Schedule", "ScheduleCheck", "TablePlan", "by_standings", "check_schedule",
+    "make_schedule", "meeting_counts", "reseat",
 ]

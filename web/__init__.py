@@ -9,9 +9,9 @@ every response (:mod:`web.headers`: a Content-Security-Policy on every HTML page
 """
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 
-from web import console, headers, pages, results, setup, tiles, tools
+from web import advancement, clock_page, console, headers, pages, results, seating_admin, setup, tiles, tools
 from web.times import local_time, minutes_left, time_zone
 
 
@@ -22,7 +22,12 @@ def init_app(app: Flask) -> None:
     console.init_app(app)  # the officials' console: /, /signin, /hall, /tables/… (issue #14)
     results.init_app(app)  # the organisers' results entry: /t/<tid>/results/… (issue #15)
     setup.init_app(app)  # the organisers' setup: /t/new, /t/<tid>/players/import (issue #15)
-    app.add_template_filter(lambda when: local_time(when, zone, current_app.config["CLOCK"].now()), "local_time")
+    advancement.init_app(app)  # 四取一 / 四取二 and tie decisions: /t/<tid>/advancement (issue #15)
+    clock_page.init_app(app)  # the organisers' clock: /t/<tid>/clock (issue #15)
+    seating_admin.init_app(app)  # seating by hand / CSV, 搬風, publish: /t/<tid>/seating/<r>/… (issue #15)
+    # an event's page shows its times in the event's own zone (EventSettings.time_zone, set by web.times.show_in)
+    app.add_template_filter(lambda when: local_time(when, g.get("time_zone") or zone, current_app.config["CLOCK"].now()),
+                            "local_time")
     app.add_template_filter(minutes_left, "minutes_left")
     tiles.init_app(app)
     tools.init_app(app)

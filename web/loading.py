@@ -19,6 +19,7 @@ from store import tournaments as tournament_store
 from tournament.events import EventSettings, EventState, Record
 from tournament.schedule import RoundPlan, TablePlan
 from web.errors import PageError, from_problem, not_found
+from web.times import show_in
 
 READ_AREA = "tournaments"
 
@@ -35,6 +36,8 @@ class Tournament:
     first_dealers: dict[tuple[int, int, int], int]
     #: (round, table, 將, hand) → (dealer seat, streak) as the scorer entered the hand in effect
     entered_dealers: dict[tuple[int, int, int, int], tuple[int, int]] = field(default_factory=dict)
+    #: (round, table, 將, hand) → the scorer's entry of the hand in effect (its 台 items)
+    entries: dict = field(default_factory=dict)
 
     @property
     def settings(self) -> EventSettings | None:
@@ -99,11 +102,12 @@ def load(tournament_id: str) -> Tournament:
     except MjrefError as exc:
         raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}", f"The tournament's log does not replay: {exc.message}",
                         field=exc.field) from None
+    show_in(loaded.state.settings)  # the event's times in its own zone
     # 定莊 (seat.dealer): each 將's first dealer, from its recorded throw
     first_dealers = {key: drawn.dealer_draw.dealer for key, drawn in loaded.provenance.draws.items()}
     entered = {h.key: e.entry for h in loaded.state.hands if (e := loaded.provenance.entry_with(h.seq, h.key))}
     return Tournament(tournament_id, loaded.row, loaded.records, loaded.state, first_dealers,
-                      {key: (entry.dealer, entry.streak) for key, entry in entered.items()})
+                      {key: (entry.dealer, entry.streak) for key, entry in entered.items()}, entered)
 
 
 def list_all() -> list[dict]:

@@ -13,7 +13,9 @@ for the standings. Routes (``<tid>`` a tournament id, ``<r>`` a round, ``<t>`` a
   (``/t/<tid>/rounds/<r>/tables/<t>/card``: one table's);
 * ``/t/<tid>/rounds/<r>/sheets`` — the score sheets, one per table and 將 and printed page
   (``/t/<tid>/rounds/<r>/tables/<t>/sheets/<m>``: one); ``?hands=N`` rows (default 24);
-* ``/t/<tid>/standings`` — the standings (``?tie_breaks=…&rounds=…`` as the API reads them),
+* ``/t/<tid>/players/<pid>`` — a player's record: points by round, every hand, wins, 自摸,
+  放槍, 台 by pattern (:mod:`tournament.player_record`);
+* ``/t/<tid>/standings`` — the standings, a column per round (``?tie_breaks=…&rounds=…`` as the API reads them),
   with a link to the CSV: the API's ``/api/v1/tournaments/<tid>/standings?format=csv`` when
   the app has it, else ``/t/<tid>/standings.csv``.
 
@@ -25,10 +27,13 @@ from urllib.parse import quote
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
+from referee.scoring.patterns import PATTERNS
+from services.tournament_commands import settle_for
+from tournament.player_record import player_record, won_items
 from tournament.printouts import card, sheet
 from tournament.errors import StandingsError
 from tournament.match import max_streak_of
-from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv_file
+from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv_file, totals
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
 from web.loading import Tournament, check_access, list_all, load
@@ -249,9 +254,30 @@ def standings_page(tournament_id: str):
     """成績排名 The standings."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
+    played = sorted({h.key[0] for h in t.state.hands} & set(rounds or range(1, (t.settings.rounds if t.settings else 0) + 1)))
+    by_round = {r: {pid: row.points for pid, row in totals(t.state, rounds=[r]).items()} for r in played}
     return render_template("standings.html", t=t, rows=standings(t.state, chain, rounds=rounds), chain=chain,
                            rounds=rounds, columns=_columns(chain), csv_url=csv_url(tournament_id),
-                           clock=clock_panel(t.records, _now()))
+                           clock=clock_panel(t.records, _now()), played=played, by_round=by_round)
+
+
+@bp.get("/<tournament_id>/players/<player_id>")
+def player_page(tournament_id: str, player_id: str):
+    """選手成績 A player's record: points by round, every hand, wins, 自摸, 放槍, 台 by pattern."""
+    t = load(tournament_id)
+    items = {}
+    for key, entry in t.entries.items():
+        try:
+            settled = settle_for(t.settings, entry)
+        except ValueError:  # an entry its ruleset no longer settles: its hand counts, without patterns
+            continue
+        for seat, won in won_items(entry, settled.parts or (settled,)).items():
+            items[(key, seat)] = won
+    record = player_record(t.state, player_id, items)
+    if record is None:
+        raise not_found(f"選手「{player_id}」", f"player {player_id!r}")
+    names = {p.code: (p.zh, p.en) for p in PATTERNS}
+    return render_template("player.html", t=t, p=record, names=names, winds="東南西北")
 
 
 @bp.get("/<tournament_id>/standings.csv")

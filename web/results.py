@@ -15,10 +15,10 @@ scorer may enter the 將s played at their table: the referee table their PIN sta
 linked to (round, table, 將) (``POST /api/v1/tournaments/{id}/links``, R-tour-18).
 
 What a form says is turned into the API's own request body and loaded by the API's schema
-(:class:`api.tournament_schemas.EntryResultSchema`), then recorded by the API's own code
-(:func:`api.tournaments.post_entry` → :func:`api.tournament_state.write`): the checks, the
-409s and the log are the API's. The preview settles the same entry
-(:func:`api.tournaments.settle_for`, the referee's settlement) and shows the payments the
+(:class:`services.tournament_schemas.EntryResultSchema`), then recorded by the API's own command
+(:func:`services.tournament_commands.post_entry` → :func:`services.tournament_write.write`): the
+checks, the 409s and the log are the API's. The preview settles the same entry
+(:func:`services.tournament_commands.settle_for`, the referee's settlement) and shows the payments the
 typed-result check expects of its wins (:func:`tournament.typed.expected_payments`,
 :func:`tournament.typed.win_payments` for 七搶一 →2). Corrections and reverts are the API's
 events (``HandCorrected`` with a ``ScorerEntered``, ``Reverted``), each with its reason.
@@ -30,9 +30,9 @@ from typing import Any
 from flask import Blueprint, g, jsonify, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
-from api import tournaments as api_t
-from api.tournament_schemas import CorrectionSchema, EntryResultSchema
-from api.tournament_state import load, write
+from services import tournament_commands as commands
+from services.tournament_schemas import CorrectionSchema, EntryResultSchema
+from services.tournament_write import load
 from services.validation import first_error, reason_zh
 from referee.errors import MjrefError
 from referee.play_rules import PlayRules
@@ -43,7 +43,6 @@ from referee.scoring.table import table_for
 from services.problems import ApiProblem
 from tournament.entry import MAX_COUNT, deal_after
 from tournament.match import max_streak_of
-from tournament.events import Reverted
 from tournament.typed import expected_payments, win_payments
 from web import console, signin
 from web.errors import PageError
@@ -240,8 +239,8 @@ def _form_field(field: str | None) -> str:
 def preview(loaded, data: dict) -> dict:
     """What the entry pays, by seat: settled by the API's own settlement (the items checked),
     the payments as the typed-result check expects them of its wins."""
-    entry = api_t._entry(data)
-    settled = api_t.settle_for(loaded.settings, entry)
+    entry = commands.entry_of(data)
+    settled = commands.settle_for(loaded.settings, entry)
     ruleset = Ruleset.load(loaded.settings.ruleset)
     table, stakes = table_for(ruleset), Stakes(loaded.settings.base, loaded.settings.per_tai)
     wins = settled.result.wins
@@ -345,7 +344,7 @@ def match_post(tid: str, r: int, t: int, m: int):
         shown = preview(loaded, data)
         if request.form.get("action") != "record":
             return _page(tid, key3, values=values, shown=shown)
-        response = api_t.post_entry(tid, data, actor=person.principal.id)
+        response = commands.post_entry(tid, data, actor=person.principal.id)
     except (MjrefError, ApiProblem) as exc:
         return _page(tid, key3, values=values, errors=_entry_error(exc), status=400 if isinstance(exc, MjrefError)
                      else exc.code)
@@ -399,13 +398,13 @@ def revert_post(tid: str, r: int, t: int, m: int, h: int):
     if sent != str(entry.seq):  # the form was for a record no longer in effect (sent twice?): nothing reverted
         raise PageError(409, f"第 {h} 盤的紀錄已變更（現為第 {entry.seq} 筆），請重新整理後再撤銷。",
                         f"Hand {h}'s record changed (now record {entry.seq}): reload, then revert.", field="seq")
-    write(tid, [Reverted(entry.seq, reason)], actor=person.principal.id, answer=lambda w: {})
+    commands.revert_for(tid, {"seq": entry.seq, "reason": reason}, actor=person.principal.id)
     return redirect(url_for("results.match_page", tid=tid, r=key3[0], t=key3[1], m=key3[2]))
 
 
 def _correct(tid: str, loaded, key3, h: int, raw: dict, values: dict):
     """更正 Correct hand ``h`` by its 台 items, with the reason: the API's correction
-    (``HandCorrected`` + ``ScorerEntered``, :func:`api.tournaments.post_correction`)."""
+    (``HandCorrected`` + ``ScorerEntered``, :func:`services.tournament_commands.post_correction`)."""
     person = _official()
     if loaded.state.hand((*key3, h)) is None:
         raise PageError(404, f"第 {h} 盤沒有紀錄。", f"Hand {h} has no record.", field="correct")
@@ -417,7 +416,7 @@ def _correct(tid: str, loaded, key3, h: int, raw: dict, values: dict):
     fields = {k: v for k, v in raw.items() if k not in ("round", "table", "match")}
     try:
         data = CorrectionSchema().load({"reason": reason, "entry": fields})
-        api_t.post_correction(tid, (*key3, h), data, actor=person.principal.id)
+        commands.post_correction(tid, (*key3, h), data, actor=person.principal.id)
     except ValidationError as error:
         field, message = first_error(error.messages)
         return _page(tid, key3, values=values, status=400,

@@ -7,14 +7,14 @@
                                 (Chinese names; 替補 substitutes; errors by line) (officials)
 ``/t/<tid>/seating``            make the schedule (a seed) and see its quality (repeats, wind
                                 balance); each table's 搬風 / 定莊 drawn, or its 定莊 dice recorded
-                                (officials; :func:`api.tournaments.schedule_event`, ``draw_for``)
+                                (officials; :func:`services.tournament_commands.schedule_event`, ``draw_for``)
 ==============================  =====================================================================
 
 On the officials' console's sign-in and form token (:mod:`web.signin`, the console's own
 check before the request). A form is turned into the API's request body, loaded by the API's
-schema (:class:`api.tournament_schemas.CreateTournamentSchema`, :class:`PlayersSchema`) and
-written by the API's own code (:func:`api.tournaments.create_event`, :func:`api.tournaments.register`
-→ :func:`api.tournament_state.write`): all or nothing, the same checks and errors.
+schema (:class:`services.tournament_schemas.CreateTournamentSchema`, :class:`PlayersSchema`) and
+written by the API's own commands (:func:`services.tournament_commands.create_event`, ``register`` …
+→ :func:`services.tournament_write.write`): all or nothing, the same checks and errors.
 
 A list's lines: ``名字``, or ``代號,名字``, or ``代號,名字,替補`` (``替補``/``substitute``/``1``/``是``
 mark a substitute); commas, tabs or 、 between fields; a first line ``代號,姓名…`` /
@@ -28,18 +28,21 @@ import csv
 import io
 import re
 
-from flask import Blueprint, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
-from api import tournaments as api_t
-from api.tournament_schemas import CreateTournamentSchema, MatchDrawSchema, PlayersSchema, ScheduleRequestSchema
-from api.tournament_state import load
+from services import tournament_commands as commands
+from services.tournament_schemas import CreateTournamentSchema, MatchDrawSchema, PlayersSchema, ScheduleRequestSchema
+from services.tournament_views import quality
+from services.tournament_write import load
 from services.validation import first_error, reason_zh
+from tournament.clock import clock_state
 from referee.errors import MjrefError
 from referee.ruleset import available_profiles
 from services.problems import ApiProblem
 from web import console
 from web.errors import PageError
+from web.times import DEFAULT_TIME_ZONE, ZONES
 
 bp = Blueprint("setup", __name__, template_folder="templates")
 bp.before_request(console._session_first)  # who is signed in; a POST's form token (CSRF)
@@ -61,6 +64,14 @@ def _official():
     return console._official()
 
 
+def refusal(problem: ApiProblem | MjrefError) -> tuple[str, str, int]:
+    """What a page says of a refused write: (zh-TW, English, status) — the API's problem as it
+    is, a domain error (an impossible draw, entry …) as a 400."""
+    if isinstance(problem, ApiProblem):
+        return problem.detail_zh, problem.detail, problem.code
+    return problem.reason_zh, problem.message, 400
+
+
 def _schema_error(error: ValidationError) -> dict:
     field, message = first_error(error.messages)
     return {field: (reason_zh(message), message)}
@@ -72,7 +83,7 @@ def _schema_error(error: ValidationError) -> dict:
 def event_body(form) -> dict:
     """The API's ``POST /tournaments`` body a form stands for (numbers as numbers, blank left out)."""
     body: dict = {}
-    for name in ("id", "name", "ruleset", *INTEGERS):
+    for name in ("id", "name", "ruleset", "time_zone", *INTEGERS):
         raw = form.get(name, "").strip()
         if raw == "":
             continue
@@ -80,13 +91,17 @@ def event_body(form) -> dict:
     return body
 
 
+def _event_form(values: dict, errors: dict, status: int = 200):
+    return render_template("setup_event.html", values=values, errors=errors, profiles=available_profiles(),
+                           zones=ZONES, default_zone=current_app.config.get("TIME_ZONE") or DEFAULT_TIME_ZONE), status
+
+
 @bp.get("/t/new")
 def new_event():
     """建立賽事 Create an event."""
     _official()
-    return render_template("setup_event.html", values={"ruleset": "competition", "base": "100", "per_tai": "20",
-                                                       "rounds": "4", "matches_per_round": "1"},
-                           errors={}, profiles=available_profiles())
+    return _event_form({"ruleset": "competition", "base": "100", "per_tai": "20", "rounds": "4",
+                        "matches_per_round": "1"}, {})
 
 
 @bp.post("/t/new")
@@ -95,13 +110,13 @@ def new_event_post():
     values = {k: v for k, v in request.form.items() if k != "csrf_token"}
     try:
         data = CreateTournamentSchema().load(event_body(request.form))
-        api_t.create_event(data, actor=person.principal.id)
+        commands.create_event(data, actor=person.principal.id)
     except ValidationError as error:
-        return render_template("setup_event.html", values=values, errors=_schema_error(error),
-                               profiles=available_profiles()), 400
+        return _event_form(values, _schema_error(error), 400)
     except ApiProblem as problem:
-        return render_template("setup_event.html", values=values, profiles=available_profiles(),
-                               errors={problem.field or "id": (problem.detail_zh, problem.detail)}), problem.code
+        return _event_form(values, {problem.field or "id": (problem.detail_zh, problem.detail)}, problem.code)
+    except MjrefError as exc:  # settings the event refuses (tournament.events.EventSettings: a time zone unknown)
+        return _event_form(values, {exc.field or "id": (exc.reason_zh, exc.message)}, 400)
     return redirect(url_for("setup.players_page", tid=data["id"], created=1))
 
 
@@ -204,7 +219,7 @@ def players_post(tid: str):
         return _players_page(tid, values=values, errors=[(error.line, error.zh, error.en)], status=400)
     try:
         data = PlayersSchema().load({"players": players})
-        api_t.register(tid, data, actor=person.principal.id)
+        commands.register(tid, data, actor=person.principal.id)
     except ValidationError as error:
         field, message = first_error(error.messages)
         return _players_page(tid, values=values, errors=[(_line_of(field, lines), reason_zh(message), message)],
@@ -224,9 +239,7 @@ def _line_of(field: str | None, lines: list[int]) -> int:
 # --- seating ---------------------------------------------------------------------------------------
 
 
-def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
-    from api.tournament_views import quality
-
+def render_seating(tid: str, *, errors=None, status: int = 200, values=None):
     loaded = load(tid)
     state = loaded.state
     seated = bool(state.rounds)
@@ -246,17 +259,36 @@ def _seating_page(tid: str, *, errors=None, status: int = 200, values=None):
             tables.append({"table": plan.table, "seats": [names.get(p, "（替補）") if p else "（替補）" for p in plan.seats],
                            "draws": draws})
         rounds.append({"round": rnd.round, "tables": tables})
-    check = quality(api_t._schedule_of(loaded)) if seated else None
+    check = quality(commands.schedule_of(loaded)) if seated else None
+    seated_ids = {p for rnd in state.rounds for t in rnd.tables for p in t.seats if p}
+    substitutes = [p for p in state.players if p.substitute and p.withdrawn_before is None]
     return render_template("setup_seating.html", tid=tid, name=state.settings.name, rounds=rounds, check=check,
-                           players=len([p for p in state.players if not p.substitute]), errors=errors or {},
-                           values=values or {}), status
+                           substitutes=substitutes, seated_ids=seated_ids, withdrew=names.get(request.args.get("withdrew", ""), request.args.get("withdrew")),
+                           active=[p for p in state.players if p.withdrawn_before is None],
+                           withdrawn=[p for p in state.players if p.withdrawn_before is not None],
+                           players=len([p for p in state.players if not p.substitute and p.withdrawn_before is None]), errors=errors or {},
+                           values=values or {}, all_rounds=range(1, state.settings.rounds + 1),
+                           published=_published(loaded.records), seated_round=request.args.get("seated"),
+                           published_now=request.args.get("published")), status
+
+
+def _published(records) -> dict:
+    """The clock's publication: ``configured`` (a clock is set, so publishing is possible),
+    ``round`` (the latest published) and ``at`` (when), from :func:`tournament.clock.clock_state`."""
+    try:
+        clock = clock_state(records)
+    except ValueError:  # clock events that do not fold: the page still shows the seating
+        return {"configured": False, "round": None, "at": None}
+    shown = clock.published
+    return {"configured": clock.settings is not None, "round": shown.round if shown else None,
+            "at": shown.published_at if shown else None}
 
 
 @bp.get("/t/<tid>/seating")
 def seating_page(tid: str):
     """排座 The schedule, its quality, and each table's 定莊."""
     _official()
-    return _seating_page(tid)
+    return render_seating(tid)
 
 
 @bp.post("/t/<tid>/seating")
@@ -265,11 +297,11 @@ def seating_post(tid: str):
     raw = request.form.get("seed", "0").strip() or "0"
     try:
         data = ScheduleRequestSchema().load({"seed": int(raw) if raw.isdigit() else raw})
-        api_t.schedule_event(tid, data, actor=person.principal.id)
+        commands.schedule_event(tid, data, actor=person.principal.id)
     except ValidationError as error:
-        return _seating_page(tid, errors=_schema_error(error), status=400, values={"seed": raw})
+        return render_seating(tid, errors=_schema_error(error), status=400, values={"seed": raw})
     except ApiProblem as problem:
-        return _seating_page(tid, errors={"seed": (problem.detail_zh, problem.detail)}, status=problem.code,
+        return render_seating(tid, errors={"seed": (problem.detail_zh, problem.detail)}, status=problem.code,
                              values={"seed": raw})
     return redirect(url_for("setup.seating_page", tid=tid))
 
@@ -285,14 +317,14 @@ def draw_post(tid: str, r: int, t: int, m: int):
     field = f"dice-{r}-{t}-{m}"
     try:
         data = MatchDrawSchema().load(body)
-        api_t.draw_for(tid, r, t, m, data, actor=person.principal.id)
+        commands.draw_for(tid, r, t, m, data, actor=person.principal.id)
     except ValidationError as error:
         _field, message = first_error(error.messages)
-        return _seating_page(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",
+        return render_seating(tid, errors={field: (f"定莊骰子須為三顆 1–6：{reason_zh(message)}",
                                                   f"the 定莊 dice are three of 1–6: {message}")}, status=400)
     except (ApiProblem, MjrefError) as problem:
-        zh = getattr(problem, "detail_zh", None) or getattr(problem, "reason_zh", "")
-        return _seating_page(tid, errors={field: (zh, getattr(problem, "detail", None) or str(problem))}, status=400)
+        zh, en, _status = refusal(problem)
+        return render_seating(tid, errors={field: (zh, en)}, status=400)
     return redirect(url_for("setup.seating_page", tid=tid) + f"#r{r}t{t}")
 
 

@@ -8,7 +8,13 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from flask import g
+
 DEFAULT_TIME_ZONE = "Asia/Taipei"
+#: the zones the setup page offers first (any IANA name is accepted)
+ZONES = ("Asia/Taipei", "Asia/Hong_Kong", "Asia/Shanghai", "Asia/Singapore", "Asia/Kuala_Lumpur", "Asia/Tokyo",
+         "America/Los_Angeles", "America/New_York", "America/Toronto", "Europe/London", "Europe/Paris",
+         "Australia/Sydney", "UTC")
 
 
 class TimeZoneError(ValueError):
@@ -24,6 +30,12 @@ def time_zone(name: str | None) -> ZoneInfo:
         return ZoneInfo(name or DEFAULT_TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
         raise TimeZoneError(f"TIME_ZONE is not a time zone name (e.g. Asia/Taipei): {name!r}") from None
+
+
+def show_in(settings) -> None:
+    """This request's pages show times in the event's zone (``settings.time_zone``), when it names one."""
+    name = getattr(settings, "time_zone", None)
+    g.time_zone = time_zone(name) if name else None
 
 
 def local_time(when: datetime | str | None, zone: ZoneInfo, now: datetime) -> str:
@@ -66,4 +78,4 @@ def ago(seconds: float) -> tuple[str, str]:
     return f"{s // 86400} 天前", f"{s // 86400} days ago"
 
 
-__all__ = ["DEFAULT_TIME_ZONE", "TimeZoneError", "ago", "local_time", "minutes_left", "time_zone"]
+__all__ = ["DEFAULT_TIME_ZONE", "ZONES", "show_in", "TimeZoneError", "ago", "local_time", "minutes_left", "time_zone"]

@@ -15,7 +15,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from tournament.clock import (
-    ClockConfigured, ClockSettings, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished, TableReported,
+    ClockConfigured, ClockError, ClockSettings, ExtraTime, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished, TableReported,
     TimeCalled, clock_state, due, format_time, may_start_hand, parse_time,
 )
 from tournament.events import EventCreated, EventSettings, PlayerRegistered, Record, RoundSeated, replay
@@ -51,7 +51,7 @@ def _describe(event) -> str:
 def clock():
     """The scenario's clock: the settings being written, the log, what the last step recorded,
     a table's 將 now and at the time call."""
-    return {"settings": {"reminders": ()}, "records": None, "last": [], "match": None, "at_call": None}
+    return {"settings": {"reminders": ()}, "records": None, "last": [], "match": None, "at_call": None, "refused": None}
 
 
 def _records(clock: dict) -> list[Record]:
@@ -120,6 +120,38 @@ def clock_report(clock, table, hhmm):
 @when(parsers.parse("賽事：時鐘由裁判於 {hhmm} 結束第 {number:d} 輪"))
 def clock_official_close(clock, hhmm, number):
     _add(clock, RoundClosed(number, format_time(_at(hhmm)), "official"))
+
+
+def _extra(clock: dict, event) -> None:
+    try:
+        _add(clock, event)
+        clock["refused"] = None
+    except ClockError as exc:
+        clock["refused"] = exc
+        clock["records"].pop()  # nothing recorded
+
+
+@when(parsers.parse("賽事：時鐘由裁判於 {hhmm} 延長第 {number:d} 輪 {minutes:d} 分鐘"))
+def clock_extra_all(clock, hhmm, number, minutes):
+    _extra(clock, ExtraTime(number, minutes * 60, format_time(_at(hhmm)), reason="爭議"))
+
+
+@when(parsers.parse("賽事：時鐘由裁判於 {hhmm} 延長第 {table:d} 桌 {minutes:d} 分鐘"))
+def clock_extra_table(clock, hhmm, table, minutes):
+    state = clock_state(_records(clock))
+    _extra(clock, ExtraTime(state.current.round, minutes * 60, format_time(_at(hhmm)), table, "爭議"))
+
+
+@then(parsers.parse("賽事：時鐘拒絕延長：{reason}"))
+def clock_extra_refused(clock, reason):
+    assert clock["refused"] is not None and reason in clock["refused"].reason_zh
+
+
+@then(parsers.parse("賽事：時鐘第 {table:d} 桌於 {hhmm} {answer}再開新的一盤"))
+def clock_table_may_start(clock, table, hhmm, answer):
+    state = clock_state(_records(clock))
+    allowed = may_start_hand(state, state.current.round, clock["match"], clock["at_call"], table=table, now=_at(hhmm))
+    assert allowed is {"可以": True, "不可": False}[answer]
 
 
 @when(parsers.parse("賽事：時鐘桌上閒家連胡 {count:d} 盤"))

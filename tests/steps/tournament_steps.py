@@ -24,7 +24,7 @@ from tournament.events import (
 )
 from tournament.match import HandOutcome, max_streak_of, start_match
 from tournament.results import HandResult, Win
-from tournament.schedule import RoundPlan, TablePlan, check_schedule, make_schedule, reseat
+from tournament.schedule import RoundPlan, TablePlan, by_standings, check_schedule, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, same_relative_order, seat_winds
 from tournament.standings import TieBreak, advancement, standings, to_csv
 from tournament.table import (
@@ -427,3 +427,22 @@ def advance(tourney, take, names):
 def csv_line(tourney, which, line):
     lines = to_csv(standings(replay(tourney["log"]))).splitlines()
     assert lines[{"一": 0, "二": 1}[which]] == line
+
+
+# --- seating by the standings (R-tour-28) -------------------------------------------------------------
+
+
+@when(parsers.parse("賽事：第 {number:d} 輪依成績排座，名次依序為 {ranked}"))
+def seat_by_standings(tourney, number, ranked):
+    tourney["plan"] = by_standings(_names(ranked), number)
+
+
+@then(parsers.parse("賽事：第 {table:d} 桌為 {a} {b} {c} {d}"))
+def table_is(tourney, table, a, b, c, d):
+    plan = next(t for t in tourney["plan"].tables if t.table == table)
+    assert [p or "替補" for p in plan.seats] == [a, b, c, d]
+
+
+@then(parsers.parse("賽事：共 {count:d} 桌"))
+def table_count(tourney, count):
+    assert len(tourney["plan"].tables) == count

@@ -1,11 +1,10 @@
-"""A tournament's appends for the API: the events written, the answer made in the same transaction.
+"""A tournament's appends for the API and the pages: the events written, the answer made in the same transaction.
 
 Reads are :mod:`services.tournament_log` (the log replayed, cached by its last seq), shared
-with the pages and the clocks; this module re-exports :func:`load` and :func:`replayed`
-for the API's views.
+with the pages and the clocks; this module re-exports :func:`load` and :func:`replayed`.
 
 Writes go through the group-committed writer (:func:`store.tournaments.append_events`),
-their answer made in the same transaction (:func:`write`, :mod:`api.idempotency`):
+their answer made in the same transaction (:func:`write`, :mod:`services.idempotency`):
 an event that would not fold is refused whole — nothing written — as a **409**
 ``event_refused`` naming the field (the request was well formed but conflicts with the
 log: a hand already recorded, a round already played, a player not registered …).
@@ -18,7 +17,7 @@ from typing import Any
 
 from flask import Response
 
-from api import idempotency
+from services import idempotency
 from referee.errors import MjrefError
 from services.problems import ApiProblem
 from services.tournament_log import Loaded, keep, load, replayed
@@ -55,9 +54,9 @@ def write(tournament_id: str, events: list | Callable[[Any], list], *, actor: in
     """Append events (or the events ``events(db)`` computes inside the transaction, from the
     log as it is then) all or nothing, and answer: ``answer(written)`` makes the body inside
     the same transaction, so that with an ``Idempotency-Key`` it is stored with the events
-    (:mod:`api.idempotency`) and a resend gets it again.
+    (:mod:`services.idempotency`) and a resend gets it again.
 
-    ``events`` may raise :class:`api.idempotency.Duplicate` (the effect is already recorded):
+    ``events`` may raise :class:`services.idempotency.Duplicate` (the effect is already recorded):
     the answer is then its body, 200, nothing written.
 
     :raises ApiProblem: 409 ``event_refused`` naming the field when the log would not fold;

@@ -2,7 +2,7 @@
 
 Bodies are checked here for shape (a missing field, a wrong type → 400 naming it); what
 only the log can decide (a player not registered, a hand already recorded) is the fold's,
-a 409 (:mod:`api.tournament_state`).
+a 409 (:mod:`services.tournament_write`).
 """
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ class CreateTournamentSchema(Schema):
                             metadata={"description": "規則組 ruleset profile", **profile_property()})
     round_minutes = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, 24 * 60),
                                    metadata={"description": "每輪分鐘數 round time (null: untimed)"})
+    time_zone = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
+                              metadata={"description": "時區（IANA，如 Asia/Taipei；null：服務的 TIME_ZONE）the event's "
+                                                       "time zone (null: the service's TIME_ZONE)"})
 
 
 class PlayerSchema(Schema):
@@ -64,6 +67,16 @@ class TableSeatsSchema(Schema):
 
 class RoundSeatsSchema(Schema):
     tables = fields.List(fields.Nested(TableSeatsSchema), required=True, validate=validate.Length(min=1))
+
+
+class ByStandingsSchema(Schema):
+    """依成績排座 Seat a round by the standings (R-tour-28)."""
+
+    rounds = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 100)), load_default=None, allow_none=True,
+                         metadata={"description": "依哪幾輪的成績（省略：此輪之前各輪）the rounds ranked by (default: "
+                                                  "every round before this one)"})
+    tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS,
+                               metadata={"description": "同分比較，逗號分隔（同 GET …/standings）"})
 
 
 class SubstituteSchema(Schema):
