@@ -79,7 +79,7 @@ def shown_tai(flowers_laid, melds, wind: Wind, round_wind: Wind, ruleset: Any) -
     """The shown face under the ruleset as the scorer reads it (``score.face``): the
     patterns of :data:`SHOWN_PATTERNS`, each pattern's 台 (``tai.*``), the ruleset's
     exclusions (``tai.exclusions``: 花槓 and 滿花 replace 正花, 見花見台 replaces 正花,
-    見風見台 the round and seat wind pungs) and its cap (``scoring.cap``), all from the
+    見風見台 the round and seat wind pungs) and adjustments, and its cap (``scoring.cap``), all from the
     scorer's own :class:`~referee.scoring.table.ScoringTable` and pattern functions."""
     table = table_for(ruleset)
     f = Facts()
@@ -115,11 +115,15 @@ def shown_tai(flowers_laid, melds, wind: Wind, round_wind: Wind, ruleset: Any) -
     f.suits = 8 if wind_pungs or dragon_pungs else 0
     active = table.active_mask
     items = [(i, c) for i, fn in _SHOWN if (active >> i) & 1 and (c := fn(f))]
-    ex = 0
+    ex = present = 0
     for i, _c in items:
         ex |= table.excl[i]
+        present |= 1 << i
     tai = table.tai
     total = sum(tai[i] * c for i, c in items if not (ex >> i) & 1)
+    if present & table.adjust_mask:  # the ruleset's adjustments (tai.exclusions ``adjust``), as the scorer adds them
+        scored = present & ~ex
+        total += sum(a.tai for a in table.adjustments if (scored >> a.pattern) & 1 and scored & a.with_any)
     total = max(total, 0)
     return total if not table.cap or total <= table.cap else table.cap
 

@@ -522,7 +522,8 @@ def _next(docket: Docket, paid_winners: list[int]):
     usual (``seat.dealer``: the dealer repeats when he wins); a hand ended by 錯打明牌 or by
     a penalty with no win standing: the dealer passes if he offended, otherwise keeps the
     deal without counting the streak (``pen.false-win.3``, ``pen.exposed-discard.3``);
-    otherwise the referee's answer."""
+    otherwise the referee's answer. A dealer at the ruleset's 連莊上限 (``seat.max_streak``,
+    R-set-27) passes on his standing win as the referee's answer would have him."""
     from referee.outcome import next_hand
 
     record = docket.record
@@ -535,7 +536,7 @@ def _next(docket: Docket, paid_winners: list[int]):
     if deciding is not None:
         return next_hand(*args, repeats=deciding.has("dealer_keeps_no_streak"), counted=False)
     if paid_winners and (docket.superseded or docket.void_wins or docket.upheld):
-        return next_hand(*args, repeats=setup.dealer in paid_winners)
+        return next_hand(*args, repeats=setup.dealer in paid_winners, max_streak=record.ruleset["seat.max_streak"])
     return outcome.next
 
 

@@ -216,12 +216,14 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
 
     def _unseen_copies(self, st: TableState, ev: Event, tiles) -> Irregularity | None:
         """Tiles a physical table reports from where nobody saw them (an unknown wall or hand):
-        more copies than the set holds means the record is wrong (deal.walls)."""
+        more copies than the set holds means the record is wrong (deal.walls); a set without
+        flowers (tiles.flowers, 136 tiles) holds none."""
         need: dict[int, int] = {}
         for t in tiles:
             need[t] = need.get(t, 0) + 1
+        flower_copies = 1 if st.rules.flowers else 0
         for t, n in need.items():
-            limit = 1 if t >= FLOWER_BASE else 4
+            limit = flower_copies if t >= FLOWER_BASE else 4
             seen = st.known_count(t)
             if seen + n > limit:
                 return self._irr(ev, "too_many_copies", tile=t, seen=seen, limit=limit)

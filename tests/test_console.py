@@ -648,3 +648,18 @@ def test_a_finished_hands_outcome_is_a_ruling_page_with_the_money_by_wind(client
     assert by_wind["東"] == payments[east]
     html = client.get("/tables/T1/").get_data(as_text=True)
     assert "結束" in html and "outcome" in html
+
+
+@pytest.mark.parametrize("flowers, size", [(True, 144), (False, 136)])
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_wall_rows_count_is_its_own_tiles(flowers, size, as_text):
+    """deal.walls, tiles.flowers: the event list's wall row says how many tiles the wall event
+    gave — 136 without flowers — whether its tiles came as numbers or in the notation."""
+    from referee.tiles import format_tiles, full_set
+    from web.tablestate import event_row
+
+    tiles = full_set(flowers)
+    body = {"type": "wall", "tiles": format_tiles(tiles) if as_text else tiles}
+    row = event_row({"seq": 2, "type": "wall", "stream": "play", "body": body, "answer": {"verdict": "accepted"},
+                     "received_at": "2026-12-01T00:00:00Z"}, 0, ["A", "B", "C", "D"], False)
+    assert row["tiles"] == f"{size} 張" and row["tile_list"] == []

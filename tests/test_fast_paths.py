@@ -91,6 +91,20 @@ def test_batch_apply_all_equals_the_reference(physical):
         assert fast.finish().to_dict() == slow.finish().to_dict(), seed
 
 
+@pytest.mark.parametrize("physical", [False, True], ids=["digital", "physical"])
+def test_the_fast_paths_equal_the_reference_without_flowers(physical):
+    """tiles.flowers: on 136-tile hands (walls of 17 stacks, the tail at the ring's other end)
+    the fast paths and the batch loop give the reference's verdicts, state and adjudication."""
+    for seed in range(10):
+        events = parse_stream(irregular_hand(seed, seed * 5 + 2, seed % 4, physical=physical, flowers=False))
+        fast, slow = both(events)
+        assert fast.state.wall.size == 136
+        batch = Referee()
+        batch.apply_all(events)
+        assert list(batch.verdicts) == list(slow.verdicts) and picture(batch.state) == picture(slow.state), seed
+        assert fast.finish().to_dict() == slow.finish().to_dict() == batch.finish().to_dict(), seed
+
+
 def passed_win_streams(physical: bool, want: int = 12, hands: int = 400) -> list[list[dict]]:
     """Generated hands won on a discard by the seat after the discarder, rewritten so that the
     winner draws instead (得胡牌者已伸手摸牌即視同過水, play.passed-win) and then declares the

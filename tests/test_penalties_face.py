@@ -23,7 +23,7 @@ from referee.hand import Hand
 from referee.melds import MeldKind
 from referee.scoring import WinContext, score
 from referee.scoring.context import WinSource
-from referee.tiles import DRAGON_TILES, FLOWER_BASE, KINDS, Wind, flower_group, flower_seat
+from referee.tiles import DRAGON_TILES, FLOWER_BASE, KINDS, Wind, flower_group, flower_seat, parse_tiles
 
 _SELF = {0: WinSource.WALL, 1: WinSource.WALL, 2: WinSource.LAST_TILE, 3: WinSource.KONG_REPLACEMENT,
          4: WinSource.KONG_REPLACEMENT, 5: WinSource.FLOWER_REPLACEMENT}
@@ -217,8 +217,9 @@ def _reference_shown(flowers, melds, wind: Wind, round_wind: Wind, rules: Rulese
     if kongs_open + kongs_concealed == 5:
         present["five_kongs"] = 1
     present = {c: n for c, n in present.items() if v[f"tai.{c}"]}
-    kept = rules.apply_exclusions(present).kept
-    total = sum(v[f"tai.{c}"] * n for c, n in present.items() if c in kept)
+    applied = rules.apply_exclusions(present)
+    total = sum(v[f"tai.{c}"] * n for c, n in present.items() if c in applied.kept) + applied.adjust
+    total = max(total, 0)
     cap = v["scoring.cap"]
     return min(total, cap) if cap else total
 
@@ -286,3 +287,25 @@ def test_the_shown_face_reads_each_switch_apart():
     assert set(SHOWN_PATTERNS) >= {"see_flower_see_tai", "see_wind_see_tai", "no_flowers", "melded_kong",
                                    "concealed_kong", "four_kongs", "five_kongs"}
     assert "no_honours_no_flowers" not in SHOWN_PATTERNS
+
+
+def test_the_shown_face_adds_the_rulesets_adjustments_as_the_scorer_does():
+    """tai.exclusions (an ``adjust`` entry), R-pen-21: a table that adds 2 台 to 箭字刻 beside the
+    round wind pung has the shown face of an East pung and a 中 pung at 1 + 1 + 2, as the scorer
+    adds them to the same hand's score (where 單吊 adds its own 1)."""
+    base = Ruleset.load("competition")
+    extra = {"pattern": "dragon_pung", "with_any": ["round_wind_pung"], "adjust": 2, "clause": "tai.02",
+             "note": "a table's own adjustment"}
+    import json
+
+    profile = json.loads(Path("data/rulesets/competition.json").read_text(encoding="utf-8"))
+    entries = profile["values"]["tai.exclusions"]
+    rules = Ruleset.load("competition", {"tai.exclusions": entries + [extra]})
+    melds = [_TM(MeldKind.PUNG, (27,) * 3), _TM(MeldKind.PUNG, (31,) * 3)]
+    assert shown_tai((), melds, Wind.SOUTH, Wind.EAST, rules) == 4
+    assert shown_tai((), melds, Wind.SOUTH, Wind.EAST, base) == 2
+    assert shown_tai((), melds, Wind.SOUTH, Wind.EAST, rules) == _reference_shown((), melds, Wind.SOUTH, Wind.EAST, rules)
+    hand = Hand.parse("456m789p5s5s", "碰:東東東 碰:中中中 吃:一萬二萬三萬")
+    win = WinContext(winner=1, dealer=0, round_wind=Wind.EAST, source=WinSource.DISCARD, discarder=2,
+                     winning_tile=parse_tiles("5s")[0])
+    assert score(hand, win, rules).tai == 4 + 1  # the same 4, and 單吊 (tai.08)

@@ -137,3 +137,19 @@ def test_a_report_after_the_hand_ended_still_counts_acts_do_not():
     s.draw(2).place(2).discard(2, "9p")  # play after the end: not ruled
     r = rule(s.jsonl())
     assert r.codes == ("false_win",)
+
+
+@pytest.mark.parametrize("cap, dealer, streak", [(0, 0, 2), (2, 0, 2), (1, 1, 0)])
+def test_a_dealer_at_the_streak_cap_passes_on_a_win_a_priority_ruling_let_stand(cap, dealer, streak):
+    """seat.max_streak (R-set-27): the dealer (連 1) wins on seat 2's discard while seat 3 drew and
+    declared a self-draw (win_over_self_draw: the dealer's win stands); the penalties' next
+    hand follows the ruleset's 連莊上限 as the referee's does on a plain win."""
+    def script() -> Script:
+        s = Script(dealer=0, streak=1, rules={"seat.max_streak": cap}).deal()
+        s.discard(0, "1z").draw(1).place(1).discard(1, "2z").draw(2).place(2).discard(2, "5m")
+        return s
+    r = rule(script().draw(3).win(0, "123m456m789p123s789s5m5m").win(3, WIN_5S).jsonl())
+    assert r.codes[:2] == ("win_over_self_draw", "lost_priority_win")
+    assert (r.next_dealer, r.next_streak) == (dealer, streak)
+    plain = rule(script().win(0, "123m456m789p123s789s5m5m").jsonl())
+    assert (plain.next_dealer, plain.next_streak) == (dealer, streak)

@@ -319,3 +319,21 @@ def test_play_without_flowers_refuses_a_144_wall_and_flowers():
     verdicts = [ref.apply(e) for e in acts]
     assert verdicts[-1].status is Status.REJECTED
     assert verdicts[-1].irregularities[0].code == "no_flowers_in_play"
+
+
+@pytest.mark.parametrize("flowers, accepted", [(True, True), (False, False)])
+def test_a_physical_table_cannot_record_a_flower_drawn_from_a_set_without_flowers(flowers, accepted):
+    """deal.walls, tiles.flowers: a physical table's draw shows 1f from the unknown wall; with
+    flowers it is the set's one copy, without flowers (136 tiles) the set holds none: the record
+    is wrong (too_many_copies, limit 0) and every tile stays accounted for."""
+    from testkit.scenario import Scenario
+
+    sc = Scenario(rules={"tiles.flowers": flowers}, mode=Mode.PHYSICAL)
+    ref = Referee()
+    verdicts = [ref.apply(e) for e in sc.events([(0, "打", "1z"), (1, "摸", "1f")])]
+    assert all(v.status is Status.ACCEPTED for v in verdicts[:-1])
+    assert (verdicts[-1].status is Status.ACCEPTED) is accepted, verdicts[-1]
+    if not accepted:
+        (irr,) = verdicts[-1].irregularities
+        assert irr.code == "too_many_copies" and dict(irr.facts)["limit"] == 0
+    assert ref.state.check_census() == []

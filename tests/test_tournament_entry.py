@@ -252,3 +252,37 @@ def test_seven_rob_one_on_a_self_drawn_replacement_the_robbed_adds_it_alone():
         assert info.value.field == "robbed", fields
     # 七搶一 →1: the robbed seat named as the deal-in pays alone
     assert settled(dealer=0, winner=0, deal_in=2, items=["seven_rob_one"]).result.payments[1] == 0
+
+
+# --- counts of the optional patterns of issue #18 (review) -----------------------------------------
+
+
+def test_the_optional_patterns_counted_per_set_or_flower_are_entered_as_often_as_they_score():
+    """app.replaces.19, play.kong.*: 見風見台 counts each wind pung or kong, 見花見台 each flower,
+    明槓台 and 暗槓台 each kong: a scorer entering the referee's own items (見風見台 ×3, 見花見台 ×4,
+    暗槓 ×2) is settled on the referee's face; a count no hand reaches is refused, naming the item."""
+    from referee.hand import Hand
+    from referee.scoring import WinContext, WinSource, score
+    from referee.tiles import Wind, parse_tiles
+
+    rules = Ruleset.load("competition", {"tai.see_flower_see_tai": 1, "tai.see_wind_see_tai": 1,
+                                         "tai.melded_kong": 1, "tai.concealed_kong": 2})
+    hand = Hand.parse("456m5s5s", "明槓:東東東東 暗槓:南南南南 碰:西西西 暗槓:一筒一筒一筒一筒", "1f 2f 3f 5f")
+    win = WinContext(winner=1, dealer=0, round_wind=Wind.EAST, source=WinSource.DISCARD, discarder=2,
+                     winning_tile=parse_tiles("5s")[0])
+    scored = score(hand, win, rules)
+    counts = {PATTERNS[i].code: int(c) for i, c in scored.counted}
+    assert {k: counts.get(k) for k in ("see_wind_see_tai", "see_flower_see_tai", "melded_kong", "concealed_kong")} \
+        == {"see_wind_see_tai": 3, "see_flower_see_tai": 4, "melded_kong": 1, "concealed_kong": 2}
+    items = tuple(TaiItem(PATTERNS[i].code, int(c), scored.table.tai[i] * int(c))
+                  for i, c in scored.counted + scored.dealer_items)
+    entry = ScorerEntry(dealer=0, winner=1, deal_in=2, streak=0, items=items, tai=scored.tai)
+    settled_entry = settle_entry(entry, rules, STAKES)
+    assert settled_entry.face == scored.tai
+    for code, most in (("see_flower_see_tai", 8), ("see_wind_see_tai", 4), ("melded_kong", 5), ("concealed_kong", 5)):
+        too_many = tuple(TaiItem(code, most + 1, most + 1) if it.code == code else it for it in items) \
+            if code in counts else items + (TaiItem(code, most + 1, most + 1),)
+        with pytest.raises(EntryError) as info:
+            settle_entry(ScorerEntry(dealer=0, winner=1, deal_in=2, streak=0, items=too_many, tai=scored.tai),
+                         rules, STAKES)
+        assert info.value.field.endswith(".count") and f"at most {most}" in info.value.message, code

@@ -164,8 +164,9 @@ for _a, _b, _clause in CONTRADICTIONS:
 
 #: the most times a pattern can count in one hand (others: once)
 MAX_COUNT = {"dragon_pung": 3, "streak_per_n": 10_000,
-             # 見花見台: each flower and each wind pung (app.replaces.19); 寶牌: each matching tile per indicator
-             "see_flower_see_tai": 12, "bao": 20}
+             # 見花見台: each flower; 見風見台: each wind pung or kong (app.replaces.19, two switches
+             # apart); 明槓台, 暗槓台: each kong (play.kong.*); 寶牌: each matching tile per indicator
+             "see_flower_see_tai": 8, "see_wind_see_tai": 4, "melded_kong": 5, "concealed_kong": 5, "bao": 20}
 #: ``pattern → what it needs beside it`` (unless the ruleset excludes that by a present item
 #: or does not score it): 不求 is 門清 and 自摸 together (tai.04, app.menqing-zimo)
 REQUIRES = {"no_claims_self_draw": ("concealed_hand", "self_draw")}
