@@ -49,7 +49,7 @@ from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
     Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
 )
-from tournament.match import MatchState, max_streak_of
+from tournament.match import MatchState, event_max_streak
 from tournament.provenance import CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold
 from tournament.results import HandResult, Win
 from tournament.schedule import RoundPlan, Schedule, TablePlan, by_standings, make_schedule, reseat
@@ -264,7 +264,7 @@ def previous_match(loaded: Loaded, round_no: int, table: int, match: int) -> tup
     if hands[-1].result.wins:
         return seating, hands[-1].result.wins[0].seat
     first = loaded.provenance.dealer_of(round_no, table, match - 1)
-    cap = max_streak_of(loaded.settings.ruleset if loaded.settings is not None else None)
+    cap = event_max_streak(loaded.settings)
     before = deal_after(first, [h.result for h in hands[:-1]], max_streak=cap) if first is not None else None
     return seating, before.dealer if before is not None else None
 

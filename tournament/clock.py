@@ -33,7 +33,7 @@ from datetime import datetime, timedelta, timezone
 from .codec import register
 from .errors import MatchError, TournamentError
 from .events import EventState, HandRecorded, Record, SideEvent, replay
-from .match import DealerRuling, HandOutcome, MatchState, max_streak_of, start_match
+from .match import DealerRuling, HandOutcome, MatchState, event_max_streak, start_match
 from .results import HandResult
 
 FINISH_HAND = "finish_hand"
@@ -556,11 +556,6 @@ class Action:
         return SeatingPublished(self.round, at, due_text, late)
 
 
-def _max_streak(event_state: EventState) -> int:
-    """The event ruleset's 連莊上限 (``seat.max_streak``)."""
-    return max_streak_of(event_state.settings.ruleset if event_state.settings is not None else None)
-
-
 def table_finished(event_state: EventState, round_no: int, table: int, dealer_of: DealerOf) -> bool:
     """Has the table played every 將 of the round to its end (``app.rounds``: past the North
     round)? Read from its recorded hands and each 將's first dealer (R-tour-23); ``False``
@@ -572,7 +567,7 @@ def table_finished(event_state: EventState, round_no: int, table: int, dealer_of
             return False
         results = [h.result for h in sorted(event_state.hands, key=lambda h: h.key) if h.key[:3] == (round_no, table, match)]
         try:
-            if not match_from_results(first, results, max_streak=_max_streak(event_state)).over:
+            if not match_from_results(first, results, max_streak=event_max_streak(event_state.settings)).over:
                 return False
         except MatchError:  # a hand past the North round: the 將 is over all the more
             continue
@@ -730,7 +725,7 @@ def table_may_start_hand(records: Sequence[Record], state: ClockState, round_no:
         if isinstance(event, HandRecorded) and tuple(event.key[:3]) == where:
             recorded[event.key[3]] = record.seq
     event_state = replay(records)
-    cap = _max_streak(event_state)
+    cap = event_max_streak(event_state.settings)
     hands = sorted((h for h in event_state.hands if h.key[:3] == where), key=lambda h: h.key)
     now_match = match_from_results(first_dealer, [h.result for h in hands], max_streak=cap)
     called = state.round(round_no).time_called_seq

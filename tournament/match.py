@@ -154,6 +154,13 @@ def max_streak_of(ruleset: object = None) -> int:
     return int(ruleset["seat.max_streak"])
 
 
+def event_max_streak(settings: object = None) -> int:
+    """連莊上限 of an event: that of its settings' ruleset (an
+    :class:`tournament.events.EventSettings`; ``None`` before the event is set up: the
+    default profile's)."""
+    return max_streak_of(getattr(settings, "ruleset", None))
+
+
 def start_match(first_dealer: int, *, max_streak: int = 0) -> MatchState:
     """A new 將: the first dealer deals the first hand of the East round; the dealer's
     streak is capped at *max_streak* (``seat.max_streak``, 0 = none)."""
@@ -168,4 +175,4 @@ def play_match(first_dealer: int, outcomes: Iterable[HandOutcome], *, max_streak
     return state
 
 
-__all__ = ["DealerRuling", "HandOutcome", "MatchState", "max_streak_of", "play_match", "start_match"]
+__all__ = ["DealerRuling", "HandOutcome", "MatchState", "event_max_streak", "max_streak_of", "play_match", "start_match"]

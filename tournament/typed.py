@@ -27,7 +27,7 @@ from referee.scoring.table import ScoringTable
 from .entry import deal_after
 from .errors import ResultError
 from .events import EventState
-from .match import HandOutcome, MatchState, max_streak_of
+from .match import HandOutcome, MatchState, event_max_streak
 from .provenance import Provenance
 from .results import HandResult, Win
 
@@ -91,7 +91,7 @@ def deal_of(state: EventState, provenance: Provenance,
     key = tuple(key)
     earlier = sorted((h for h in state.hands if h.key[:3] == key[:3] and h.key[3] < key[3]), key=lambda h: h.key)
     first = provenance.dealer_of(*key[:3])
-    cap = max_streak_of(state.settings.ruleset if state.settings is not None else None)
+    cap = event_max_streak(state.settings)
     if first is not None:
         return deal_after(first, [h.result for h in earlier], max_streak=cap)
     if not earlier or earlier[-1].key[3] != key[3] - 1:

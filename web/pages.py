@@ -32,7 +32,7 @@ from services.tournament_commands import settle_for
 from tournament.player_record import player_record, won_items
 from tournament.printouts import card, sheet
 from tournament.errors import StandingsError
-from tournament.match import max_streak_of
+from tournament.match import event_max_streak
 from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv_file, totals
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
@@ -135,7 +135,7 @@ def _sheet(t: Tournament, round_no: int, table: int, match: int, hands: int):
     entered = {key[3]: dealt for key, dealt in t.entered_dealers.items() if key[:3] == (round_no, table, match)}
     return sheet(t.name, round_no, table, match, seats, t.names, hands=hands, results=results, east=east,
                  first_dealer=t.first_dealers.get((round_no, table, match)) if seating is not None else None,
-                 entered=entered, max_streak=max_streak_of(t.settings.ruleset if t.settings is not None else None))
+                 entered=entered, max_streak=event_max_streak(t.settings))
 
 
 #: the API's standings endpoint (``?format=csv``), when the app has it (api/tournaments.py)

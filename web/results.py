@@ -42,7 +42,7 @@ from referee.scoring.patterns import PATTERNS
 from referee.scoring.table import table_for
 from services.problems import ApiProblem
 from tournament.entry import MAX_COUNT, deal_after
-from tournament.match import max_streak_of
+from tournament.match import event_max_streak
 from tournament.typed import expected_payments, win_payments
 from web import console, signin
 from web.errors import PageError
@@ -115,7 +115,7 @@ def match_status(loaded, key3: tuple[int, int, int]) -> dict:
     if first is None and hands:
         entered = prov.entry_with(hands[0].seq, hands[0].key)
         first = entered.entry.dealer if entered is not None else None
-    cap = max_streak_of(loaded.settings.ruleset if loaded.settings is not None else None)
+    cap = event_max_streak(loaded.settings)
     deal = deal_after(first, [h.result for h in hands], max_streak=cap) if first is not None else None
     later = any((r, t) == key3[:2] and m > key3[2] for (r, t, m) in prov.draws) or any(
         h.key[:2] == key3[:2] and h.key[2] > key3[2] for h in state.hands)
