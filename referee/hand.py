@@ -227,9 +227,35 @@ _SET_SIZE = Hand.__dict__["_size"].__set__
 _SET_HELD = Hand.__dict__["_held"].__set__
 
 
+class _HandDraft:
+    """A :class:`Hand` being filled: the same slots, not frozen, so six plain attribute
+    stores fill it; :func:`_filled` then sets its ``__class__`` to :class:`Hand` (CPython
+    allows it between classes of one slot layout). The slots' own ``__set__`` called one by
+    one cost several times as much (issue #17 item 6, ``Hand.parse``); ``tests/test_hand.py``
+    holds the hands made so to the constructor's."""
+
+    __slots__ = Hand.__slots__
+
+    def __init__(self, concealed, melds, flowers, keys, size, held):
+        self.concealed = concealed
+        self.melds = melds
+        self.flowers = flowers
+        self._keys = keys
+        self._size = size
+        self._held = held
+
+
+assert Hand.__slots__ == ("concealed", "melds", "flowers", "_keys", "_size", "_held")
+
+
 def _filled(cls: type[Hand], concealed: tuple[int, ...], melds: tuple[Meld, ...], flowers: tuple[int, ...],
             size: int, held: tuple[int, ...] | None) -> Hand:
-    """A hand whose checks its caller already made, its slots filled directly."""
+    """A hand whose checks its caller already made, its slots filled directly (a
+    :class:`Hand` through :class:`_HandDraft`, a subclass slot by slot)."""
+    if cls is Hand:
+        hand = _HandDraft(concealed, melds, flowers, _counted_keys(concealed), size, held)
+        hand.__class__ = Hand
+        return hand
     hand = _new(cls)
     _SET_CONCEALED(hand, concealed)
     _SET_MELDS(hand, melds)
