@@ -264,5 +264,6 @@ def test_hand_parse_equals_the_positional_reading(text, melds):
     if isinstance(fast, Hand):  # filled through its draft: a real, frozen Hand with the constructor's facts
         assert type(fast) is Hand and hash(fast) == hash(ref) and repr(fast) == repr(ref)
         assert (fast.keys, fast.size, fast._held) == (ref.keys, ref.size, ref._held)
+        assert fast.keys == keys_of(fast.concealed)  # the remembered suit keys, against their definition
         with pytest.raises(AttributeError):
             fast.concealed = ()  # type: ignore[misc]
