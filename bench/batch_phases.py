@@ -12,7 +12,6 @@ the command runs them).
 from __future__ import annotations
 
 import gc
-import io
 import json
 import os
 import sys
