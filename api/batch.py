@@ -249,22 +249,16 @@ class Answer:
 
 
 def decode(hand: HandText) -> list:
-    """The hand's events: each line decoded and read (:func:`referee.events.parse_event`),
-    ``seq`` checked (:func:`referee.events.check_order`); errors name the line or the field."""
-    from referee.events import check_order, parse_event, read_line
+    """The hand's events: each line decoded and read (:func:`referee.events.read_events`,
+    :func:`referee.events.parse_event`), ``seq`` checked (:func:`referee.events.check_order`);
+    errors name the line or the field."""
+    from referee.events import check_order, parse_event, read_events
 
     index = hand.index
     if hand.decoded:
         events = [parse_event(raw, index=i) for i, raw in enumerate(hand.lines, index)]
     else:
-        events = []
-        append = events.append
-        i = index
-        for number, line in enumerate(hand.lines, hand.line):
-            if line.isspace():
-                continue
-            append(parse_event(read_line(line, number), index=i))
-            i += 1
+        events = read_events(hand.lines, hand.line, index)
     check_order(events, index)
     return events
 
@@ -272,11 +266,13 @@ def decode(hand: HandText) -> list:
 def answer_hand(hand: HandText, settings: Settings) -> Answer:
     """Decode, judge and answer one hand; an error becomes the answer's problem."""
     from referee.errors import MjrefError
+    from referee.events import EventType
     from referee.replay import split_hands
 
     try:
         events = decode(hand)
-        split_hands(events)  # the stream's own error for events before hand_start
+        if not events or events[0].type is not EventType.HAND_START:
+            split_hands(events)  # the stream's own error for events before hand_start
         hand_result = judge(events, settings.ruleset, settings.mode)
         answer = ANSWERS[settings.command](hand_result)
         text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))

@@ -43,7 +43,7 @@ from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
 from referee.replay import split_hands
 from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
-from referee.verdicts import ACCEPTED, Irregularity, Status, Verdict
+from referee.verdicts import ACCEPTED, Irregularity, Status, Verdict, VerdictLog
 
 from .dead_hand import REFEREE_CAUSES
 from .errors import AdjudicationError
@@ -203,8 +203,16 @@ class HandResult:
         return {"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
                 "outcome": self.result.to_dict(), "closed_at": self.closed_at,
                 "irregularities": [i.to_dict() for i in adj.irregularities],
-                "verdicts": [v.to_dict(seq) for seq, v in adj.verdicts], "final": adj.final,
+                "verdicts": _verdict_dicts(adj.verdicts), "final": adj.final,
                 "penalties": rulings}
+
+
+def _verdict_dicts(verdicts: Any) -> list[dict[str, Any]]:
+    """Each event's verdict as the answer writes it (a :class:`~referee.verdicts.VerdictLog`
+    writes its own, :meth:`~referee.verdicts.VerdictLog.to_dicts`)."""
+    if type(verdicts) is VerdictLog:
+        return verdicts.to_dicts()
+    return [v.to_dict(seq) for seq, v in verdicts]
 
 
 @dataclass(frozen=True, slots=True)

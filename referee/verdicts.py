@@ -110,6 +110,7 @@ class Verdict:
 
 #: the verdict of every legal event (one shared object: the hot path allocates nothing)
 ACCEPTED = Verdict(Status.ACCEPTED)
+_ACCEPTED_WIRE = Status.ACCEPTED.value
 
 
 class VerdictLog:
@@ -142,6 +143,15 @@ class VerdictLog:
 
     def copy(self) -> VerdictLog:
         return VerdictLog(self.seqs, self.odd)
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """``[verdict.to_dict(seq) for seq, verdict in self]``, each accepted event's dict
+        written directly (the answers of ``flask replay`` hold one per event)."""
+        accepted = _ACCEPTED_WIRE
+        if not self.odd:
+            return [{"seq": seq, "verdict": accepted} for seq in self.seqs]
+        get = self.odd.get
+        return [{"seq": seq, "verdict": accepted} if (v := get(seq)) is None else v.to_dict(seq) for seq in self.seqs]
 
     def __len__(self) -> int:
         return len(self.seqs)
