@@ -275,7 +275,7 @@ _LINES = st.lists(st.one_of(
 ), max_size=8)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_LINES, st.integers(1, 50), st.integers(0, 50), st.booleans())
 def test_the_batch_decoder_equals_json_loads_and_the_reference(texts, first_line, first_index, as_bytes):
     """read_events (the batch's loop, read_line and parse_event written out) against json.loads

@@ -171,7 +171,7 @@ def _written(write, tiles, style, sort):
         return (type(exc), str(exc))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(st.lists(st.one_of(st.integers(-2, 43), st.booleans(), st.just(1.0)), max_size=30),
        st.sampled_from(["compact", "zh", "other"]), st.booleans())
 def test_the_fast_tile_writer_equals_the_reference(tiles, style, sort):
