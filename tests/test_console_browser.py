@@ -31,7 +31,8 @@ from tests.servicekit import (
     start_server,
 )
 from tests.test_console import physical_events
-from tests.test_pages_browser import CHROMIUM, CHROMIUM_ARGS, _pdf_pages
+from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS
+from tests.test_pages_browser import _pdf_pages
 from services.pins import create_pin
 
 ARTIFACTS = Path(os.environ.get("MJREF_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "console"
