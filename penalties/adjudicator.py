@@ -260,7 +260,7 @@ class HandAdjudicator:
         self.mode = mode
         self.stakes = stakes
         self.side_stakes = tuple(side_stakes)
-        self.referee = Referee(ruleset, mode)
+        self.referee = Referee(ruleset, mode, names=names)
         self.events: list[Event] = []
         #: the wall after each event (:func:`penalties.record.wall_facts`), in order
         self.moments: list[tuple] = []
@@ -466,7 +466,7 @@ class HandAdjudicator:
         follows them: the live one must not close its claim window)."""
         from .rule import rule_record
 
-        ref = Referee(self.ruleset, self.mode)
+        ref = Referee(self.ruleset, self.mode, names=self.names)
         ref.apply_all(self.events)
         record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode, names=self.names)
         return rule_record(record, side_stakes=self.side_stakes)
@@ -573,13 +573,15 @@ def _events(source: Any) -> list[Event]:
 
 
 def adjudicate_hands(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None, *,
-                     stakes: Stakes | None = None, side_stakes: Iterable[SideStake] = ()) -> list[HandResult]:
-    """Every hand of a stream through its own :class:`HandAdjudicator`, event by event.
+                     stakes: Stakes | None = None, side_stakes: Iterable[SideStake] = (),
+                     names: Sequence[str | None] | None = None) -> list[HandResult]:
+    """Every hand of a stream through its own :class:`HandAdjudicator`, event by event
+    (*names*: the players by seat, :func:`penalties.words.read_names`).
 
     :raises referee.errors.MjrefError: an unreadable event or a stream the referee cannot follow.
     """
     listed = tuple(side_stakes)
-    return [HandAdjudicator(ruleset, mode, stakes=stakes, side_stakes=listed).feed_all(hand)
+    return [HandAdjudicator(ruleset, mode, stakes=stakes, side_stakes=listed, names=names).feed_all(hand)
             for hand in split_hands(_events(source))]
 
 

@@ -36,6 +36,8 @@ keeps the seats' tile bookkeeping.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .events import Event, EventType, Mode
 from .errors import MjrefError
 from .ruleset import Ruleset
@@ -68,14 +70,17 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     and returns its :class:`referee.outcome.Adjudication`.
     """
 
-    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings")
+    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings", "names")
 
     #: take a legal draw and discard on the fast paths of :meth:`_draw` and :meth:`_discard`;
     #: :class:`ReferenceReferee` turns them off, and tests/test_fast_paths.py holds the two equal
     fast_paths = True
 
-    def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None) -> None:
+    def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None, *, names: Any = None) -> None:
         self.state: TableState | None = None
+        #: seat → player's name at a table whose players are known (a tournament's 將): the
+        #: irregularities' words name them beside their winds (「南家 李大華」)
+        self.names = names
         #: (seq, verdict) per event, in order
         self.verdicts = VerdictLog()
         #: every irregularity, in the order found (some are found after their event:
@@ -183,7 +188,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def _irr(self, ev: Event, code: str, seat: int | None = None, **facts) -> Irregularity:
         st = self.state
         return irregularity(code, ev.seq, ev.seat if seat is None else seat,
-                            east=st.east if st is not None else None, **facts)
+                            east=st.east if st is not None else None, names=self.names, **facts)
 
     def _reject(self, st: TableState, problems: list[Irregularity]) -> Verdict:
         """The act does not change the state: refused (digital) or not applicable (physical)."""

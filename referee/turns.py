@@ -489,7 +489,8 @@ class TurnsMixin:
                 self._found(irregularity("unfulfilled_call", seq, c, evidence=(seq, w.seq), call=call.value,
                                          call_zh=_CALL_ZH[call], discarder=w.seat, tile=w.tile,
                                          from_previous_player=w.seat == (c - 1) % 4,
-                                         east=self.state.east if self.state is not None else None))
+                                         east=self.state.east if self.state is not None else None,
+                                         names=self.names))
 
     def _could_win(self, st: TableState, seat: SeatState, tile: int) -> bool:
         """The seat's known 16-tile hand wins on *tile* (a chance for 過水)."""

@@ -46,6 +46,7 @@ from marshmallow import ValidationError
 
 from services import caller
 from services.live import replay_hand, service, table_totals
+from services.seat_names import table_names as players_at
 from services.overrides import OverrideRequestSchema
 from services.pins import create_pin
 from services.problems import ApiProblem
@@ -362,6 +363,7 @@ def table_names(table_id: str):
         data["names"] = names
         return render_template("console_table.html", **data, verdicts=VERDICT_ZH, name_errors=errors), 400
     get_writer().submit(lambda tx: pin_store.set_seat_names(tx.db, table_id, names))
+    service().forget(table_id)  # the hand in play is replayed with the names: its next rulings name them
     return redirect(url_for("console.table_page", table_id=table_id))
 
 
@@ -391,7 +393,7 @@ def replay_page(table_id: str, hand: int):
             raise PageError(400, f"參數 upto 須為本盤的一個 seq（{seqs[0]}–{seqs[-1]}），收到「{raw}」",
                             f"upto must be a seq of this hand ({seqs[0]}–{seqs[-1]}), got {raw!r}", field="upto")
     names = pin_store.seat_names(db, table_id)
-    referee, answers = replay_hand(table, hand, bodies, upto=upto)
+    referee, answers = replay_hand(table, hand, bodies, upto=upto, names=players_at(db, table))
     state = referee.referee.state
     east = state.east if state is not None else 0
     view = hand_view(state, hand, ended=referee.ended, concealed=True, names=names)
