@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from .events import EventType, Mode, ReadyKind, Setup
 from .melds import Meld, MeldKind, _CHOW, _CONCEALED_KONG, _MELDED_KONG
 from .play_rules import PlayRules
-from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
+from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles, tiles_zh
 from .wall import TILES, Wall
 
 
@@ -113,6 +113,12 @@ class TableMeld(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.kind.zh}:{format_tiles(self.tiles, sort=False) if self.tiles else '????'}"
+
+    @property
+    def zh(self) -> str:
+        """The meld as an official reads it out: 「碰 東東東」, 「吃 三四五萬」 (its tiles in
+        their order; 「暗槓 ？」 when the table does not know them). Issue #13: not ``111z``."""
+        return f"{self.kind.zh} {tiles_zh(self.tiles) if self.tiles else '？'}"
 
 
 class SeatState:

@@ -379,7 +379,8 @@ class TurnsMixin:
                     break
             if exposed_meld is None:
                 return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)]), False
-            problems.append(self._irr(ev, "exposed_discard", tile=x, meld=str(seat.melds[exposed_meld]),
+            meld = seat.melds[exposed_meld]  # the facts: its words (「吃 六七八筒」) and its tiles
+            problems.append(self._irr(ev, "exposed_discard", tile=x, meld=meld.zh, meld_tiles=tuple(meld.tiles),
                                       live=st.wall.live))
         elif not seat.hand[x]:
             if not seat.unknown:

@@ -157,3 +157,54 @@ def test_flask_rule_takes_the_names(app, tmp_path):
     assert bad.exit_code == 2
     problem_body = json.loads(bad.output[bad.output.index("{"):])
     assert problem_body["field"] == "--names" and "--names" in problem_body["detail_zh"]
+
+
+# --- the words: codes by their names, melds in Chinese, seats by wind (issue #13 item 4) --------------
+
+
+def test_every_code_an_official_sees_has_a_name_in_words():
+    """The console titles a ruling and an event line by the code's name (「相公」), never the
+    ASCII code: every ruling, irregularity and report code has one, in Chinese."""
+    from penalties.codes import CODES as RULING_CODES
+    from penalties.rule import REPORTS
+    from penalties.titles import report_title, title
+    from referee.verdicts import CODES as REFEREE_CODES
+
+    for code in [*RULING_CODES, *REFEREE_CODES, *REPORTS, "win", "exhaustive_draw", "ended_by_irregularity", "void"]:
+        zh, en = title(code)
+        assert (zh, en) != (code, code) and any("\u4e00" <= ch <= "\u9fff" for ch in zh), code
+        assert "_" not in zh and en, code
+    assert report_title("stolen_tile") == ("相公：偷牌", "a dead hand: took a tile it was not owed")
+    assert report_title("dead_hand")[0] == "判相公" and title("wrong_kong_melded_call_previous")[0] == "錯明槓（上家之牌）"
+    assert title("no_such_code") == ("no_such_code", "no_such_code")  # a page never fails on a new code
+
+
+def test_an_exposed_discards_meld_is_in_chinese_in_the_facts():
+    """exposed_discard's ``meld`` fact as an official reads it (「碰 五五五萬」), its tiles beside it."""
+    from penalties.adjudicator import adjudicate_hands
+
+    s = Script(dealer=0).deal().discard(0, "5m").pung(1, "5m5m5m").discard(1, "5m", exposed=True)
+    (hand,) = adjudicate_hands(s.end().jsonl())
+    (irr,) = [i.to_dict() for i in hand.adjudication.irregularities if i.code == "exposed_discard"]
+    assert irr["facts"]["meld"] == "碰 五五五萬" and irr["facts"]["meld_tiles"] == [4, 4, 4]
+    assert "號座" not in irr["detail_zh"] and irr["detail_zh"].startswith("南家")
+
+
+def test_a_lost_priority_win_and_the_winners_are_named_by_wind():
+    """prio.2: a win that lost priority (a self-draw declared after another's win on the tile
+    in play) is read out by wind and name (not 「N 號座」), and so are the winners in the
+    referee's outcome (「南家 李大華胡牌」 …)."""
+    from referee.outcome import _winner_names, resolve_wins
+    from referee.scoring.context import WinSource
+    from referee.winning import WinClaim
+
+    on_tile = WinClaim(1, 10, 1000, WinSource.DISCARD, 4, 0, 9, None)
+    own = WinClaim(3, 11, 2000, WinSource.WALL, 4, None, None, None)
+    winners, lost = resolve_wins([on_tile, own], False, east=2, names=NAMED)
+    assert winners == [on_tile]
+    (irr,) = lost
+    assert irr.seat == 3 and irr.detail_zh == "南家 林志強喪失優先權後仍胡牌", irr.detail_zh
+    (irr,) = resolve_wins([on_tile, own], False, east=2)[1]
+    assert irr.detail_zh == "南家喪失優先權後仍胡牌"
+    assert _winner_names([on_tile], 2)[0] == f"北家{WinSource.DISCARD.zh}"
+    assert _winner_names([on_tile], 2, NAMED)[0] == f"北家 李大華{WinSource.DISCARD.zh}"
