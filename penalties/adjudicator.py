@@ -16,9 +16,10 @@ projections) all go through it: live and batch are the same code fed the same ev
 they agree by construction (``tests/test_adjudicator.py`` holds them to it).
 
 Facts are computed once: the referee follows the hand (its wall after each event is kept
-as a :class:`penalties.record.Moment`), and penalties read that record
-(:func:`penalties.rule.rule_record`); nothing replays the hand a second time, except the
-moment rulings below.
+as a :class:`penalties.record.Moment`, a winner's and a reported seat's table as
+:class:`referee.state.WinFace`), and penalties read that record
+(:func:`penalties.rule.rule_record`); nothing replays the hand a second time — the moment
+rulings below are made on the live referee closed provisionally.
 
 How a ruling is "final at the moment": after an event that may be ruled on (an
 irregularity that stood, a finding, an official's ``report``), the rulings on the hand so
@@ -462,14 +463,15 @@ class HandAdjudicator:
         raise LookupError(seq)
 
     def _rule_prefix(self) -> Rulings:
-        """Penalties on the events so far, as if the hand closed now (a referee of its own
-        follows them: the live one must not close its claim window)."""
+        """Penalties on the events so far, as if the hand closed now: on the live referee's
+        own record, closed provisionally (:meth:`referee.machine.Referee.provisional`: its
+        claim window stays open for what comes next) — the hand is not replayed."""
         from .rule import rule_record
 
-        ref = Referee(self.ruleset, self.mode, names=self.names)
-        ref.apply_all(self.events)
-        record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode, names=self.names)
-        return rule_record(record, side_stakes=self.side_stakes)
+        with self.referee.provisional():
+            record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
+                                 names=self.names)
+            return rule_record(record, side_stakes=self.side_stakes)
 
     def _give(self, ruling: Ruling, seq: int, key: tuple) -> Given:
         seen = self._given.get(key)

@@ -36,6 +36,8 @@ keeps the seats' tile bookkeeping.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .events import Event, EventType, Mode
@@ -162,6 +164,38 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
             self._close_window(self.state, self.state.window, None)
             self._finished = adjudicate(self)
         return self._finished
+
+    @contextmanager
+    def provisional(self) -> Iterator[Any]:
+        """The hand as if it closed now, without closing it: yields the
+        :class:`referee.outcome.Adjudication` :meth:`finish` would give after the events so
+        far (the claim window closed, the calls never carried out found, the wins resolved
+        and scored), then puts the referee back as it was, so the hand goes on.
+
+        What closing changes is put back: the open window's ``closed``, each seat's
+        ``passed`` (過水 found at the close), the irregularities found, the finished answer.
+        The adjudicator's rulings at a moment are made on it (issue #13 item 2: the hand is
+        not replayed by a second referee); ``tests/test_adjudicator_facts.py`` holds it to
+        such a replay.
+        """
+        st = self.state
+        if st is None or self._finished is not None:
+            yield self.finish()
+            return
+        w = st.window
+        closed = w.closed if w is not None else None
+        passed = [seat.passed for seat in st.seats]
+        irregularities, findings = len(self.irregularities), len(self.findings)
+        try:
+            yield self.finish()
+        finally:
+            self._finished = None
+            if w is not None:
+                w.closed = closed
+            for seat, was in zip(st.seats, passed):
+                seat.passed = was
+            del self.irregularities[irregularities:]
+            del self.findings[findings:]
 
     def probe(self, ev: Event) -> bool:
         """Would this claim, win or declaration be accepted now? Changes nothing.
