@@ -50,6 +50,7 @@ from flask import Response, jsonify
 from api import auth, idempotency
 from services.idempotency import Duplicate
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
+from services.live import service as live_service
 from services.problems import ApiProblem, bad_request, not_found
 from services.tournament_results import sync_report
 from services.tournament_schemas import (
@@ -401,7 +402,9 @@ def link_table(data: dict, tid: str):
         return {"table_id": data["table_id"], "round": key[0], "table": key[1], "match": key[2],
                 "records": records_of(records)}
 
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    written = write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    live_service().forget(data["table_id"])  # the hand in play is replayed with the 將's players: its rulings name them
+    return written
 
 
 @blp.get("/<tid>/links")
