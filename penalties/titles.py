@@ -65,6 +65,7 @@ IRREGULARITIES: dict[str, tuple[str, str]] = {
     "dead_wall_draw": ("摸入殘牌", "draw from the dead wall"), "skip_not_last": ("非海底棄摸", "skip not on the last tile"),
     "flower_out_of_order": ("補花順序錯誤", "flower out of order"), "flower_not_held": ("手中無此花牌", "flower not held"),
     "flower_not_replaced": ("花牌未補", "flower not replaced"), "flower_discarded": ("花牌打出", "flower discarded"),
+    "no_flowers_in_play": ("無花玩法：無花可補", "no flowers in play"),
     "claim_nothing": ("無牌可吃碰槓", "nothing to claim"), "claim_own_discard": ("吃碰自己的捨牌", "claim of own discard"),
     "chow_wrong_seat": ("吃非上家之牌", "chow not from the previous player"), "chow_not_a_run": ("錯吃", "wrong chow"),
     "pung_not_alike": ("錯碰", "wrong pung"), "melded_kong_previous_player": ("明槓上家之牌", "melded kong on the previous player"),
