@@ -13,14 +13,14 @@ Same seed, same stream: ``generate_hand(7) == generate_hand(7)``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .events import Call, Event, EventType, Mode, ReadyKind, Setup
 from .hand import waits_keys
 from .machine import Referee
 from .melds import MeldKind
-from .restrictions import is_complete, is_run
+from .restrictions import chow_forbidden_discards, is_complete, is_run
 from .state import Intake, Phase, WindowKind
 from .tiles import KINDS, Wind, full_set
 from .verdicts import Status
@@ -243,6 +243,15 @@ class HandGenerator:
                     break
         return won
 
+    def leaves_a_discard(self, s: int, given: Sequence[int], forbidden: Sequence[int]) -> bool:
+        """After giving *given* from the hand into a claimed meld, the seat still holds a tile
+        it may discard (play.restrict.6 forbids *forbidden* right after the claim): a player
+        does not claim into a hand of forbidden tiles only, which it could not discard from."""
+        left = list(self.ref.state.seats[s].hand)
+        for t in given:
+            left[t] -= 1
+        return any(n > 0 and t not in forbidden for t, n in enumerate(left[:KINDS]))
+
     def choose_discard(self, s: int) -> int:
         st = self.ref.state
         seat = st.seats[s]
@@ -301,6 +310,7 @@ class HandGenerator:
                 self.turn(s)
                 return not (st.ended or st.wins)
             if x < KINDS and seat.hand[x] >= 2 and rng.random() < pol.pung \
+                    and self.leaves_a_discard(s, (x, x), (x,) if st.rules.pung_restricts_discard else ()) \
                     and self.probe(EventType.PUNG, s, tiles=(x, x, x)):
                 if rng.random() < pol.gestures:
                     self.emit(EventType.CALL, s, kind=Call.PUNG)
@@ -311,7 +321,10 @@ class HandGenerator:
         if x < 27 and rng.random() < pol.chow:
             seat = st.seats[nxt]
             for run in _runs(x):
-                if all(seat.hand[t] for t in run if t != x) and self.probe(EventType.CHOW, nxt, tiles=run):
+                forbidden = chow_forbidden_discards(run, x, other_end=st.rules.chow_forbids_other_end) \
+                    if st.rules.chow_restricts_discard else ()
+                if all(seat.hand[t] for t in run if t != x) and self.leaves_a_discard(nxt, [t for t in run if t != x], forbidden) \
+                        and self.probe(EventType.CHOW, nxt, tiles=run):
                     self.emit(EventType.CHOW, nxt, tiles=run)
                     self.turn(nxt)
                     return not (st.ended or st.wins)
