@@ -27,6 +27,14 @@ def profile_property() -> dict:
     return {"type": "string", "enum": list(available_profiles())}
 
 
+def time_zone_property() -> dict:
+    """The JSON Schema of an event's time zone: an IANA name this machine's zone database
+    holds (:func:`zoneinfo.available_timezones`, what the event's check loads), or null."""
+    from zoneinfo import available_timezones
+
+    return {"type": "string", "enum": [*sorted(available_timezones()), None]}
+
+
 def _parameter_property(defn) -> dict:
     described = {"description": f"{defn.term}: {defn.meaning_en} ({', '.join(defn.clauses)})"}
     if defn.type == "int":

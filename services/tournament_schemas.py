@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from services.schemas import StrictBoolean, profile_property
+from services.schemas import StrictBoolean, profile_property, time_zone_property
 from referee.tiles import Wind
 from tournament.standings import TieBreak
 
@@ -40,7 +40,7 @@ class CreateTournamentSchema(Schema):
                                    metadata={"description": "每輪分鐘數 round time (null: untimed)"})
     time_zone = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
                               metadata={"description": "時區（IANA，如 Asia/Taipei；null：服務的 TIME_ZONE）the event's "
-                                                       "time zone (null: the service's TIME_ZONE)"})
+                                                       "time zone (null: the service's TIME_ZONE)", **time_zone_property()})
 
 
 class PlayerSchema(Schema):
