@@ -33,15 +33,17 @@ auth.guard(bp, area="tools")  # auth first: the token checked before the body is
 _MODES = {m.value: m for m in Mode}
 
 
-def adjudication_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None) -> dict[str, Any]:
+def adjudication_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None,
+                          names: Any = None) -> dict[str, Any]:
     """A whole stream in, the adjudication document out (see the module docstring): every
     hand through the one adjudicator (:func:`penalties.adjudicator.adjudicate_hands`), so
-    its ``outcome`` is the hand's one result and ``penalties`` its rulings.
+    its ``outcome`` is the hand's one result and ``penalties`` its rulings; *names* (the
+    players by seat) are named in the words (「東家 王小明」).
 
     :raises referee.errors.MjrefError: an unreadable event or stream, naming its field.
     """
     return {"protocol": PROTOCOL_VERSION,
-            "hands": [hand.to_dict() for hand in adjudicate_hands(source, ruleset, mode)]}
+            "hands": [hand.to_dict() for hand in adjudicate_hands(source, ruleset, mode, names=names)]}
 
 
 def _mode(value: Any) -> Mode | None:
@@ -56,12 +58,12 @@ def _mode(value: Any) -> Mode | None:
 
 
 @bp.post("/adjudications")
-@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, mode}）"
+@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, mode, names}）"
         "逐一判定，並給出本盤結果、收付與下一盤莊家。A whole stream (JSON Lines, an array of events, or "
-        "{events, ruleset, params, mode}) in: a verdict per event, the irregularities with their clauses, "
+        "{events, ruleset, params, mode, names}: names = the 4 seats' players, seat 0 first, named in the words) in: a verdict per event, the irregularities with their clauses, "
         "the outcome, payments and next dealer out.")
 @auth.read_access("tools")
 def post_adjudications():
     """裁判一整段事件流 Adjudicate a whole stream: verdicts, irregularities, outcome."""
-    source, ruleset, mode = read_stream_body(request.get_data(as_text=True))
-    return jsonify(adjudication_document(source, ruleset, _mode(mode)))
+    source, ruleset, mode, names = read_stream_body(request.get_data(as_text=True))
+    return jsonify(adjudication_document(source, ruleset, _mode(mode), names))

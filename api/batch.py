@@ -197,18 +197,19 @@ def _array_hands(path: str, number: int, text: bytes) -> Iterator[HandText]:
 # --- one hand ---------------------------------------------------------------------------------
 
 
-def judge(events: list, ruleset: Any = None, mode: Any = None) -> Any:
+def judge(events: list, ruleset: Any = None, mode: Any = None, names: Any = None) -> Any:
     """One hand through the one hand adjudicator (:class:`penalties.adjudicator.HandAdjudicator`,
     issue #13), event by event as live ingest feeds it: its :class:`~penalties.adjudicator.HandResult`
     — the referee's adjudication, penalties' rulings as given, the one outcome. The same answers
     :func:`api.adjudications.adjudication_document` and :func:`api.rulings.rulings_document` give
-    per hand, which ``tests/test_batch.py`` compares with.
+    per hand, which ``tests/test_batch.py`` compares with. *names*: the players by seat
+    (``--names``), named in the words.
 
     :raises referee.errors.MjrefError: a hand the referee or penalties cannot read.
     """
     from penalties.adjudicator import HandAdjudicator
 
-    return HandAdjudicator(ruleset, mode).feed_all(events)
+    return HandAdjudicator(ruleset, mode, names=names).feed_all(events)
 
 
 def replay_answer(hand: Any) -> dict[str, Any]:
@@ -229,11 +230,13 @@ ANSWERS = {"replay": replay_answer, "rule": rule_answer}
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What every hand of a batch is judged under: the command, the ruleset (None: each
-    ``hand_start``'s), the table mode (None: the stream's)."""
+    ``hand_start``'s), the table mode (None: the stream's), the players by seat (``--names``;
+    None: the seats by wind only)."""
 
     command: str
     ruleset: Any = None
     mode: Any = None
+    names: tuple[str | None, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -249,22 +252,16 @@ class Answer:
 
 
 def decode(hand: HandText) -> list:
-    """The hand's events: each line decoded and read (:func:`referee.events.parse_event`),
-    ``seq`` checked (:func:`referee.events.check_order`); errors name the line or the field."""
-    from referee.events import check_order, parse_event, read_line
+    """The hand's events: each line decoded and read (:func:`referee.events.read_events`,
+    :func:`referee.events.parse_event`), ``seq`` checked (:func:`referee.events.check_order`);
+    errors name the line or the field."""
+    from referee.events import check_order, parse_event, read_events
 
     index = hand.index
     if hand.decoded:
         events = [parse_event(raw, index=i) for i, raw in enumerate(hand.lines, index)]
     else:
-        events = []
-        append = events.append
-        i = index
-        for number, line in enumerate(hand.lines, hand.line):
-            if line.isspace():
-                continue
-            append(parse_event(read_line(line, number), index=i))
-            i += 1
+        events = read_events(hand.lines, hand.line, index)
     check_order(events, index)
     return events
 
@@ -272,12 +269,14 @@ def decode(hand: HandText) -> list:
 def answer_hand(hand: HandText, settings: Settings) -> Answer:
     """Decode, judge and answer one hand; an error becomes the answer's problem."""
     from referee.errors import MjrefError
+    from referee.events import EventType
     from referee.replay import split_hands
 
     try:
         events = decode(hand)
-        split_hands(events)  # the stream's own error for events before hand_start
-        hand_result = judge(events, settings.ruleset, settings.mode)
+        if not events or events[0].type is not EventType.HAND_START:
+            split_hands(events)  # the stream's own error for events before hand_start
+        hand_result = judge(events, settings.ruleset, settings.mode, settings.names)
         answer = ANSWERS[settings.command](hand_result)
         text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
     except MjrefError as error:
@@ -350,24 +349,25 @@ def answers(hands: Iterable[HandText], settings: Settings, jobs: int = 1) -> Ite
 # --- a Dask cluster ---------------------------------------------------------------------------
 
 
-def portable(settings: Settings) -> tuple[str, str | None, str | None, str | None]:
+def portable(settings: Settings) -> tuple[str, str | None, str | None, str | None, tuple | None]:
     """*settings* as plain text, for another machine: ``(command, profile, overrides as
-    JSON, mode)`` (a :class:`referee.ruleset.Ruleset` is rebuilt from its profile and
+    JSON, mode, names)`` (a :class:`referee.ruleset.Ruleset` is rebuilt from its profile and
     overrides there — it is not picklable, and is large to send with every chunk)."""
     ruleset, mode = settings.ruleset, settings.mode
     return (settings.command, None if ruleset is None else ruleset.profile,
             None if ruleset is None else json.dumps(dict(ruleset.overrides), sort_keys=True),
-            None if mode is None else mode.value)
+            None if mode is None else mode.value, settings.names)
 
 
 @functools.lru_cache(maxsize=8)
-def from_portable(command: str, profile: str | None, overrides: str | None, mode: str | None) -> Settings:
+def from_portable(command: str, profile: str | None, overrides: str | None, mode: str | None,
+                  names: tuple | None = None) -> Settings:
     """The :class:`Settings` :func:`portable` describes (built once per worker)."""
     from referee.events import Mode
     from referee.ruleset import Ruleset
 
     ruleset = None if profile is None else Ruleset.load(profile, json.loads(overrides or "{}") or None)
-    return Settings(command, ruleset, None if mode is None else Mode(mode))
+    return Settings(command, ruleset, None if mode is None else Mode(mode), names)
 
 
 def _dask_chunk(chunk: list[HandText], settings: tuple) -> list[Answer]:
@@ -640,25 +640,56 @@ def _run_command(files, settings: Settings, jobs: int, form: str, quiet: bool, s
 _MODES = ("digital", "physical")
 
 
+def names_option(command):
+    """``--names``: the players by seat, named in the rulings' words (「東家 王小明」)."""
+    return click.option("--names", "names_text", default=None, metavar="N0,N1,N2,N3",
+                        help="各座位選手名字，0 號座起，以逗號分隔（或 JSON 陣列）；空白表示不詳 the 4 seats' players, "
+                             "seat 0 first, comma-separated (or a JSON array); empty for one not known")(command)
+
+
+def read_names_option(text: str | None) -> tuple[str | None, ...] | None:
+    """``--names`` read (:func:`penalties.words.read_names`): ``"王小明,李大華,,林志強"`` or
+    ``'["王小明", "李大華", null, "林志強"]'``.
+
+    :raises penalties.errors.AdjudicationError: not four names, naming ``--names`` (``--names[2]``).
+    """
+    from penalties.words import read_names
+
+    if text is None:
+        return None
+    value: Any = text.split(",")
+    if text.lstrip().startswith("["):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text  # not a list: read_names says so
+    return read_names(value, field="--names")
+
+
 @click.command("replay")
 @batch_options
 @click.option("--mode", type=click.Choice(_MODES), default=None, help="牌桌模式 digital|physical (default: hand_start's)")
+@names_option
 @reports_errors
 @stream_ruleset_options
-def replay_command(files, ruleset, mode: str | None, jobs: int, form: str, quiet: bool, scheduler: str | None) -> None:
+def replay_command(files, ruleset, mode: str | None, jobs: int, form: str, quiet: bool, scheduler: str | None,
+                   names_text: str | None = None) -> None:
     """裁判：讀事件流（檔案、目錄、gzip 或 - 為標準輸入），逐盤判定並輸出每盤結果。Replay logs:
     JSON Lines in, hand by hand; each hand's verdicts, irregularities (with clause ids), outcome
     and rulings out, one line per hand (one document for one hand)."""
     from referee.events import Mode
 
-    _run_command(files, Settings("replay", ruleset, Mode(mode) if mode else None), jobs, form, quiet, scheduler)
+    settings = Settings("replay", ruleset, Mode(mode) if mode else None, read_names_option(names_text))
+    _run_command(files, settings, jobs, form, quiet, scheduler)
 
 
 @click.command("rule")
 @batch_options
+@names_option
 @reports_errors
 @stream_ruleset_options
-def rule_command(files, ruleset, jobs: int, form: str, quiet: bool, scheduler: str | None) -> None:
+def rule_command(files, ruleset, jobs: int, form: str, quiet: bool, scheduler: str | None,
+                 names_text: str | None = None) -> None:
     """罰則裁定：讀事件流（檔案、目錄、gzip 或 - 為標準輸入），逐盤輸出裁定、條文、處置與收付。Rule on
     logs: JSON Lines in, hand by hand; each hand's rulings (pen.*, prio.*), effects and payments out."""
-    _run_command(files, Settings("rule", ruleset), jobs, form, quiet, scheduler)
+    _run_command(files, Settings("rule", ruleset, names=read_names_option(names_text)), jobs, form, quiet, scheduler)

@@ -10,6 +10,8 @@ and the published seating the hall screen shows.
 ``POST /api/v1/tournaments/{id}/clock/close``                   official         close a round
 ``POST /api/v1/tournaments/{id}/clock/publish``                 official         publish a round's seating
 ``POST /api/v1/tournaments/{id}/clock/extra-time``              official         extra time: every table, or one
+``POST /api/v1/tournaments/{id}/clock/pause``                   official         pause the round's time (a reason)
+``POST /api/v1/tournaments/{id}/clock/resume``                  official         the round's time runs again
 ``GET  /api/v1/tournaments/{id}/seating/published``             ``tournaments``  the latest published seating
 =============================================================  ===============  ==========================
 
@@ -31,11 +33,12 @@ from services.clock_commands import (
     clock_now, configure, current_round, load_clock, next_round, official_action, scheduler_view, status,
 )
 from services.clock_schemas import (
-    ClockSettingsSchema, ClockStatusSchema, ExtraTimeSchema, PublishedSeatingSchema, ReportSchema, RoundArgSchema,
+    ClockSettingsSchema, ClockStatusSchema, ExtraTimeSchema, PauseSchema, PublishedSeatingSchema, ReportSchema,
+    ResumeSchema, RoundArgSchema,
 )
 from api import auth, idempotency
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from tournament.clock import ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
+from tournament.clock import ClockPaused, ClockResumed, ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
 from tournament.events import EventState
 from referee.tiles import Wind
 
@@ -147,6 +150,30 @@ def extra_time(data: dict, tournament_id: str):
     called), or for one table held up by a dispute (it may start hands until its own later time)."""
     return official_action(tournament_id, actor=_actor(), make=lambda s, at: ExtraTime(
         current_round(s, data["round"]), data["minutes"] * 60, at, data["table"], data["reason"]))
+
+
+@blp.post("/<tournament_id>/clock/pause")
+@blp.arguments(PauseSchema)
+@blp.response(200, ClockStatusSchema)
+@blp.doc(security=BEARER)
+@_idempotent
+def pause_clock(data: dict, tournament_id: str):
+    """暫停計時 Pause the round's time for the whole hall (official, R-tour-29; a reason: 停電, a
+    hall-wide dispute): time, reminders and auto-close fall later by the pause. Refused (409,
+    ``round``) before the round starts, once time is called, or when already paused."""
+    return official_action(tournament_id, actor=_actor(), make=lambda s, at: ClockPaused(
+        current_round(s, data["round"]), at, data["reason"]))
+
+
+@blp.post("/<tournament_id>/clock/resume")
+@blp.arguments(ResumeSchema, required=False)
+@blp.response(200, ClockStatusSchema)
+@blp.doc(security=BEARER)
+@_idempotent
+def resume_clock(data: dict, tournament_id: str):
+    """恢復計時 The paused round's time runs again (official, R-tour-29); 409 (``round``) when not paused."""
+    return official_action(tournament_id, actor=_actor(), make=lambda s, at: ClockResumed(
+        current_round(s, data["round"]), at, data["reason"]))
 
 
 @blp.get("/<tournament_id>/seating/published")

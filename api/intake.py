@@ -204,15 +204,19 @@ def _field_at(text: str, *, lines: bool, root: str = "body", offset: int | None 
     return field(False)
 
 
-def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
+def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any, Any]:
     """Read a whole-stream request body: JSON Lines, a JSON array of events, or an object
-    ``{"events": [...], "ruleset": "...", "params": {...}, "mode": "..."}``.
+    ``{"events": [...], "ruleset": "...", "params": {...}, "mode": "...", "names": [...]}``.
 
-    Returns ``(source, ruleset, mode)``: the stream for :func:`referee.replay.adjudicate_text`
-    and :func:`penalties.rule_stream`, the ruleset the object names (``None``: the one each
-    ``hand_start`` names), and the raw ``mode`` (``None`` when not given).
+    Returns ``(source, ruleset, mode, names)``: the stream for
+    :func:`penalties.adjudicator.adjudicate_hands`, the ruleset the object names (``None``:
+    the one each ``hand_start`` names), the raw ``mode`` (``None`` when not given), and the
+    players by seat (:func:`penalties.words.read_names`: four strings or nulls, seat 0
+    first; ``None`` when not given) whom the rulings' words name (「東家 王小明」).
 
     :raises referee.errors.RulesetError: an unknown profile or parameter, naming it.
+    :raises penalties.errors.AdjudicationError: ``names`` that are not four names, naming
+        the field (``names``, ``names[2]``).
     """
     stripped = text.strip()
     one_object = stripped.startswith("{") and "\n{" not in stripped
@@ -223,11 +227,14 @@ def read_stream_body(text: str) -> tuple[Any, Ruleset | None, Any]:
         except json.JSONDecodeError:
             data = None  # not one object: let the stream parser name the bad line
         if isinstance(data, dict) and "events" in data:
+            from penalties.words import read_names
+
+            names = read_names(data.get("names"))
             ruleset = None
             if data.get("ruleset") or data.get("params"):
                 ruleset = Ruleset.load(data.get("ruleset") or DEFAULT_PROFILE, data.get("params") or None)
-            return data["events"], ruleset, data.get("mode")
-    return text, None, None
+            return data["events"], ruleset, data.get("mode"), names
+    return text, None, None, None
 
 
 class JSONProvider(DefaultJSONProvider):

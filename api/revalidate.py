@@ -66,8 +66,9 @@ def parse_since(text: str) -> str:
 
 def hand_differences(table: Mapping[str, Any], hand: int, events: Iterable[Mapping[str, Any]],
                      rulings: Iterable[Mapping[str, Any]], stored: Mapping[str, Any] | None,
-                     overrides: Iterable[Mapping[str, Any]]) -> list[dict]:
-    """What differs between one hand as stored and its replay today.
+                     overrides: Iterable[Mapping[str, Any]], names: Any = None) -> list[dict]:
+    """What differs between one hand as stored and its replay today (*names*: the players by
+    seat the replay names, :func:`services.seat_names.table_names`).
 
     :param events: the hand's play events as :func:`store.tables.hand_log` gives them: (body,
         the answer's stored JSON text).
@@ -82,7 +83,7 @@ def hand_differences(table: Mapping[str, Any], hand: int, events: Iterable[Mappi
     from services.live import HandReferee, apply_overrides, hand_payments, parse
     from referee.errors import MjrefError
 
-    referee = HandReferee(table, hand)
+    referee = HandReferee(table, hand, names)
     out: list[dict] = []
     for body, stored_answer in events:
         try:
@@ -115,6 +116,7 @@ def revalidate(db: Any, *, table_id: str | None = None, since: str | None = None
         "hand", "differences": [...]}, ...]}`` (see :func:`hand_differences`).
     """
     from services.live import _override_from_event
+    from services.seat_names import table_names
 
     total = ts.count_stored_hands(db, table_id=table_id, since=since)
     bar = None
@@ -141,7 +143,7 @@ def revalidate(db: Any, *, table_id: str | None = None, since: str | None = None
                     table, hand, ts.hand_log(db, tid, hand),
                     ts.rulings(db, table_id=tid, hand=hand, limit=10**9), ts.stored_hand(db, tid, hand),
                     [_override_from_event(r) for r in ts.events(db, tid, hand=hand, stream=ts.OFFICIAL)
-                     if r["body"].get("type") == "override"])
+                     if r["body"].get("type") == "override"], table_names(db, table))
                 if found:
                     differing.append({"table": tid, "hand": hand, "differences": found})
             if bar is not None:

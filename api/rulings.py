@@ -38,21 +38,24 @@ def hand_rulings(hand) -> dict[str, Any]:
             "outcome": doc["outcome"], "closed_at": doc["closed_at"], **doc["penalties"]}
 
 
-def rulings_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None) -> dict[str, Any]:
+def rulings_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None,
+                     names: Any = None) -> dict[str, Any]:
     """A whole stream in, the rulings document out (see the module docstring): every hand
-    through the one adjudicator (:func:`penalties.adjudicator.adjudicate_hands`).
+    through the one adjudicator (:func:`penalties.adjudicator.adjudicate_hands`); *names*
+    (the players by seat) are named in the rulings' words (「東家 王小明」).
 
     :raises referee.errors.MjrefError: an unreadable event or stream, naming its field.
     """
     return {"protocol": PROTOCOL_VERSION,
-            "hands": [hand_rulings(hand) for hand in adjudicate_hands(source, ruleset, mode)]}
+            "hands": [hand_rulings(hand) for hand in adjudicate_hands(source, ruleset, mode, names=names)]}
 
 
 @bp.post("/rulings")
-@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params}）的罰則裁定與最終收付。"
-        " A whole stream (JSON Lines, an array of events, or {events, ruleset, params}) in; rulings and the final payments out.")
+@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, names}）的罰則裁定與最終收付。"
+        " A whole stream (JSON Lines, an array of events, or {events, ruleset, params, names}: names = the 4 seats'"
+        " players, seat 0 first, named in the words) in; rulings and the final payments out.")
 @auth.read_access("tools")
 def post_rulings():
     """罰則裁定 Rule on a whole stream: rulings with clause ids, effects, payments."""
-    source, ruleset, _mode = read_stream_body(request.get_data(as_text=True))
-    return jsonify(rulings_document(source, ruleset))
+    source, ruleset, _mode, names = read_stream_body(request.get_data(as_text=True))
+    return jsonify(rulings_document(source, ruleset, names=names))

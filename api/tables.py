@@ -31,6 +31,7 @@ from werkzeug.exceptions import HTTPException
 
 from api import auth, intake
 from api.clikit import emit
+from services.seat_names import table_names
 from services.live import FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, replay_hand, service, table_totals
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from services.problems import ApiProblem, bad_request, not_found
@@ -418,7 +419,7 @@ def replay(query: dict, table_id: str, hand: int):
     auth.check_read("events", table_id)
     table = _table_or_404(table_id)
     bodies = _hand_or_404(table_id, hand)
-    referee, answers = replay_hand(table, hand, bodies, upto=query.get("upto"))
+    referee, answers = replay_hand(table, hand, bodies, upto=query.get("upto"), names=table_names(get_db(), table))
     return jsonify({"table": table_id, "hand": hand, "answers": answers, "state": referee.snapshot(),
                     "ended": referee.ended, "outcome": referee.outcome, "rulings": referee.rulings})
 

@@ -24,7 +24,7 @@
 ``GET  /api/v1/tournaments/{id}/links``                         ``tournaments``  the links
 ``POST /api/v1/tournaments/{id}/sync``                          official         record the linked tables' closed hands
 ``GET  /api/v1/tournaments/{id}/standings``                     ``tournaments``  standings (``?format=csv``), tie-break chain
-``GET  /api/v1/tournaments/{id}/standings/teams``               ``tournaments``  team standings (R-tour-29, ``?format=csv``)
+``GET  /api/v1/tournaments/{id}/standings/teams``               ``tournaments``  team standings (R-tour-30, ``?format=csv``)
 ``GET  /api/v1/tournaments/{id}/advancement``                   ``tournaments``  四取一 / 四取二 of a round
 ``GET  /api/v1/tournaments/{id}/log``                           ``tournaments``  the event log
 ``GET  /api/v1/tournaments/{id}/balance``                       ``tournaments``  every hand, 將 and table sums to zero
@@ -51,6 +51,7 @@ from flask import Response, jsonify
 from api import auth, idempotency
 from services.idempotency import Duplicate
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
+from services.live import service as live_service
 from services.problems import ApiProblem, bad_request, not_found
 from services.tournament_results import sync_report
 from services.tournament_schemas import (
@@ -403,7 +404,9 @@ def link_table(data: dict, tid: str):
         return {"table_id": data["table_id"], "round": key[0], "table": key[1], "match": key[2],
                 "records": records_of(records)}
 
-    return write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    written = write(tid, events, actor=principal.id, answer=lambda w: answer(w.added))
+    live_service().forget(data["table_id"])  # the hand in play is replayed with the 將's players: its rulings name them
+    return written
 
 
 @blp.get("/<tid>/links")
@@ -488,7 +491,7 @@ def _team_standing(s) -> dict:
 @blp.doc(security=MAYBE_BEARER, responses={200: {"content": {"text/csv": {  # ?format=csv
     "schema": {"type": "string", "description": "?format=csv: 名次 Rank,隊名 Team,隊員 Members,… one line per team"}}}}})
 def get_team_standings(query: dict, tid: str):
-    """隊伍排名 Team standings (團體賽, R-tour-29): each team's members' points summed, then the
+    """隊伍排名 Team standings (團體賽, R-tour-30): each team's members' points summed, then the
     tie-break chain on the sums; ``teams`` is empty when no player has a team. ``?format=csv``
     for a CSV file with a byte-order mark."""
     _read()

@@ -13,6 +13,10 @@ through :func:`api.adjudications.adjudication_document` and indented JSON, as ``
 answered before (the stream parsed and replayed twice: once for the referee, once for penalties);
 run it in an older tree too (``PYTHONPATH`` or a checkout) to compare with before.
 
+``--phase decode|judge|answer|dumps``: only that part of the batch path, repeated (the
+hands decoded, judged and answered once before, outside the difference): where a hand's
+instructions go. The same hands (:data:`HANDS`, seed 0) as the default.
+
 ``--time``: no callgrind; both paths timed in this process in turn (CPU time, best of 3
 rounds over the hands), ms per hand and their ratio — the machine's load moves both alike.
 """
@@ -61,6 +65,25 @@ def timed() -> None:
           f"{best['document'] / n * 1e3:.3f} ms/hand, ratio {best['document'] / best['batch']:.2f}")
 
 
+def _phase(name: str, texts: list[str]):
+    """One part of :func:`api.batch.answer_hand` over the hands, its inputs made beforehand."""
+    from api import batch
+
+    hands = [batch.HandText("-", 1, 0, tuple(line.encode("utf-8") + b"\n" for line in text.splitlines()))
+             for text in texts]
+    events = [batch.decode(hand) for hand in hands]
+    results = [batch.judge(evs) for evs in events]
+    answers = [batch.replay_answer(result) for result in results]
+    parts = {
+        "decode": lambda: [batch.decode(hand) for hand in hands],
+        "judge": lambda: [batch.judge(evs) for evs in events],
+        "answer": lambda: [batch.replay_answer(result) for result in results],
+        "dumps": lambda: [json.dumps(answer, ensure_ascii=False, separators=(",", ":")) for answer in answers],
+    }
+    run = parts[name]
+    return lambda: run() and None
+
+
 def main() -> None:
     if "--time" in sys.argv:
         timed()
@@ -69,7 +92,9 @@ def main() -> None:
     rounds = int(args[0]) if args else 1
     path = sys.argv[sys.argv.index("--path") + 1] if "--path" in sys.argv else "batch"
     texts = [to_jsonl(events) for events in generate_hands(HANDS, seed=0)]
-    if path == "batch":
+    if "--phase" in sys.argv:
+        once = _phase(sys.argv[sys.argv.index("--phase") + 1], texts)
+    elif path == "batch":
         from api import batch
 
         settings = batch.Settings("replay")

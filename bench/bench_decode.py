@@ -4,7 +4,8 @@
 Run: ``.venv/bin/python -m bench.bench_decode [HANDS]``: the lines of HANDS generated hands
 (:mod:`referee.generator`, about 151 events each) decoded by the fast path
 (:func:`referee.events.read_line` + :func:`referee.events.parse_event`) and by the reference
-(:func:`json.loads` + :func:`referee.events.parse_event_reference`), in turn, in one process:
+(:func:`json.loads` + :func:`referee.events.parse_event_reference`), and by the batch's loop
+(:func:`referee.events.read_events`, what ``flask replay`` runs), in turn, in one process:
 µs per event (CPU time, best of 5 rounds) and the ratio, which the machine's load moves less.
 
 Instruction counts (callgrind; the difference between decoding the lines once and twice is one
@@ -41,6 +42,25 @@ def decode_fast(lines: list[str]) -> float:
     for n, line in enumerate(lines):
         parse(read(line, n), index=n)
     return time.process_time() - t0
+
+
+def decode_batch(hands: list[list[str]]) -> float:
+    """The batch's loop (``flask replay``): :func:`referee.events.read_events` over each
+    hand's lines (the hand's events dropped before the next, as the batch does)."""
+    read_events = ev.read_events
+    t0 = time.process_time()
+    for lines in hands:
+        read_events(lines)
+    return time.process_time() - t0
+
+
+def by_hand(lines: list[str]) -> list[list[str]]:
+    hands: list[list[str]] = []
+    for line in lines:
+        if '"hand_start"' in line or not hands:
+            hands.append([])
+        hands[-1].append(line)
+    return hands
 
 
 def decode_reference(lines: list[str]) -> float:
@@ -92,13 +112,16 @@ def main() -> None:
     lines = lines_of(int(args[0]) if args else 300)
     decode_fast(lines)
     decode_reference(lines)  # warm both (the tile text cache is shared)
-    fast, ref = [], []
+    fast, ref, whole = [], [], []
+    hands = by_hand(lines)
     for _ in range(ROUNDS):
         fast.append(decode_fast(lines))
         ref.append(decode_reference(lines))
+        whole.append(decode_batch(hands))
     n = len(lines)
-    f, r = min(fast) / n * 1e6, min(ref) / n * 1e6
+    f, r, b = min(fast) / n * 1e6, min(ref) / n * 1e6, min(whole) / n * 1e6
     print(f"events: {n:,}")
+    print(f"the batch's loop (read_events): {b:.2f} µs/event (reference / batch: {r / b:.2f})")
     print(f"fast path (read_line + parse_event): {f:.2f} µs/event")
     print(f"reference (json.loads + parse_event_reference): {r:.2f} µs/event")
     print(f"ratio reference / fast: {r / f:.2f}")

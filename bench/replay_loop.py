@@ -12,7 +12,10 @@ replayed without :meth:`Referee.finish` (scoring, settlement): the difference is
 With ``--adjudicator`` each hand goes through :class:`penalties.adjudicator.HandAdjudicator`
 (the referee, the wall after each event, penalties at the close: what live ingest, ``flask
 rule`` and the API run); with ``--rule`` through the path before issue #13 (a replay by
-:func:`penalties.record.build`, then :func:`penalties.rule.rule_record`).
+:func:`penalties.record.build`, then :func:`penalties.rule.rule_record`). With ``--irregular``
+the hands have two irregularities injected each (:func:`testkit.irregular.irregular_hand`,
+physical and digital in turn; those the referee cannot follow left out): the path where
+penalties rule at the moment (issue #13 item 2).
 Instruction counts do not move with
 the machine's load, so two builds can be compared on a busy machine. The collector is
 frozen and then disabled, as the hands are input and a replay allocates little.
@@ -32,8 +35,8 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     rounds = int(args[0]) if args else 1
     finish = "--no-finish" not in sys.argv
-    hands = [generate_hand(seed) for seed in range(HANDS)]
     one = _one("--adjudicator" in sys.argv, "--rule" in sys.argv, finish)
+    hands = _irregular(one) if "--irregular" in sys.argv else [generate_hand(seed) for seed in range(HANDS)]
     for events in hands:  # warm the lazy lookup tables, as a running service has them
         one(events)
     gc.collect()
@@ -42,6 +45,25 @@ def main() -> None:
     for _ in range(rounds - 1):
         for events in hands:
             one(events)
+
+
+def _irregular(one) -> list:
+    """:data:`HANDS` generated hands with two irregularities each, those the referee can follow."""
+    from penalties.adjudicator import _events
+    from referee.errors import MjrefError
+    from testkit.irregular import irregular_hand
+
+    hands = []
+    seed = 0
+    while len(hands) < HANDS:
+        events = _events(irregular_hand(seed, seed + 1, 2, physical=seed % 2 == 0))
+        seed += 1
+        try:
+            one(events)
+        except MjrefError:
+            continue
+        hands.append(events)
+    return hands
 
 
 def _one(adjudicator: bool, rule: bool, finish: bool):

@@ -16,9 +16,10 @@ projections) all go through it: live and batch are the same code fed the same ev
 they agree by construction (``tests/test_adjudicator.py`` holds them to it).
 
 Facts are computed once: the referee follows the hand (its wall after each event is kept
-as a :class:`penalties.record.Moment`), and penalties read that record
-(:func:`penalties.rule.rule_record`); nothing replays the hand a second time, except the
-moment rulings below.
+as a :class:`penalties.record.Moment`, a winner's and a reported seat's table as
+:class:`referee.state.WinFace`), and penalties read that record
+(:func:`penalties.rule.rule_record`); nothing replays the hand a second time — the moment
+rulings below are made on the live referee closed provisionally.
 
 How a ruling is "final at the moment": after an event that may be ruled on (an
 irregularity that stood, a finding, an official's ``report``), the rulings on the hand so
@@ -43,7 +44,7 @@ from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
 from referee.replay import split_hands
 from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
-from referee.verdicts import ACCEPTED, Irregularity, Status, Verdict
+from referee.verdicts import ACCEPTED, Irregularity, Status, Verdict, VerdictLog
 
 from .dead_hand import REFEREE_CAUSES
 from .errors import AdjudicationError
@@ -203,8 +204,16 @@ class HandResult:
         return {"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
                 "outcome": self.result.to_dict(), "closed_at": self.closed_at,
                 "irregularities": [i.to_dict() for i in adj.irregularities],
-                "verdicts": [v.to_dict(seq) for seq, v in adj.verdicts], "final": adj.final,
+                "verdicts": _verdict_dicts(adj.verdicts), "final": adj.final,
                 "penalties": rulings}
+
+
+def _verdict_dicts(verdicts: Any) -> list[dict[str, Any]]:
+    """Each event's verdict as the answer writes it (a :class:`~referee.verdicts.VerdictLog`
+    writes its own, :meth:`~referee.verdicts.VerdictLog.to_dicts`)."""
+    if type(verdicts) is VerdictLog:
+        return verdicts.to_dicts()
+    return [v.to_dict(seq) for seq, v in verdicts]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +269,7 @@ class HandAdjudicator:
         self.mode = mode
         self.stakes = stakes
         self.side_stakes = tuple(side_stakes)
-        self.referee = Referee(ruleset, mode)
+        self.referee = Referee(ruleset, mode, names=names)
         self.events: list[Event] = []
         #: the wall after each event (:func:`penalties.record.wall_facts`), in order
         self.moments: list[tuple] = []
@@ -462,14 +471,15 @@ class HandAdjudicator:
         raise LookupError(seq)
 
     def _rule_prefix(self) -> Rulings:
-        """Penalties on the events so far, as if the hand closed now (a referee of its own
-        follows them: the live one must not close its claim window)."""
+        """Penalties on the events so far, as if the hand closed now: on the live referee's
+        own record, closed provisionally (:meth:`referee.machine.Referee.provisional`: its
+        claim window stays open for what comes next) — the hand is not replayed."""
         from .rule import rule_record
 
-        ref = Referee(self.ruleset, self.mode)
-        ref.apply_all(self.events)
-        record = hand_record(self.events, ref, self.moments, stakes=self.stakes, mode=self.mode, names=self.names)
-        return rule_record(record, side_stakes=self.side_stakes)
+        with self.referee.provisional():
+            record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
+                                 names=self.names)
+            return rule_record(record, side_stakes=self.side_stakes)
 
     def _give(self, ruling: Ruling, seq: int, key: tuple) -> Given:
         seen = self._given.get(key)
@@ -573,13 +583,15 @@ def _events(source: Any) -> list[Event]:
 
 
 def adjudicate_hands(source: Any, ruleset: Ruleset | None = None, mode: Mode | None = None, *,
-                     stakes: Stakes | None = None, side_stakes: Iterable[SideStake] = ()) -> list[HandResult]:
-    """Every hand of a stream through its own :class:`HandAdjudicator`, event by event.
+                     stakes: Stakes | None = None, side_stakes: Iterable[SideStake] = (),
+                     names: Sequence[str | None] | None = None) -> list[HandResult]:
+    """Every hand of a stream through its own :class:`HandAdjudicator`, event by event
+    (*names*: the players by seat, :func:`penalties.words.read_names`).
 
     :raises referee.errors.MjrefError: an unreadable event or a stream the referee cannot follow.
     """
     listed = tuple(side_stakes)
-    return [HandAdjudicator(ruleset, mode, stakes=stakes, side_stakes=listed).feed_all(hand)
+    return [HandAdjudicator(ruleset, mode, stakes=stakes, side_stakes=listed, names=names).feed_all(hand)
             for hand in split_hands(_events(source))]
 
 

@@ -32,7 +32,6 @@ from .dead_hand import violate
 from .docket import Docket
 from .face import face_value
 from .payments import fine
-from .record import state_before
 from .rulings import Effect, Payment
 
 #: violation → (zh-TW, English)
@@ -72,8 +71,10 @@ def start(docket: Docket, report: Event, walks: dict[int, Walk]) -> None:
     if seat is None or seat in walks:
         return
     docket.ruled.add(report.seq)
-    st = state_before(docket.record, report.seq + 1)
-    s = st.seats[seat]
+    st = docket.record.adjudication.state
+    s = st.report_faces.get(report.seq) if st is not None else None  # the seat's table at the report
+    if s is None:
+        return
     keys16 = None
     ready = report.code != "walking_eye_not_ready"
     if s.unknown == 0 and sum(s.hand) + 3 * len(s.melds) == 16:

@@ -214,7 +214,9 @@ def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Mom
 
 
 def state_before(record: HandRecord, seq: int) -> Any:
-    """The referee's table state just before event *seq* (a fresh replay up to it)."""
+    """The referee's table state just before event *seq* (a fresh replay up to it): the slow
+    reference the tests hold the referee's kept facts to (``tests/test_penalties_face.py``,
+    ``tests/test_adjudicator_facts.py``); penalties never call it (issue #13 item 2)."""
     ref = Referee(record.ruleset, record.mode)
     for ev in record.events:
         if ev.seq >= seq:

@@ -363,9 +363,9 @@ def parse_event(raw: Any, *, index: int | None = None) -> Event:
     :param index: the event's position in its stream, used in error fields (``events[3]``).
     :raises EventError: naming the field at fault and showing the bad value.
     """
-    if raw.__class__ is dict:
+    if type(raw) is dict:
         kind = raw.get("type")
-        if kind.__class__ is str:
+        if type(kind) is str:
             spec = _FAST.get(kind)
             if spec is not None and raw.keys() <= spec[1]:
                 event = _fast_event(raw, spec)
@@ -437,11 +437,41 @@ _SINGLE = (EventType.DRAW, EventType.TAIL_DRAW, EventType.DISCARD)
 
 # --- the fast path -------------------------------------------------------------------------
 
-_new = object.__new__
-(_SET_TYPE, _SET_SEQ, _SET_TS, _SET_SEAT, _SET_TILES, _SET_COUNT, _SET_KIND, _SET_DICE, _SET_EXPOSED, _SET_BY_OTHER,
- _SET_CODE, _SET_CLAUSE, _SET_NOTE, _SET_SETUP, _SET_TABLE, _SET_HAND) = (Event.__dict__[k].__set__ for k in Event.__slots__)
 assert Event.__slots__ == ("type", "seq", "ts", "seat", "tiles", "count", "kind", "dice", "exposed", "by_other", "code",
                            "clause", "note", "setup", "table", "hand")
+
+
+class _Draft:
+    """An :class:`Event` being filled: the same slots, not frozen, so its ``__init__`` stores
+    each field with one plain attribute store; :func:`_fast_event` then sets its
+    ``__class__`` to :class:`Event` (CPython allows it between classes of one slot layout).
+    A frozen dataclass's own ``__init__`` calls ``object.__setattr__`` per field, and the
+    slots' ``__set__`` called one by one cost about 11,700 instructions an event; this costs
+    about 4,400 (callgrind, issue #17 item 5). ``tests/test_events.py`` holds the events made
+    so to the reference's (equal, hashed alike, frozen, of class :class:`Event`)."""
+
+    __slots__ = Event.__slots__
+
+    def __init__(self, type, seq, ts, seat, tiles, count, kind, exposed, by_other, table, hand):  # noqa: A002
+        self.type = type
+        self.seq = seq
+        self.ts = ts
+        self.seat = seat
+        self.tiles = tiles
+        self.count = count
+        self.kind = kind
+        self.dice = None
+        self.exposed = exposed
+        self.by_other = by_other
+        self.code = None
+        self.clause = None
+        self.note = None
+        self.setup = None
+        self.table = table
+        self.hand = hand
+
+
+_EVENT = Event
 _KINDS_OF = {EventType.KONG: _KONG_KINDS, EventType.CALL: {c.value: c for c in Call},
              EventType.READY: {r.value: r for r in ReadyKind}}
 #: shape checks (:func:`_check_shape`) per type: 1 one tile at most, a discard's given; 2 tiles given;
@@ -468,23 +498,23 @@ def _fast_event(raw: dict, spec: tuple) -> Event | None:
     if get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
         return None
     seq = get("seq")
-    if seq.__class__ is not int or seq < 0:
+    if type(seq) is not int or seq < 0:
         return None
     ts = get("ts")
     if ts is None:
         ts = 0
-    elif ts.__class__ is not int or ts < 0:
+    elif type(ts) is not int or ts < 0:
         return None
     seat = get("seat")
-    if seat.__class__ is not int or not 0 <= seat <= 3:
+    if type(seat) is not int or not 0 <= seat <= 3:
         return None
     table = get("table")
     if table is None:
         table = ""
-    elif table.__class__ is not str:
+    elif type(table) is not str:
         return None
     hand = get("hand", 0)
-    if hand.__class__ is not int:
+    if type(hand) is not int:
         return None
     tiles = None
     if has_tiles:
@@ -492,14 +522,14 @@ def _fast_event(raw: dict, spec: tuple) -> Event | None:
         if value is not None:
             if get("tiles") is not None:
                 return None
-            if value.__class__ is int:
+            if type(value) is int:
                 if not 0 <= value < FLOWER_BASE + 8:
                     return None
                 tiles = (value,)
         else:
             value = get("tiles")
         if value is not None and tiles is None:
-            if value.__class__ is not str:
+            if type(value) is not str:
                 return None  # a list of tiles: the reference reads it
             tiles = _TILE_TEXT.get(value)
             if tiles is None:
@@ -512,12 +542,12 @@ def _fast_event(raw: dict, spec: tuple) -> Event | None:
     count = None
     if has_count:
         count = get("count")
-        if count is not None and (count.__class__ is not int or not 0 <= count <= 144):
+        if count is not None and (type(count) is not int or not 0 <= count <= 144):
             return None
     kind = None
     if kinds is not None:
         kind = get("kind")
-        if kind.__class__ is not str:
+        if type(kind) is not str:
             return None
         kind = kinds.get(kind)
         if kind is None:
@@ -525,11 +555,11 @@ def _fast_event(raw: dict, spec: tuple) -> Event | None:
     exposed = by_other = False
     if has_exposed:
         exposed = get("exposed", False)
-        if exposed.__class__ is not bool:
+        if type(exposed) is not bool:
             return None
     if has_by_other:
         by_other = get("by_other", False)
-        if by_other.__class__ is not bool:
+        if type(by_other) is not bool:
             return None
     if shape:
         if shape == 1:
@@ -544,23 +574,8 @@ def _fast_event(raw: dict, spec: tuple) -> Event | None:
                 return None
         elif tiles is None and kind is not MeldKind.CONCEALED_KONG:
             return None
-    event = _new(Event)
-    _SET_TYPE(event, etype)
-    _SET_SEQ(event, seq)
-    _SET_TS(event, ts)
-    _SET_SEAT(event, seat)
-    _SET_TILES(event, tiles)
-    _SET_COUNT(event, count)
-    _SET_KIND(event, kind)
-    _SET_DICE(event, None)
-    _SET_EXPOSED(event, exposed)
-    _SET_BY_OTHER(event, by_other)
-    _SET_CODE(event, None)
-    _SET_CLAUSE(event, None)
-    _SET_NOTE(event, None)
-    _SET_SETUP(event, None)
-    _SET_TABLE(event, table)
-    _SET_HAND(event, hand)
+    event = _Draft(etype, seq, ts, seat, tiles, count, kind, exposed, by_other, table, hand)
+    event.__class__ = _EVENT  # the same slots: now a frozen Event (see _Draft)
     return event
 
 
@@ -640,9 +655,65 @@ def read_line(line: str | bytes, number: int) -> Any:
                    line.rstrip("\r\n")[:80]) from None
 
 
+def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: int = 0) -> list[Event]:
+    """The events of JSON Lines *lines* (text or bytes; blank lines skipped): exactly
+    ``[parse_event(read_line(line, n), index=i) ...]`` with *n* counted from *first_line* and
+    *i* from *first_index*, both calls written out in one loop (two calls less per event: this
+    is the batch's decoding, ``flask replay`` / ``flask rule``). ``tests/test_events.py`` holds
+    it to ``json.loads`` + :func:`parse_event_reference`, line by line.
+
+    :raises EventError: the first line that is not JSON (naming the line) or not an event
+        (naming the field, ``events[i].tiles``).
+    """
+    events: list[Event] = []
+    append = events.append
+    scan, fast = _SCAN, _FAST
+    i = first_index
+    for number, line in enumerate(lines, first_line):
+        if line.isspace():
+            continue
+        raw = None
+        try:  # read_line, inline
+            text = line.decode() if type(line) is bytes else line
+            text = text.strip(" \t\n\r")
+            value, end = scan(text, 0)
+            if end == len(text):
+                raw = value
+        except (ValueError, StopIteration, AttributeError):
+            pass
+        if raw is None:
+            raw = read_line(line, number)  # the reference's decoding, or its error
+        if type(raw) is dict:  # parse_event, inline
+            kind = raw.get("type")
+            if type(kind) is str:
+                spec = fast.get(kind)
+                if spec is not None and raw.keys() <= spec[1]:
+                    event = _fast_event(raw, spec)
+                    if event is not None:
+                        append(event)
+                        i += 1
+                        continue
+        append(parse_event_reference(raw, index=i))
+        i += 1
+    return events
+
+
 def check_order(events: Sequence[Event], start: int = 0) -> None:
     """:raises EventError: when ``seq`` does not strictly increase within a hand (*start*:
-    the index of ``events[0]`` in its stream, for the error's field)."""
+    the index of ``events[0]`` in its stream, for the error's field).
+
+    A hand's events, one table and hand with seqs rising, pass one plain loop; anything else
+    (several hands, a seq that does not rise) is checked by the loop below from the start, so
+    the error is the same."""
+    if events:
+        first = events[0]
+        table, hand, previous = first.table, first.hand, -1
+        for event in events:
+            if event.seq <= previous or event.hand != hand or event.table != table:
+                break
+            previous = event.seq
+        else:
+            return
     last: dict[tuple[str, int], int] = {}
     for i, event in enumerate(events, start):
         key = (event.table, event.hand)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .events import Event, ReadyKind
 from .hand import waits_keys
-from .state import Phase, TableState
+from .state import Phase, TableState, win_face
 from .tiles import KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
 from .table_ops import _DEALT, _NONE, _DISCARD_W, _CONCEALED, _ENDED, _size, _READY_ZH
@@ -79,8 +79,11 @@ class GesturesMixin:
             self._follow_wrong_kongs(st, ev)
         irr = irregularity("reported", ev.seq, ev.seat, clause=ev.clause or "pen.dead-hand",
                            code_reported=ev.code, note=ev.note or "")
-        if ev.code == "dead_hand" and ev.seat is not None:
-            st.seats[ev.seat].dead_hand = True
+        if ev.seat is not None:
+            seat = st.seats[ev.seat]
+            st.report_faces[ev.seq] = win_face(st, seat)  # the seat's table at the report (penalties.peek)
+            if ev.code == "dead_hand":
+                seat.dead_hand = True
         return self._stands([irr])
 
     def _hand_end(self, st: TableState, ev: Event) -> Verdict:

@@ -46,8 +46,29 @@ _OCTAL = bytes((48 + i) if i < 8 else 0 for i in range(256))
 def _counted_keys(concealed: tuple[int, ...]) -> tuple[int, int, int, int]:
     """:func:`keys_of` for a hand's own count vector (34 counts of 0–4), in a few C calls:
     each suit's counts, highest rank first, read as one octal number."""
-    digits = bytes(concealed).translate(_OCTAL)
-    return int(digits[8::-1], 8), int(digits[17:8:-1], 8), int(digits[26:17:-1], 8), int(digits[33:26:-1], 8)
+    return _keys_of_bytes(bytes(concealed))
+
+
+#: the bytes 0–4 (a count a hand may hold), deleted by ``bytes.translate`` to find any other
+_UP_TO_FOUR = bytes(range(5))
+#: a suit's nine counts (bytes, rank 1 first) → its key: met again and again, read once
+_SUIT_KEY: dict[bytes, int] = {}
+
+
+def _keys_of_bytes(raw: bytes) -> tuple[int, int, int, int]:
+    """:func:`_counted_keys` of the counts as bytes: each suit's nine (seven) bytes looked up,
+    and read as an octal number the first time they are met (up to 200,000 of them kept).
+    ``tests/test_hand.py`` holds the keys to :func:`keys_of`."""
+    key = _SUIT_KEY.get
+    a, b, c, d = raw[0:9], raw[9:18], raw[18:27], raw[27:34]
+    ka, kb, kc, kd = key(a), key(b), key(c), key(d)
+    if ka is None or kb is None or kc is None or kd is None:
+        digits = raw.translate(_OCTAL)
+        ka, kb, kc, kd = (int(digits[8::-1], 8), int(digits[17:8:-1], 8), int(digits[26:17:-1], 8),
+                          int(digits[33:26:-1], 8))
+        if len(_SUIT_KEY) < 200_000:
+            _SUIT_KEY[a], _SUIT_KEY[b], _SUIT_KEY[c], _SUIT_KEY[d] = ka, kb, kc, kd
+    return ka, kb, kc, kd
 
 
 _suit = SUIT_CODE.get
@@ -168,21 +189,30 @@ class Hand:
         with positions (:func:`referee.tiles.counts_at`), whose errors show where.
         """
         counts = [0] * KINDS
+        read = parse_tiles(tiles, field="tiles")
         try:
-            for t in parse_tiles(tiles, field="tiles"):
+            for t in read:
                 counts[t] += 1  # a flower (34–41) is out of range: the positions' reading says where
-        except IndexError:
+            raw = bytes(counts)  # ValueError: a count over 255
+        except (IndexError, ValueError):
+            raw = None
+        if raw is None or raw.translate(None, _UP_TO_FOUR):  # a flower, or a count over 4: the error with its position
             counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
-        if max(counts) > 4:
-            counts = counts_at(parse_tiles_at(tiles, field="tiles"), tiles, field="tiles")
+            raw = bytes(counts)
+            read = counts  # (its sum is the tiles')
         exposed = () if melds == "" else parse_melds(melds, field="melds")
         laid = () if flowers == "" else parse_flowers(flowers)  # checked and sorted, as the constructor wants
         concealed = tuple(counts)
-        size = sum(concealed) + 3 * len(exposed)
+        size = (len(read) if read is not counts else sum(counts)) + 3 * len(exposed)  # each tile read counted once
         if size != WAITING_SIZE and size != WINNING_SIZE:
             return cls(concealed, exposed, laid)  # its error, in its order
-        # what __post_init__ checks, done: 34 counts of 0–4 (made here), the flowers (parse_flowers)
-        held = _check_copies(concealed, exposed)
+        # what __post_init__ checks, done: 34 counts of 0–4 (made here, the bytes say so), the
+        # flowers (parse_flowers); the copies with the melds', or (none) whether one kind is held four times
+        held = _check_copies(concealed, exposed) if exposed else (concealed if b"\x04" in raw else None)
+        if cls is Hand:
+            hand = _HandDraft(concealed, exposed, laid, _keys_of_bytes(raw), size, held)
+            hand.__class__ = Hand
+            return hand
         return _filled(cls, concealed, exposed, laid, size, held)
 
     @property
@@ -227,9 +257,35 @@ _SET_SIZE = Hand.__dict__["_size"].__set__
 _SET_HELD = Hand.__dict__["_held"].__set__
 
 
+class _HandDraft:
+    """A :class:`Hand` being filled: the same slots, not frozen, so six plain attribute
+    stores fill it; :func:`_filled` then sets its ``__class__`` to :class:`Hand` (CPython
+    allows it between classes of one slot layout). The slots' own ``__set__`` called one by
+    one cost several times as much (issue #17 item 6, ``Hand.parse``); ``tests/test_hand.py``
+    holds the hands made so to the constructor's."""
+
+    __slots__ = Hand.__slots__
+
+    def __init__(self, concealed, melds, flowers, keys, size, held):
+        self.concealed = concealed
+        self.melds = melds
+        self.flowers = flowers
+        self._keys = keys
+        self._size = size
+        self._held = held
+
+
+assert Hand.__slots__ == ("concealed", "melds", "flowers", "_keys", "_size", "_held")
+
+
 def _filled(cls: type[Hand], concealed: tuple[int, ...], melds: tuple[Meld, ...], flowers: tuple[int, ...],
             size: int, held: tuple[int, ...] | None) -> Hand:
-    """A hand whose checks its caller already made, its slots filled directly."""
+    """A hand whose checks its caller already made, its slots filled directly (a
+    :class:`Hand` through :class:`_HandDraft`, a subclass slot by slot)."""
+    if cls is Hand:
+        hand = _HandDraft(concealed, melds, flowers, _counted_keys(concealed), size, held)
+        hand.__class__ = Hand
+        return hand
     hand = _new(cls)
     _SET_CONCEALED(hand, concealed)
     _SET_MELDS(hand, melds)

@@ -36,6 +36,10 @@ keeps the seats' tile bookkeeping.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 from .events import Event, EventType, Mode
 from .errors import MjrefError
 from .ruleset import Ruleset
@@ -68,14 +72,17 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     and returns its :class:`referee.outcome.Adjudication`.
     """
 
-    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings")
+    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings", "names")
 
     #: take a legal draw and discard on the fast paths of :meth:`_draw` and :meth:`_discard`;
     #: :class:`ReferenceReferee` turns them off, and tests/test_fast_paths.py holds the two equal
     fast_paths = True
 
-    def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None) -> None:
+    def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None, *, names: Any = None) -> None:
         self.state: TableState | None = None
+        #: seat → player's name at a table whose players are known (a tournament's 將): the
+        #: irregularities' words name them beside their winds (「南家 李大華」)
+        self.names = names
         #: (seq, verdict) per event, in order
         self.verdicts = VerdictLog()
         #: every irregularity, in the order found (some are found after their event:
@@ -158,6 +165,38 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
             self._finished = adjudicate(self)
         return self._finished
 
+    @contextmanager
+    def provisional(self) -> Iterator[Any]:
+        """The hand as if it closed now, without closing it: yields the
+        :class:`referee.outcome.Adjudication` :meth:`finish` would give after the events so
+        far (the claim window closed, the calls never carried out found, the wins resolved
+        and scored), then puts the referee back as it was, so the hand goes on.
+
+        What closing changes is put back: the open window's ``closed``, each seat's
+        ``passed`` (過水 found at the close), the irregularities found, the finished answer.
+        The adjudicator's rulings at a moment are made on it (issue #13 item 2: the hand is
+        not replayed by a second referee); ``tests/test_adjudicator_facts.py`` holds it to
+        such a replay.
+        """
+        st = self.state
+        if st is None or self._finished is not None:
+            yield self.finish()
+            return
+        w = st.window
+        closed = w.closed if w is not None else None
+        passed = [seat.passed for seat in st.seats]
+        irregularities, findings = len(self.irregularities), len(self.findings)
+        try:
+            yield self.finish()
+        finally:
+            self._finished = None
+            if w is not None:
+                w.closed = closed
+            for seat, was in zip(st.seats, passed):
+                seat.passed = was
+            del self.irregularities[irregularities:]
+            del self.findings[findings:]
+
     def probe(self, ev: Event) -> bool:
         """Would this claim, win or declaration be accepted now? Changes nothing.
 
@@ -183,7 +222,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def _irr(self, ev: Event, code: str, seat: int | None = None, **facts) -> Irregularity:
         st = self.state
         return irregularity(code, ev.seq, ev.seat if seat is None else seat,
-                            east=st.east if st is not None else None, **facts)
+                            east=st.east if st is not None else None, names=self.names, **facts)
 
     def _reject(self, st: TableState, problems: list[Irregularity]) -> Verdict:
         """The act does not change the state: refused (digital) or not applicable (physical)."""

@@ -32,7 +32,7 @@ from .scoring.context import (
     _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
 )
 from .tiles import Wind, format_tiles, tile_name
-from .verdicts import Irregularity, VerdictLog, irregularity
+from .verdicts import Irregularity, VerdictLog, irregularity, seat_by_wind
 from .state import Phase, TableState
 from .winning import WinClaim
 
@@ -267,7 +267,8 @@ _SET_ADJUDICATION = Adjudication.__dict__["__dict__"].__set__
 # --- deciding the outcome -------------------------------------------------------------------
 
 
-def resolve_wins(claims: list[WinClaim], multiple_wins: bool, limit: int = 3) -> tuple[list[WinClaim], list[Irregularity]]:
+def resolve_wins(claims: list[WinClaim], multiple_wins: bool, limit: int = 3, *, east: int | None = None,
+                 names: Any = None) -> tuple[list[WinClaim], list[Irregularity]]:
     """Which win claims win (``play.intercept``, ``play.multiple_wins``, ``prio.2``), and the
     irregularities of those who knocked down a hand after losing priority.
 
@@ -289,7 +290,7 @@ def resolve_wins(claims: list[WinClaim], multiple_wins: bool, limit: int = 3) ->
             losers, claims = on_tile, own
         for c in losers:
             lost.append(irregularity("lost_priority", c.seq, c.seat, clause="prio.2", kind="win", kind_zh="胡牌",
-                                     evidence=(c.seq,)))
+                                     evidence=(c.seq,), east=east, names=names))
     if claims[0].window_seq is None:
         return [claims[0]], lost
     if multiple_wins:
@@ -313,7 +314,8 @@ def adjudicate(ref: Referee) -> Adjudication:
     st = ref.state
     setup = st.setup
     rules = st.rules
-    winners, lost = resolve_wins(st.wins, rules.multiple_wins, rules.multiple_wins_limit)
+    winners, lost = resolve_wins(st.wins, rules.multiple_wins, rules.multiple_wins_limit, east=st.east,
+                                 names=ref.names)
     for irr in lost:
         ref._found(irr)
     dealer, streak, wind, first = setup.dealer, setup.streak, setup.round_wind, setup.first_dealer
@@ -325,7 +327,7 @@ def adjudicate(ref: Referee) -> Adjudication:
         for c in winners:
             repeats = repeats or c.seat == dealer
         nxt = next_hand(dealer, streak, wind, first, repeats=repeats, max_streak=cap)
-        names_zh, names = _winner_names(winners)
+        names_zh, names = _winner_names(winners, st.east, ref.names)
         outcome = _outcome(_WIN, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
                            f"won: {names}")
     elif st.ended_by is not None:
@@ -365,13 +367,15 @@ def adjudicate(ref: Referee) -> Adjudication:
     return adjudication
 
 
-def _winner_names(winners: list[WinClaim]) -> tuple[str, str]:
-    """The winners as the outcome's details name them: ``"1 號座自摸"``, ``"seat 1 (wall)"``."""
+def _winner_names(winners: list[WinClaim], east: int, names: Any = None) -> tuple[str, str]:
+    """The winners as the outcome's details name them, by their winds this hand (and their
+    players' *names*): ``"南家自摸"``, ``"South (seat 1) (wall)"``."""
     zh, en = [], []
     for c in winners:
         source = c.source
-        zh.append(f"{c.seat} 號座{source.zh}")
-        en.append(f"seat {c.seat} ({source._value_})")  # Enum.value is a Python-level property in 3.11
+        who_zh, who = seat_by_wind(c.seat, east, names)
+        zh.append(f"{who_zh}{source.zh}")
+        en.append(f"{who} ({source._value_})")  # Enum.value is a Python-level property in 3.11
     return "、".join(zh), ", ".join(en)
 
 

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from .events import EventType, Mode, ReadyKind, Setup
 from .melds import Meld, MeldKind, _CHOW, _CONCEALED_KONG, _MELDED_KONG
 from .play_rules import PlayRules
-from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles
+from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles, tiles_zh
 from .wall import Wall
 
 
@@ -113,6 +113,12 @@ class TableMeld(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.kind.zh}:{format_tiles(self.tiles, sort=False) if self.tiles else '????'}"
+
+    @property
+    def zh(self) -> str:
+        """The meld as an official reads it out: 「碰 東東東」, 「吃 三四五萬」 (its tiles in
+        their order; 「暗槓 ？」 when the table does not know them). Issue #13: not ``111z``."""
+        return f"{self.kind.zh} {tiles_zh(self.tiles) if self.tiles else '？'}"
 
 
 class SeatState:
@@ -329,7 +335,9 @@ class Window:
 class WinFace(NamedTuple):
     """The winner's table just before a ``win`` event (the referee keeps it for every win
     declared, whether it stands or not): what the face of the win as declared is scored from
-    (``pen.pay-all``, R-pen-1). *window*: ``(kind, seat, tile, last, taken seat)`` of the
+    (``pen.pay-all``, R-pen-1), and a win the referee did not score is scored from
+    (:mod:`penalties.extra_wins`); also a reported seat's table at an official's ``report``
+    (:attr:`TableState.report_faces`, for ``pen.peek``). *window*: ``(kind, seat, tile, last, taken seat)`` of the
     claim window then open, None when none was."""
 
     hand: tuple[int, ...]
@@ -444,6 +452,7 @@ class TableState:
         "wins", "ended_by", "end_seq", "seat_dice_east", "last_seq", "events",
         "skipped_last", "unreplaced_end", "turn_start_seq", "ready_discard_pending", "flower_win_seat",
         "table", "hand_no", "wrong_kongs", "door_tile", "log", "waiters", "abortive", "own_kongs", "win_faces",
+        "report_faces",
     )
 
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
@@ -495,6 +504,9 @@ class TableState:
         #: seq of each win declared → what the winner's table was just before it
         #: (:class:`WinFace`: the face 牌面 of a win that does not stand, penalties.face)
         self.win_faces: dict[int, WinFace] = {}
+        #: report seq → the reported seat's table at an official's report (a walking eye's
+        #: hand when the walk begins, pen.peek): penalties read it, nothing replayed
+        self.report_faces: dict[int, WinFace] = {}
         #: wrong kongs so far, followed event by event (:class:`WrongKongProgress`: how far
         #: each got before it was caught, pen.wrong-kong.*)
         self.wrong_kongs: list[WrongKongProgress] = []

@@ -378,7 +378,8 @@ class TurnsMixin:
                     break
             if exposed_meld is None:
                 return self._reject(st, problems + [self._irr(ev, "tile_not_held", tile=x)]), False
-            problems.append(self._irr(ev, "exposed_discard", tile=x, meld=str(seat.melds[exposed_meld]),
+            meld = seat.melds[exposed_meld]  # the facts: its words (「吃 六七八筒」) and its tiles
+            problems.append(self._irr(ev, "exposed_discard", tile=x, meld=meld.zh, meld_tiles=tuple(meld.tiles),
                                       live=st.wall.live))
         elif not seat.hand[x]:
             if not seat.unknown:
@@ -488,7 +489,8 @@ class TurnsMixin:
                 self._found(irregularity("unfulfilled_call", seq, c, evidence=(seq, w.seq), call=call.value,
                                          call_zh=_CALL_ZH[call], discarder=w.seat, tile=w.tile,
                                          from_previous_player=w.seat == (c - 1) % 4,
-                                         east=self.state.east if self.state is not None else None))
+                                         east=self.state.east if self.state is not None else None,
+                                         names=self.names))
 
     def _could_win(self, st: TableState, seat: SeatState, tile: int) -> bool:
         """The seat's known 16-tile hand wins on *tile* (a chance for 過水)."""

@@ -110,6 +110,7 @@ class Verdict:
 
 #: the verdict of every legal event (one shared object: the hot path allocates nothing)
 ACCEPTED = Verdict(Status.ACCEPTED)
+_ACCEPTED_WIRE = Status.ACCEPTED.value
 
 
 class VerdictLog:
@@ -142,6 +143,15 @@ class VerdictLog:
 
     def copy(self) -> VerdictLog:
         return VerdictLog(self.seqs, self.odd)
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """``[verdict.to_dict(seq) for seq, verdict in self]``, each accepted event's dict
+        written directly (the answers of ``flask replay`` hold one per event)."""
+        accepted = _ACCEPTED_WIRE
+        if not self.odd:
+            return [{"seq": seq, "verdict": accepted} for seq in self.seqs]
+        get = self.odd.get
+        return [{"seq": seq, "verdict": accepted} if (v := get(seq)) is None else v.to_dict(seq) for seq in self.seqs]
 
     def __len__(self) -> int:
         return len(self.seqs)
@@ -279,11 +289,28 @@ _SEAT_EN = re.compile(r"\b[Ss]eat \{(" + "|".join(SEAT_FACTS) + r")\}")
 _BY_WIND: dict[str, tuple[str, str]] = {}
 
 
-def seat_by_wind(seat: int, east: int) -> tuple[str, str]:
+def seat_by_wind(seat: int, east: int, names: Any = None) -> tuple[str, str]:
     """``(zh, en)`` naming *seat* by its wind this hand, counted from the wall-break seat
-    *east* (開門位 = 東, ``deal.break``): 「南家」, "South (seat 1)"."""
+    *east* (開門位 = 東, ``deal.break``): 「南家」, "South (seat 1)"; at a table whose players
+    are known (*names*: seat → name) with the name after the wind: 「南家 李大華」,
+    "South (seat 1, 李大華)" (docs/rulings.md, 「裁定中的稱呼」)."""
     wind = (seat - east) % 4
+    name = seat_name(names, seat)
+    if name:
+        return f"{WINDS_ZH[wind]}家 {name}", f"{WINDS_EN[wind]} (seat {seat}, {name})"
     return f"{WINDS_ZH[wind]}家", f"{WINDS_EN[wind]} (seat {seat})"
+
+
+def seat_name(names: Any, seat: int) -> str | None:
+    """The player's name at *seat* (*names*: a sequence of four, ``None`` or ``""`` where
+    none is known), or None."""
+    if not names:
+        return None
+    try:
+        name = names[seat]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return (str(name).strip() or None) if name is not None else None
 
 
 def _templates(code: str) -> tuple[str, str]:
@@ -296,11 +323,13 @@ def _templates(code: str) -> tuple[str, str]:
 
 
 def irregularity(code: str, seq: int, seat: int | None = None, *, clause: str | None = None,
-                 evidence: tuple[int, ...] = (), east: int | None = None, **facts: Any) -> Irregularity:
+                 evidence: tuple[int, ...] = (), east: int | None = None, names: Any = None,
+                 **facts: Any) -> Irregularity:
     """Build an irregularity from the catalogue; tile facts (``tile``, ``discard``, ``own``,
     ``wall_tile``) are tile indices and are written out in the descriptions (in Chinese in
     the zh-TW one: 五萬, 東東東). With *east* (the hand's wall-break seat) the seats are
-    named by their winds (東家 …), else by number (1 號座)."""
+    named by their winds (東家 …), and by the players' *names* (seat → name) at a table whose
+    players are known (「東家 王小明」), else by number (1 號座)."""
     default_clause, zh, en = CODES[code]
     words: dict[str, Any] = {"seat": seat}
     words_zh: dict[str, Any] = {"seat": seat}
@@ -316,7 +345,7 @@ def irregularity(code: str, seq: int, seat: int | None = None, *, clause: str | 
         for key in SEAT_FACTS:
             value = words.get(key)
             if type(value) is int and 0 <= value < 4:
-                words_zh[key], words[key] = seat_by_wind(value, east)
+                words_zh[key], words[key] = seat_by_wind(value, east, names)
             elif key in words and value is None:
                 words_zh[key] = words[key] = "?"
     try:

@@ -85,15 +85,21 @@ def next_round(state: ClockState, given: int | None) -> int:
 def round_view(rnd: RoundClock, state: ClockState, event_state: EventState, now: datetime) -> dict:
     plan = event_state.round(rnd.round)
     tables = [t.table for t in plan.tables] if plan else []
-    time_at = rnd.time_at(state.settings) if state.settings and rnd.started else None
+    # while paused (R-tour-29): the time as if the clock ran again now, the time left frozen
+    time_at = rnd.time_at(state.settings, now) if state.settings and rnd.started else None
     running = rnd.started and not rnd.closed
+    left = rnd.seconds_left(state.settings, now) if time_at and running else None
     return {
         "round": rnd.round,
         "started_at": rnd.started_at,
         "start_due": rnd.start_due or None,
         "start_late": rnd.start_late,
         "time_at": format_time(time_at) if time_at else None,
-        "seconds_left": round((time_at - now).total_seconds(), 1) if time_at and running else None,
+        "seconds_left": round(left, 1) if left is not None else None,
+        "paused": rnd.paused,
+        "paused_since": rnd.paused_since,
+        "paused_reason": rnd.paused_reason if rnd.paused else None,
+        "paused_seconds": round(rnd.paused_seconds, 1),
         "reminders_given": list(rnd.reminders),
         "time_called_at": rnd.time_called_at,
         "policy": rnd.policy,
@@ -147,7 +153,7 @@ def scheduler_view() -> dict:
 
 def official_action(tournament_id: str, make, *, actor: int | None) -> object:
     """An official's clock action now: ``make(clock state, now)`` gives the event (the API's
-    start, call-time, report, close, publish and the clock page alike).
+    start, call-time, report, close, publish, extra time, pause, resume and the clock page alike).
 
     :raises ApiProblem: 409 ``clock_not_configured``; 409 ``event_refused`` naming the field.
     """

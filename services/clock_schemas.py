@@ -5,7 +5,9 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.schemas import StrictBoolean
-from tournament.clock import AT_TIME_POLICIES, MAX_EXTRA_SECONDS, MAX_INTERVAL_SECONDS, MAX_ROUND_SECONDS, PUBLISH_POLICIES
+from tournament.clock import (
+    AT_TIME_POLICIES, MAX_EXTRA_SECONDS, MAX_INTERVAL_SECONDS, MAX_REASON_CHARS, MAX_ROUND_SECONDS, PUBLISH_POLICIES,
+)
 
 
 # the bounds of tournament.clock.ClockSettings, with their reasons (every time worked out from them is a datetime)
@@ -50,6 +52,17 @@ class ExtraTimeSchema(RoundArgSchema):
     table = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, 10000),
                            metadata={"description": "桌號（省略：全部各桌）the table held up (default: every table)"})
     reason = fields.String(load_default="", validate=validate.Length(max=500), metadata={"description": "理由 reason"})
+
+
+class PauseSchema(RoundArgSchema):
+    reason = fields.String(required=True, validate=validate.Length(
+        1, MAX_REASON_CHARS, error="須寫明暫停的理由（1–{max} 字）the reason for the pause is required (1–{max} characters)"),
+        metadata={"description": "暫停的理由 why the clock is paused (停電 power cut, 全場爭議 a hall-wide dispute)"})
+
+
+class ResumeSchema(RoundArgSchema):
+    reason = fields.String(load_default="", validate=validate.Length(max=MAX_REASON_CHARS),
+                           metadata={"description": "備註 a note (optional)"})
 
 
 class ReportSchema(RoundArgSchema):

@@ -32,6 +32,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from services.problems import ApiProblem, bad_request, not_found
+from services.seat_names import table_names
 from penalties.adjudicator import CLOSING, HandAdjudicator
 from referee.errors import MjrefError
 from referee.events import Event, Mode, parse_event
@@ -91,12 +92,15 @@ class HandReferee:
     standing wins' share of the money (a void win pays nothing, 代位賠付 moves who pays);
     the hand's money is the sum of its rulings' payments, so an official can overrule or
     amend each one.
+
+    *names*: the players by seat (:func:`services.seat_names.table_names`), named in the
+    rulings' and the outcome's words (「東家 王小明」).
     """
 
     __slots__ = ("adjudicator", "hand", "rulings", "outcome", "ended", "penalties", "_index")
 
-    def __init__(self, table: Mapping[str, Any], hand: int):
-        self.adjudicator = HandAdjudicator(mode=Mode(table["mode"]))
+    def __init__(self, table: Mapping[str, Any], hand: int, names: Sequence[str | None] | None = None):
+        self.adjudicator = HandAdjudicator(mode=Mode(table["mode"]), names=names)
         self.hand = hand
         #: the rulings on this hand so far, before overrides (a penalty given at its moment
         #: and again at the close is kept once, as given last)
@@ -238,9 +242,10 @@ def _jsonable(value: Any) -> Any:
 
 
 def replay_hand(table: Mapping[str, Any], hand: int, bodies: Iterable[Mapping[str, Any]],
-                upto: int | None = None) -> tuple[HandReferee, list[dict]]:
-    """Replay one stored hand: the referee after it and each event's answer."""
-    referee = HandReferee(table, hand)
+                upto: int | None = None, names: Sequence[str | None] | None = None) -> tuple[HandReferee, list[dict]]:
+    """Replay one stored hand: the referee after it and each event's answer (*names*: the
+    players by seat, as :class:`HandReferee`)."""
+    referee = HandReferee(table, hand, names)
     answers = []
     for body in bodies:
         if upto is not None and body.get("seq", 0) > upto:
@@ -498,7 +503,8 @@ class LiveService:
                                    f"hand {hand} seq {seq} leaves a gap", f"第 {hand} 盤 seq {seq} 造成缺漏",
                                    expected)
                 if live.referee is None or live.referee.hand != hand:
-                    live.referee = HandReferee(live.table, hand)  # the hand left stays as it was
+                    # the hand left stays as it was; the new one names who sits at it now
+                    live.referee = HandReferee(live.table, hand, table_names(open_db(), live.table))
                     started.append(hand)
                 answer = live.referee.apply(event, where)
                 if "rulings" in answer or "outcome" in answer:
@@ -557,7 +563,7 @@ class LiveService:
         live.referee = None
         if head is not None:
             bodies = list(ts.play_bodies(db, table_id, head[0]))
-            live.referee, _ = replay_hand(live.table, head[0], bodies)
+            live.referee, _ = replay_hand(live.table, head[0], bodies, names=table_names(db, live.table))
             head = (head[0], bodies[-1]["seq"]) if bodies else head
         live.head = head
         live.loaded = True
@@ -581,7 +587,7 @@ class LiveService:
 
     def recompute_hand(self, db: Any, table: dict, hand: int) -> dict:
         """Replay one hand from the log and rewrite its projections (after an override)."""
-        referee, _ = replay_hand(table, hand, ts.play_bodies(db, table["id"], hand))
+        referee, _ = replay_hand(table, hand, ts.play_bodies(db, table["id"], hand), names=table_names(db, table))
         return self._project(db, table["id"], hand, referee)
 
     def rebuild(self, db: Any, table_id: str | None = None) -> dict:
@@ -617,7 +623,7 @@ class LiveService:
             table = ts.get_table(db, table_id)
             if table is None:
                 raise not_found("table", "桌", table_id, "table_id")
-            referee, _ = replay_hand(table, hand, ts.play_bodies(db, table_id, hand))
+            referee, _ = replay_hand(table, hand, ts.play_bodies(db, table_id, hand), names=table_names(db, table))
             if not any(r["id"] == ruling for r in referee.rulings):
                 known = [r["id"] for r in referee.rulings]
                 raise ApiProblem(404, "unknown_ruling", f"hand {hand} has no ruling {ruling!r} (it has {known})",

@@ -138,7 +138,7 @@ def register(tid: str, data: dict, *, actor: int | None) -> Response:
 
 
 def _team(name: str | None) -> str | None:
-    """A team name as registered: stripped; blank or none → no team (R-tour-29)."""
+    """A team name as registered: stripped; blank or none → no team (R-tour-30)."""
     return name.strip() or None if isinstance(name, str) else None
 
 

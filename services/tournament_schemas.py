@@ -24,7 +24,7 @@ TIE_BREAKS = validate.Regexp(rf"^ *{_TIE_BREAK}( *, *{_TIE_BREAK})* *$",
 #: rounds in a query: numbers separated by commas
 ROUND_LIST = validate.Regexp(r"^ *[0-9]{1,3}( *, *[0-9]{1,3})* *$",
                              error="輪次：以逗號分隔的數字 rounds: numbers separated by commas")
-#: a team name (R-tour-29): 1–TEAM_MAX characters, not blank (stripped when registered)
+#: a team name (R-tour-30): 1–TEAM_MAX characters, not blank (stripped when registered)
 TEAM_NAME = validate.Regexp(rf"^(?=.*\S).{{1,{TEAM_MAX}}}$",
                             error=f"隊名：1–{TEAM_MAX} 個字，不可空白 a team name: 1–{TEAM_MAX} characters, not blank")
 WINDS = [w.name for w in Wind] + [w.zh for w in Wind]
@@ -52,7 +52,7 @@ class PlayerSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"description": "姓名 name"})
     substitute = StrictBoolean(load_default=False, metadata={"description": "替補 substitute"})
     team = fields.String(load_default=None, allow_none=True, validate=TEAM_NAME,
-                         metadata={"description": "隊名（團體賽；省略：無隊伍）team (team events; omitted: none), R-tour-29"})
+                         metadata={"description": "隊名（團體賽；省略：無隊伍）team (team events; omitted: none), R-tour-30"})
 
 
 class PlayersSchema(Schema):
@@ -227,7 +227,7 @@ class StandingsQuerySchema(Schema):
 
 
 class TeamStandingsQuerySchema(Schema):
-    """隊伍排名 Team standings' query (R-tour-29)."""
+    """隊伍排名 Team standings' query (R-tour-30)."""
 
     tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS,
                                metadata={"description": "同分比較，逗號分隔 e.g. fewer_deal_ins,more_tai"})

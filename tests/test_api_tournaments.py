@@ -586,7 +586,7 @@ def test_an_entry_with_several_winners_on_one_discard(app, client, official):
     assert log_length(app, "C1") == before
 
 
-# --- team events (issue #15 item 4, R-tour-29) -------------------------------------------------------------
+# --- team events (issue #15 item 4, R-tour-30) -------------------------------------------------------------
 
 
 def test_players_register_with_a_team_and_the_teams_are_ranked(app, client, official):

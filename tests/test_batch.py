@@ -213,3 +213,25 @@ def test_hand_boundaries_are_found_without_decoding_other_lines():
             b'"note": "hand_start"}\n{"type": "hand\\u005fstart", "seq": 1, "dealer": 0}\nnot json hand_start\n')
     hands = list(batch._source_hands("s", io.BytesIO(text), io.BytesIO(), None))
     assert [(h.line, h.index, len(h.lines)) for h in hands] == [(1, 0, 3), (4, 2, 2)]
+
+
+def test_the_answers_verdicts_written_directly_equal_each_verdicts_own():
+    """The answer's verdicts written directly (``VerdictLog.to_dicts``, issue #17) are every
+    verdict's own ``to_dict``, on hands with irregularities and on legal ones (the tile
+    writer is held to its reference in ``tests/test_tiles.py``)."""
+    from penalties.adjudicator import HandAdjudicator
+    from referee.events import parse_event
+    from testkit.irregular import irregular_hand
+
+    streams = [[parse_event(raw) for raw in irregular_hand(seed, 7, 1 + seed % 4, physical=seed % 2 == 0)]
+               for seed in range(40)] + [list(events) for events in generate_hands(10, seed=5)]
+    odd = 0
+    for events in streams:
+        try:
+            result = HandAdjudicator().feed_all(events)
+        except Exception:  # noqa: BLE001 - a stream refused: no answer to write
+            continue
+        log = result.adjudication.verdicts
+        odd += bool(log.odd)
+        assert log.to_dicts() == [v.to_dict(seq) for seq, v in log]
+    assert odd > 10  # irregular verdicts were among them

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from referee.tiles import Wind
 from tournament import codec
 from tournament.clock import (
-    ClockConfigured, ClockError, ClockSettings, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished,
+    ClockConfigured, ClockError, ClockPaused, ClockResumed, ClockSettings, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished,
     TableReported, TimeCalled, apply_clock, check_tables, clock_state, due, format_time, match_from_results,
     may_start_hand, next_due, pending, table_may_start_hand,
 )
@@ -107,7 +107,8 @@ def test_start_times_from_a_list_or_a_first_start_and_interval():
 def test_clock_events_round_trip_through_the_codec():
     events = [ClockConfigured(settings_(), "2026-11-29T01:00:00.000Z"), RoundStarted(1, "2026-11-29T01:00:00Z", "", True),
               ReminderGiven(1, 30, "x"), TimeCalled(1, "x", "finish_circle"), TableReported(1, 2, "x"),
-              RoundClosed(1, "x", "all_reported"), SeatingPublished(2, "x")]
+              RoundClosed(1, "x", "all_reported"), SeatingPublished(2, "x"), ClockPaused(1, "x", "停電"),
+              ClockResumed(1, "x")]
     for event in events:
         assert codec.decode(codec.encode(event)) == event
     # the main fold passes over them
@@ -195,6 +196,109 @@ def test_catch_up_after_a_long_outage_is_marked_late_and_gives_only_what_makes_s
     assert log.state.round(1).time_at(log.state.settings) == at(105)
     events = log.run(97)  # past both reminders' times, before time: only the nearest reminder
     assert kinds(events) == ["ReminderGiven(10)"]
+
+
+# --- a pause (R-tour-29) -----------------------------------------------------------------
+
+
+def test_a_pause_moves_reminders_and_time_later_by_its_length():
+    log = Log()
+    log.run(10)  # round 1: 60 s, reminders at 30 and 10 s before time (40, 60), time at 70
+    log.add(ClockPaused(1, format_time(at(35)), "停電 power cut"))
+    state = log.state
+    assert state.round(1).paused and state.round(1).paused_reason == "停電 power cut"
+    # the time left stands still while paused, and nothing falls due
+    assert state.time_left(at(35)) == state.time_left(at(500)) == timedelta(seconds=35)
+    assert log.run(500) == [] and next_due(log.state, log.event_state, at(500)) is None
+    log.add(ClockResumed(1, format_time(at(100))))  # paused 65 s: time at 135
+    assert log.state.round(1).time_at(log.state.settings) == at(135)
+    assert log.state.time_left(at(100)) == timedelta(seconds=35)
+    assert next_due(log.state, log.event_state, at(100)) == at(105)
+    assert log.run(104) == []
+    assert kinds(log.run(105)) == ["ReminderGiven(30)"]
+    assert kinds(log.run(125)) == ["ReminderGiven(10)"]
+    assert log.run(134.9) == []
+    assert kinds(log.run(135)) == ["TimeCalled(1)"]
+
+
+def test_pauses_add_up_and_the_status_while_paused_says_since_when():
+    log = Log()
+    log.run(10)
+    log.add(ClockPaused(1, format_time(at(20))), ClockResumed(1, format_time(at(25))),
+            ClockPaused(1, format_time(at(30.5))))
+    rnd = log.state.round(1)
+    assert rnd.paused_seconds == 5 and rnd.paused_since == format_time(at(30.5))
+    # as if the clock ran again now: the time falls later while the pause lasts
+    assert rnd.time_at(log.state.settings, at(40.5)) == at(85)
+    assert rnd.seconds_left(log.state.settings, at(99)) == 44.5
+
+
+def test_a_catch_up_after_an_outage_reads_the_pause_from_the_log():
+    log = Log()
+    log.run(10)
+    log.add(ClockPaused(1, format_time(at(20))), ClockResumed(1, format_time(at(50))))
+    # the server was down from 15 until 200: time was at 100 (70 + 30 paused), called once, late
+    events = log.run(200)
+    assert kinds(events) == ["TimeCalled(1)"] and events[0].late and events[0].due == format_time(at(100))
+
+
+def test_a_last_report_during_a_pause_closes_the_round_when_the_clock_runs_again():
+    log = Log()
+    log.run(10)
+    log.add(ClockPaused(1, format_time(at(20))), TableReported(1, 1, format_time(at(21))),
+            TableReported(1, 2, format_time(at(22))))
+    assert [e for e in log.run(30) if isinstance(e, RoundClosed)] == []
+    log.add(ClockResumed(1, format_time(at(40))))
+    closed = [e for e in log.run(40) if isinstance(e, RoundClosed)]
+    assert len(closed) == 1 and closed[0].due == format_time(at(40))
+
+
+def test_no_hand_starts_while_the_round_is_paused():
+    log = Log()
+    log.run(10)
+    match = match_from_results(0, [])
+    log.add(ClockPaused(1, format_time(at(20))))
+    assert may_start_hand(log.state, 1, match) is False
+    log.add(ClockResumed(1, format_time(at(30))))
+    assert may_start_hand(log.state, 1, match) is True
+
+
+def test_a_pause_is_refused_before_the_start_after_time_and_twice_and_a_resume_when_not_paused():
+    log = Log()
+    with pytest.raises(ClockError, match="has not started") as exc:
+        apply_clock(log.state, ClockPaused(1, format_time(at(5))))
+    assert exc.value.field == "round" and "尚未開始" in exc.value.reason_zh
+    log.run(10)
+    with pytest.raises(ClockError, match="round 1 is not paused") as exc:
+        apply_clock(log.state, ClockResumed(1, format_time(at(15))))
+    assert exc.value.field == "round" and "並未暫停" in exc.value.reason_zh
+    with pytest.raises(ClockError, match="before round 1's start") as exc:
+        apply_clock(log.state, ClockPaused(1, format_time(at(9))))
+    assert exc.value.field == "at"
+    paused = apply_clock(log.state, ClockPaused(1, format_time(at(20))))
+    with pytest.raises(ClockError, match="already paused") as exc:
+        apply_clock(paused, ClockPaused(1, format_time(at(21))))
+    assert exc.value.field == "round" and "已自" in exc.value.reason_zh
+    with pytest.raises(ClockError, match="resume the clock before calling time"):
+        apply_clock(paused, TimeCalled(1, format_time(at(21))))
+    with pytest.raises(ClockError, match="before the pause") as exc:
+        apply_clock(paused, ClockResumed(1, format_time(at(19))))
+    assert exc.value.field == "at"
+    with pytest.raises(ClockError) as exc:
+        apply_clock(log.state, ClockPaused(1, format_time(at(20)), "x" * 501))
+    assert exc.value.field == "reason"
+    log.run(70)  # time called
+    with pytest.raises(ClockError, match="no time left to pause") as exc:
+        apply_clock(log.state, ClockPaused(1, format_time(at(71))))
+    assert exc.value.field == "round" and "已於" in exc.value.reason_zh and "宣布時間到" in exc.value.reason_zh
+
+
+def test_a_round_closed_while_paused_ends_the_pause():
+    log = Log(auto_close=False)
+    log.run(10)
+    log.add(ClockPaused(1, format_time(at(20))), RoundClosed(1, format_time(at(30))))
+    rnd = log.state.round(1)
+    assert rnd.closed and not rnd.paused and rnd.paused_seconds == 10
 
 
 def test_a_reminder_skipped_is_never_given_later():

@@ -158,6 +158,51 @@ def test_an_official_runs_a_round_and_the_last_report_closes_it(seeded, client):
     assert [s["name"] for s in first] == [PLAYERS[int(p[1:])] for p in plan.tables[0].seats]
 
 
+def test_an_official_pauses_and_resumes_the_round_and_its_time_falls_later(seeded, client, app_clock):
+    """R-tour-29 over HTTP: the status while paused (since when, the frozen time left), the refusals
+    named, and an ``Idempotency-Key`` replayed rather than pausing twice."""
+    official = bearer(make_token(seeded.config["DATABASE"], "official"))
+    base = "/api/v1/tournaments/t1/clock"
+    client.put(base, json={"round_seconds": 600, "reminders": [60]}, headers=official)
+    early = client.post(f"{base}/pause", json={"round": 1, "reason": "停電"}, headers=official)
+    assert early.status_code == 409 and early.get_json()["field"] == "round" and "尚未開始" in early.get_json()["detail_zh"]
+    client.post(f"{base}/start", json={}, headers=official)
+    started = parse_time(clock_records(seeded.config["DATABASE"])[-1].at)
+    no_reason = client.post(f"{base}/pause", json={}, headers=official)
+    assert no_reason.status_code == 400 and no_reason.get_json()["field"] == "reason"
+    not_paused = client.post(f"{base}/resume", json={}, headers=official)
+    assert not_paused.status_code == 409 and not_paused.get_json()["field"] == "round"
+    assert "並未暫停" in not_paused.get_json()["detail_zh"] and "not paused" in not_paused.get_json()["detail"]
+    app_clock.advance(100)
+    key = {**official, "Idempotency-Key": "pause-1"}
+    paused = client.post(f"{base}/pause", json={"reason": "停電 power cut"}, headers=key)
+    assert paused.status_code == 200
+    rnd = paused.get_json()["round"]
+    assert rnd["paused"] and rnd["paused_since"] == format_time(app_clock.now()) and rnd["paused_reason"] == "停電 power cut"
+    assert rnd["seconds_left"] == 500
+    again = client.post(f"{base}/pause", json={"reason": "停電 power cut"}, headers=key)  # the same request, replayed
+    assert again.status_code == 200 and again.get_json() == paused.get_json()
+    twice = client.post(f"{base}/pause", json={"reason": "停電"}, headers=official)
+    assert twice.status_code == 409 and twice.get_json()["field"] == "round" and "已自" in twice.get_json()["detail_zh"]
+    app_clock.advance(300)
+    status = client.get(base).get_json()["round"]
+    assert status["paused"] and status["seconds_left"] == 500  # frozen
+    assert status["time_at"] == format_time(app_clock.now() + timedelta(seconds=500))
+    assert client.get(base).get_json()["next_due"] is None  # nothing falls due while paused
+    refused = client.post(f"{base}/call-time", json={}, headers=official)
+    assert refused.status_code == 409 and refused.get_json()["field"] == "round"
+    resumed = client.post(f"{base}/resume", json={}, headers={**official, "Idempotency-Key": "resume-1"}).get_json()
+    rnd = resumed["round"]
+    assert not rnd["paused"] and rnd["paused_since"] is None and rnd["paused_seconds"] == 300
+    assert parse_time(rnd["time_at"]) == started + timedelta(seconds=600 + 300)
+    assert resumed["next_due"]["kind"] == "remind" and parse_time(resumed["next_due"]["at"]) == started + timedelta(seconds=840)
+    events = clock_records(seeded.config["DATABASE"])
+    assert [type(e).__name__ for e in events][-2:] == ["ClockPaused", "ClockResumed"]
+    client.post(f"{base}/call-time", json={}, headers=official)
+    late = client.post(f"{base}/pause", json={"reason": "爭議"}, headers=official)
+    assert late.status_code == 409 and "時間到" in late.get_json()["detail_zh"] and late.get_json()["field"] == "round"
+
+
 def test_reads_follow_the_tournaments_area(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.sqlite3"), "PUBLIC_READS": "rulesets"})
     seed(app.config["DATABASE"])

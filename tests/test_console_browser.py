@@ -31,7 +31,8 @@ from tests.servicekit import (
     start_server,
 )
 from tests.test_console import physical_events
-from tests.test_pages_browser import CHROMIUM, CHROMIUM_ARGS, _pdf_pages
+from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS
+from tests.test_pages_browser import _pdf_pages
 from services.pins import create_pin
 
 ARTIFACTS = Path(os.environ.get("MJREF_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "console"
@@ -365,18 +366,28 @@ def test_a_report_is_ruled_at_once_then_overruled_and_printed(page, service, tmp
     assert page.locator("#code-error").inner_text().startswith("請選擇報告代碼")
     page.locator("input[name=code][value=stolen_tile]").check()
     page.select_option("#seat", "1")
-    page.fill("#note", "3 號座目擊偷牌")
+    page.fill("#note", "北家目擊偷牌")
     page.get_by_role("button", name="送出報告 Send the report").click()
     # the ruling at once: a dead hand for the seat
     ruling = page.locator(f"tr[data-ruling='pen.{service['posted'] + 1}.dead_hand']")
     assert "判相公" in ruling.inner_text()
     service["posted"] += 1  # the report took the next seq of the hand
+    recorded = page.locator("main p").first.inner_text()
+    assert "相公：偷牌（西家（1 號座，李大華））" in recorded, recorded  # the report by its name, the seat by wind
     shoot(page, "reported")
     ruling.get_by_role("link").click()
     page.wait_for_url("**/rulings/pen.*.dead_hand")
-    assert page.locator("#read-out").inner_text().startswith("西家偷牌，判相公")
+    read_out = page.locator("#read-out").inner_text()
+    # by wind (and by name once the hand in play has been read with the names: R-words-2)
+    assert read_out.startswith("西家") and "偷牌，判相公" in read_out and "號座" not in read_out
     text = page.locator("article.ruling-sheet").inner_text()
     assert "pen.dead-hand" in text and "相公" in text and "李大華" in text  # the clause; payments by name
+    # the code by its name, in the page's title and heading; the report by its name and the seat by wind
+    heading = page.locator("h1").inner_text()
+    assert "罰則 · 相公" in heading and "dead_hand" not in heading and "相公" in page.title()
+    assert "dead_hand" not in page.title()
+    happened = page.locator("ul.happened").inner_text()
+    assert "報告 西家 李大華 相公：偷牌；註記：北家目擊偷牌" in happened and "stolen_tile" not in happened
     # overrule without a reason: the error at the field
     page.locator("input[name=decision][value=overrule]").check()
     page.get_by_role("button", name="送出覆判 Record the override").click()

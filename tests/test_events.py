@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from referee.events import (
     FIELDS, Call, Event, EventError, EventType, Mode, ReadyKind, Setup, event_to_dict, parse_event,
-    parse_event_reference, parse_stream, read_line, to_jsonl,
+    parse_event_reference, parse_stream, read_events, read_line, to_jsonl,
 )
+from referee.events import check_order
 from referee.errors import MjrefError
 from referee.generator import generate_hand
 from referee.melds import MeldKind
@@ -200,6 +201,12 @@ def raw_events(draw):
 @given(raw_events())
 def test_the_fast_decoder_equals_the_reference(raw):
     assert _outcome(parse_event, raw) == _outcome(parse_event_reference, raw)
+    fast = _outcome(parse_event, raw)
+    if isinstance(fast, Event):  # made through its draft: a real, frozen Event, hashed as the reference's
+        ref = parse_event_reference(raw, index=7)
+        assert type(fast) is Event and hash(fast) == hash(ref) and repr(fast) == repr(ref)
+        with pytest.raises(AttributeError):
+            fast.seq = 99  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -239,3 +246,71 @@ def test_read_line_decodes_exactly_as_json_loads(line):
             assert fast == ref and type(fast[1]) is type(ref[1])
         else:
             assert fast[1] == "line 3"
+
+
+def _lines_outcome(lines, first_line, first_index, reference):
+    """What the batch's decoder (or, with *reference*, json.loads and the reference decoder
+    line by line) makes of *lines*: the events, or the error's class, field and messages."""
+    try:
+        if not reference:
+            return read_events(lines, first_line, first_index)
+        out, i = [], first_index
+        for number, line in enumerate(lines, first_line):
+            if line.isspace():
+                continue
+            out.append(parse_event_reference(_loads(line, number), index=i))
+            i += 1
+        return out
+    except MjrefError as exc:
+        if exc.field.startswith("line "):  # not JSON: the line named (read_line's words are held above)
+            return (type(exc), exc.field)
+        return (type(exc), exc.field, exc.message, exc.reason_zh)
+
+
+_LINES = st.lists(st.one_of(
+    raw_events().map(json.dumps),
+    raw_events().map(lambda raw: json.dumps(raw, separators=(",", ":"), ensure_ascii=True)),
+    st.sampled_from(["", "\n", "  \t", "{", "[1, 2]", "null", '{"type": "draw"} x', "\ufeff{}", '{"type": "draw", "seq": 1, '
+                     '"seat": 0, "seat": 1}']),
+), max_size=8)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_LINES, st.integers(1, 50), st.integers(0, 50), st.booleans())
+def test_the_batch_decoder_equals_json_loads_and_the_reference(texts, first_line, first_index, as_bytes):
+    """read_events (the batch's loop, read_line and parse_event written out) against json.loads
+    and parse_event_reference line by line: the same events, or the same error."""
+    lines = [t + "\n" for t in texts]
+    if as_bytes:
+        lines = [line.encode("utf-8") for line in lines]
+    fast = _lines_outcome(lines, first_line, first_index, False)
+    assert fast == _lines_outcome(lines, first_line, first_index, True)
+    if isinstance(fast, list):
+        assert all(type(e) is Event for e in fast)
+
+
+def _order_outcome(events, start):
+    try:
+        check_order(events, start)
+    except EventError as exc:
+        return (exc.field, exc.message)
+    return None
+
+
+def _order_reference(events, start):
+    last = {}
+    for i, event in enumerate(events, start):
+        key = (event.table, event.hand)
+        if key in last and event.seq <= last[key]:
+            return (f"events[{i}].seq", f"seq must strictly increase within a hand (previous {last[key]}): {event.seq}")
+        last[key] = event.seq
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["a", "b"]), st.integers(0, 1)), max_size=8),
+       st.integers(0, 9))
+def test_check_order_equals_its_definition(keys, start):
+    """check_order's one-hand loop against the definition: seq strictly rising per (table, hand)."""
+    events = [Event(EventType.DRAW, seq, 0, 0, table=table, hand=hand) for seq, table, hand in keys]
+    assert _order_outcome(events, start) == _order_reference(events, start)

@@ -259,4 +259,11 @@ def _parsed_reference(text, melds=""):
                                  "x", "22s", "3", "m"]), max_size=9).map("".join),
        st.sampled_from(["", "pung:555p", "123s", "bad"]))
 def test_hand_parse_equals_the_positional_reading(text, melds):
-    assert _parsed(text, melds) == _parsed_reference(text, melds)
+    fast, ref = _parsed(text, melds), _parsed_reference(text, melds)
+    assert fast == ref
+    if isinstance(fast, Hand):  # filled through its draft: a real, frozen Hand with the constructor's facts
+        assert type(fast) is Hand and hash(fast) == hash(ref) and repr(fast) == repr(ref)
+        assert (fast.keys, fast.size, fast._held) == (ref.keys, ref.size, ref._held)
+        assert fast.keys == keys_of(fast.concealed)  # the remembered suit keys, against their definition
+        with pytest.raises(AttributeError):
+            fast.concealed = ()  # type: ignore[misc]

@@ -117,6 +117,8 @@ def test_every_tournament_write_replays_with_its_key(app, client, official):
         ("POST", f"{BASE}/T1/sync", None),
         ("PUT", f"{BASE}/T1/clock", {"round_seconds": 5400, "starts": []}),
         ("POST", f"{BASE}/T1/clock/start", {}),
+        ("POST", f"{BASE}/T1/clock/pause", {"reason": "停電"}),
+        ("POST", f"{BASE}/T1/clock/resume", {}),
         ("POST", f"{BASE}/T1/clock/reports", {"table": 1}),
         ("POST", f"{BASE}/T1/clock/call-time", {}),
         ("POST", f"{BASE}/T1/clock/close", {}),

@@ -3,7 +3,8 @@ Chromium through Playwright (tests/browser_kit.py) against the real server (uWSG
 file). An official seats round 1 by hand (an error by line first, nothing written), uploads
 round 2 as a CSV file, records a table's 搬風 and 定莊 as drawn, sets the clock, starts round 1,
 publishes round 2's seating from the seating page — and the hall screen (1920×1080) keeps round
-1 while it is played — gives every table extra time, calls time, gives one table extra time,
+1 while it is played — gives every table extra time, pauses the hall's time (the hall screen shows
+暫停 Paused, its countdown frozen) and resumes it, calls time, gives one table extra time,
 reports a table, and a player withdraws. 390 px legible, no request off 127.0.0.1,
 no CSP violation or page error. Screenshots: tmp/artifacts/console/organiser-*.png."""
 from __future__ import annotations
@@ -134,6 +135,32 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         page.locator("#extra-time-button").click()
         page.wait_for_selector("#extra")
         assert "全部各桌 +10 分" in page.locator("#extra").inner_text()
+        # the whole hall's time paused (R-tour-29): a reason first, then 暫停 on the page and the hall screen, frozen
+        page.locator("#pause-button").click()
+        assert page.locator("#pause-reason").get_attribute("aria-invalid") == "true"
+        page.fill("#pause-reason", "停電 power cut")
+        page.locator("#pause-button").click()
+        page.wait_for_selector("#paused")
+        assert "暫停" in page.locator("#phase").inner_text() and "停電" in page.locator("#paused").inner_text()
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=str(ARTIFACTS / "organiser-clock-paused-390.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / "organiser-clock-paused-390-top.png"))  # the first screen, at full size
+        assert page.evaluate("document.documentElement.scrollWidth <= 390")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        hall = record["context"].new_page()
+        hall.set_viewport_size({"width": 1920, "height": 1080})
+        hall.goto(base + "/t/O1/hall")
+        assert "暫停 Paused" in hall.locator(".clock").inner_text()
+        shown = hall.locator("output.countdown").inner_text()
+        hall.wait_for_timeout(2100)  # the page's script would have counted down two seconds by now
+        assert hall.locator("output.countdown").inner_text() == shown
+        hall.screenshot(path=str(ARTIFACTS / "organiser-hall-paused-1920.png"))
+        hall.close()
+        assert api(service, "/clock")["round"]["paused"]
+        page.locator("#resume-button").click()
+        page.wait_for_selector("#pause-button")
+        assert "進行中" in page.locator("#phase").inner_text()
+        assert api(service, "/clock")["round"]["paused_seconds"] > 0
         page.locator("#call-time-button").click()
         page.wait_for_selector("#done")
         assert "時間到" in page.locator("#phase").inner_text()

@@ -414,7 +414,7 @@ def test_find_your_seat_is_sorted_by_name(client, seeded):
 
 
 def test_team_standings_beside_the_players_and_their_csv(client, app):
-    """團體賽 (issue #15 item 4, R-tour-29): the team table when players have teams, its CSV
+    """團體賽 (issue #15 item 4, R-tour-30): the team table when players have teams, its CSV
     (UTF-8 with a BOM) from the pages' own route too."""
     from tournament.standings import team_standings, teams_to_csv
 

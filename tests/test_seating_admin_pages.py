@@ -155,6 +155,21 @@ def test_publish_a_round_and_run_the_clock(event):
     after = client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["round"]
     assert datetime.fromisoformat(after["time_at"]) - datetime.fromisoformat(before) == timedelta(minutes=10)
     assert after["extra"] == [{"table": None, "seconds": 600}]
+    # a pause of the whole hall's time (R-tour-29): a reason needed; the page and the hall say 暫停, the countdown frozen
+    no_reason = post(client, f"{clock}/pause", page=clock, reason=" ")
+    assert no_reason.status_code == 400 and 'id="pause-error"' in no_reason.get_data(as_text=True)
+    assert post(client, f"{clock}/pause", page=clock, reason="停電").status_code == 302
+    page = client.get(clock).get_data(as_text=True)
+    assert '暫停 <span lang="en">Paused</span>' in page and 'id="paused"' in page and 'id="resume-button"' in page
+    assert "pause-button" not in page
+    hall = client.get("/t/E1/hall").get_data(as_text=True)
+    assert "暫停 <span lang=\"en\">Paused</span>" in hall and "countdown frozen" in hall and "data-seconds-left" not in hall
+    twice = client.post(f"{BASE}/E1/clock/pause", json={"reason": "停電"}, headers=event["headers"])
+    assert twice.status_code == 409 and twice.get_json()["field"] == "round"
+    assert post(client, f"{clock}/resume", page=clock).status_code == 302
+    again = post(client, f"{clock}/resume", page=clock)
+    assert again.status_code == 409 and "並未暫停" in again.get_data(as_text=True)
+    assert "data-seconds-left" in client.get("/t/E1/hall").get_data(as_text=True)
     assert post(client, "/t/E1/seating/2/publish", page="/t/E1/seating").status_code == 302
     assert post(client, f"{clock}/call-time", page=clock).status_code == 302
     late = post(client, f"{clock}/extra-time", page=clock, minutes="5")

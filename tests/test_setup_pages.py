@@ -160,7 +160,7 @@ def test_an_event_has_its_own_time_zone_and_its_pages_show_times_in_it(app, sign
 
 
 def test_parse_a_list_with_teams():
-    """團體賽 (R-tour-29): a fourth field, or a header naming a team column."""
+    """團體賽 (R-tour-30): a fourth field, or a header naming a team column."""
     players, lines = parse_players("A1,王小明,,台北隊\nA2,李大華,替補,台北隊\nA3,陳美玲\n", set())
     assert players == [{"id": "A1", "name": "王小明", "substitute": False, "team": "台北隊"},
                        {"id": "A2", "name": "李大華", "substitute": True, "team": "台北隊"},

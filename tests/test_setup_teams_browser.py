@@ -1,4 +1,4 @@
-"""Team events in a real browser (issue #15 item 4, R-tour-29): Debian's Chromium through
+"""Team events in a real browser (issue #15 item 4, R-tour-30): Debian's Chromium through
 Playwright (tests/browser_kit.py) against the real server. An official pastes a team event's
 players with a 隊伍 column (a bad team name refused by line first, nothing written); hands are
 recorded; the standings page shows the team standings beside the players', their CSV (with a

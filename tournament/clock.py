@@ -285,8 +285,34 @@ class ExtraTime(ClockEvent):
     reason: str = ""
 
 
+#: the longest reason an official gives for a pause or extra time
+MAX_REASON_CHARS = 500
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class ClockPaused(ClockEvent):
+    """An official stops the round's clock for the whole hall (R-tour-29): a power cut, a
+    hall-wide dispute. While paused the round's time does not run — time, its reminders and
+    the auto-close fall later by the paused duration — and no table starts a hand."""
+
+    round: int
+    at: str
+    reason: str = ""
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class ClockResumed(ClockEvent):
+    """The paused round's clock runs again (R-tour-29): its time is later by the pause."""
+
+    round: int
+    at: str
+    reason: str = ""
+
+
 CLOCK_EVENTS = (ClockConfigured, RoundStarted, ReminderGiven, TimeCalled, TableReported, RoundClosed,
-                SeatingPublished, ExtraTime)
+                SeatingPublished, ExtraTime, ClockPaused, ClockResumed)
 
 
 # --- the fold -----------------------------------------------------------------------------
@@ -314,6 +340,11 @@ class RoundClock:
     published_at: str | None = None
     #: extra time granted: (table, seconds) each, ``None`` for every table (R-tour-27)
     extra: tuple[tuple[int | None, int], ...] = ()
+    #: the pauses ended so far, in seconds (R-tour-29); ``paused_since``: the pause under way
+    paused_seconds: float = 0.0
+    paused_since: str | None = None
+    paused_reason: str = ""
+    resumed_at: str | None = None
 
     @property
     def started(self) -> bool:
@@ -342,11 +373,30 @@ class RoundClock:
             return None
         return parse_time(self.started_at)
 
-    def time_at(self, settings: ClockSettings) -> datetime | None:
-        """When time is up for every table: the round's length, plus the extra time given to all."""
+    @property
+    def paused(self) -> bool:
+        return self.paused_since is not None
+
+    def time_at(self, settings: ClockSettings, now: datetime | None = None) -> datetime | None:
+        """When time is up for every table: the round's length, plus the extra time given to all,
+        plus the pauses ended (R-tour-29). While paused, with ``now``: the time as if the clock ran
+        again at ``now`` (without ``now``: as if the pause had ended as it began)."""
         start = self.clock_from()
+        if start is None:
+            return None
         extra = sum(s for t, s in self.extra if t is None)
-        return None if start is None else start + timedelta(seconds=settings.round_seconds + extra)
+        when = start + timedelta(seconds=settings.round_seconds + extra + self.paused_seconds)
+        if self.paused and now is not None:
+            when += max(now - parse_time(self.paused_since), timedelta(0))
+        return when
+
+    def seconds_left(self, settings: ClockSettings, now: datetime) -> float | None:
+        """Time left at ``now`` in seconds (negative past time); frozen while paused: what was
+        left when the pause began (R-tour-29)."""
+        time_at = self.time_at(settings)
+        if time_at is None:
+            return None
+        return (time_at - (parse_time(self.paused_since) if self.paused else now)).total_seconds()
 
     def table_time_at(self, settings: ClockSettings, table: int) -> datetime | None:
         """When time is up for one table: the round's time plus the extra time given to that table."""
@@ -388,7 +438,7 @@ class ClockState:
         current = self.current
         if self.settings is None or current is None or current.closed:
             return None
-        return current.time_at(self.settings) - now
+        return timedelta(seconds=current.seconds_left(self.settings, now))
 
     def with_round(self, clock: RoundClock) -> ClockState:
         others = tuple(r for r in self.rounds if r.round != clock.round)
@@ -400,6 +450,18 @@ def _check_round(value: object, field_name: str = "round") -> int:
         raise _fail(f"{field_name} must be a round number ≥ 1, got {value!r}", f"輪次須為 1 以上的整數，收到 {value!r}",
                     field_name)
     return value
+
+
+def _check_reason(reason: object) -> None:
+    if not isinstance(reason, str) or len(reason) > MAX_REASON_CHARS:
+        raise _fail(f"reason must be text of at most {MAX_REASON_CHARS} characters, got {reason!r}",
+                    f"理由須為至多 {MAX_REASON_CHARS} 字的文字，收到 {reason!r}", "reason")
+
+
+def _resumed(rnd: RoundClock, at: str) -> RoundClock:
+    """The round with its pause ended at ``at``: the pause's length added to the round's time."""
+    length = (parse_time(at) - parse_time(rnd.paused_since)).total_seconds()
+    return replace(rnd, paused_seconds=rnd.paused_seconds + max(length, 0.0), paused_since=None, resumed_at=at)
 
 
 def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockState:
@@ -446,6 +508,9 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
     if isinstance(event, TimeCalled):
         if rnd.time_called:
             raise _fail(f"time was already called in round {number}", f"第 {number} 輪已宣布時間到", "round")
+        if rnd.paused:
+            raise _fail(f"round {number} is paused since {rnd.paused_since}: resume the clock before calling time",
+                        f"第 {number} 輪自 {rnd.paused_since} 起暫停：請先恢復計時再宣布時間到", "round")
         if event.policy not in AT_TIME_POLICIES:
             raise _fail(f"policy must be one of {list(AT_TIME_POLICIES)}, got {event.policy!r}",
                         f"時間到的處理須為 finish_hand 或 finish_circle，收到 {event.policy!r}", "policy")
@@ -464,7 +529,29 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
                         f"結束原因須為 all_reported 或 official，收到 {event.reason!r}", "reason")
         if event.due:
             parse_time(event.due, "due")
+        if rnd.paused:  # closed while paused: the pause ends with the round
+            rnd = _resumed(rnd, event.at)
         return state.with_round(replace(rnd, closed_at=event.at, close_reason=event.reason, close_due=event.due))
+    if isinstance(event, ClockPaused):
+        _check_reason(event.reason)
+        if rnd.time_called:
+            raise _fail(f"time was already called in round {number} at {rnd.time_called_at}: there is no time left to pause",
+                        f"第 {number} 輪已於 {rnd.time_called_at} 宣布時間到：沒有剩餘時間可暫停", "round")
+        if rnd.paused:
+            raise _fail(f"round {number} is already paused since {rnd.paused_since}",
+                        f"第 {number} 輪已自 {rnd.paused_since} 起暫停", "round")
+        if parse_time(event.at) < parse_time(rnd.started_at):
+            raise _fail(f"a pause at {event.at} is before round {number}'s start at {rnd.started_at}",
+                        f"暫停時間 {event.at} 早於第 {number} 輪開始 {rnd.started_at}", "at")
+        return state.with_round(replace(rnd, paused_since=event.at, paused_reason=event.reason))
+    if isinstance(event, ClockResumed):
+        _check_reason(event.reason)
+        if not rnd.paused:
+            raise _fail(f"round {number} is not paused", f"第 {number} 輪並未暫停", "round")
+        if parse_time(event.at) < parse_time(rnd.paused_since):
+            raise _fail(f"a resume at {event.at} is before the pause at {rnd.paused_since}",
+                        f"恢復時間 {event.at} 早於暫停時間 {rnd.paused_since}", "at")
+        return state.with_round(_resumed(rnd, event.at))
     if isinstance(event, ExtraTime):
         if type(event.seconds) is not int or not 1 <= event.seconds <= MAX_EXTRA_SECONDS:
             raise _fail(f"seconds must be 1–{MAX_EXTRA_SECONDS}, got {event.seconds!r}",
@@ -607,7 +694,9 @@ def pending(state: ClockState, event_state: EventState, dealer_of: DealerOf | No
         if rnd.closed:
             continue
         time_at = rnd.time_at(settings)
-        if not rnd.time_called:
+        if rnd.paused:  # the round's time stands still: nothing falls due by it until it runs again (R-tour-29)
+            time_at = None
+        if not rnd.time_called and time_at is not None:
             given = min(rnd.reminders, default=None)
             for left in settings.reminders:
                 if left < settings.round_seconds and (given is None or left < given):
@@ -617,11 +706,13 @@ def pending(state: ClockState, event_state: EventState, dealer_of: DealerOf | No
             for t in plan.tables:
                 if t.table not in rnd.reported_tables and table_finished(event_state, number, t.table, dealer_of):
                     actions.append(Action(REPORT, number, parse_time(rnd.started_at), table=t.table))
-        if settings.auto_close and plan is not None:
+        if settings.auto_close and plan is not None and not rnd.paused:
             tables = {t.table for t in plan.tables}
             if tables and tables <= set(rnd.reported_tables):
                 last = max(parse_time(at) for t, at in rnd.reported if t in tables)
-                actions.append(Action(CLOSE, number, max(last, parse_time(rnd.started_at))))
+                # a last report during a pause closes the round when the clock runs again (R-tour-29)
+                resumed = parse_time(rnd.resumed_at) if rnd.resumed_at else last
+                actions.append(Action(CLOSE, number, max(last, resumed, parse_time(rnd.started_at))))
     return sorted(actions, key=Action.sort_key)
 
 
@@ -694,14 +785,15 @@ def may_start_hand(state: ClockState, round_no: int, now_match: MatchState,
     time was called (after the hands finished before the call: its round wind is the 圈 in
     play), ``None`` when the table was not in a 將 then.
 
-    Not before the round starts, never after it closes or once the 將 is over. Before time:
+    Not before the round starts, never after it closes, while it is paused (R-tour-29) or once
+    the 將 is over. Before time:
     yes. A ``table`` given extra time (R-tour-27) plays on as before time while ``now`` is before
     its own time. After time, ``finish_hand``: no (the hand in play at the call is finished and
     recorded, none starts after it). ``finish_circle``: while the 圈風 marker still shows
     the wind of the 圈 in play at the call (``app.rounds``, ``seat.dealer``).
     """
     rnd = state.round(round_no)
-    if not rnd.started or rnd.closed or now_match.over:
+    if not rnd.started or rnd.closed or now_match.over or rnd.paused:  # paused: the hall waits (R-tour-29)
         return False
     if not rnd.time_called:
         return True
@@ -738,7 +830,7 @@ def table_may_start_hand(records: Sequence[Record], state: ClockState, round_no:
 
 __all__ = [
     "AT_TIME_POLICIES", "Action", "CLOCK_EVENTS", "ClockConfigured", "ClockError", "ClockEvent", "ClockSettings",
-    "ClockState", "ExtraTime", "FINISH_CIRCLE", "MAX_EXTRA_SECONDS", "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
+    "ClockPaused", "ClockResumed", "ClockState", "ExtraTime", "MAX_REASON_CHARS", "FINISH_CIRCLE", "MAX_EXTRA_SECONDS", "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
     "RoundClock", "RoundClosed", "RoundStarted", "SeatingPublished", "TableReported", "TimeCalled", "apply_clock",
     "check_tables", "clock_state", "due", "format_time", "match_from_results", "may_start_hand", "next_due",
     "parse_time", "pending", "table_finished", "table_may_start_hand",

@@ -5,7 +5,7 @@ who recorded it and when (given by the caller: the domain reads no clock). The e
 
 * :class:`EventCreated` — name, rounds, 將 per round, stakes, ruleset, round time;
 * :class:`PlayerRegistered` — a player (Chinese names welcome) or a substitute (替補),
-  optionally of a team (團體賽; ``team`` absent in older logs reads as none, R-tour-29);
+  optionally of a team (團體賽; ``team`` absent in older logs reads as none, R-tour-30);
 * :class:`RoundSeated` — a round's tables (:class:`tournament.schedule.RoundPlan`); a round
   may be seated again until a result is recorded in it;
 * :class:`SubstituteSeated` — a registered substitute takes a round's 替補 seat;
@@ -105,7 +105,7 @@ class PlayerRegistered:
     player_id: str
     name: str
     substitute: bool = False
-    #: the team (隊名) the player plays for in a team event; ``None``: no team (R-tour-29)
+    #: the team (隊名) the player plays for in a team event; ``None``: no team (R-tour-30)
     team: str | None = None
 
 
@@ -181,7 +181,7 @@ class Player:
     substitute: bool = False
     #: the first round the player no longer plays, after a withdrawal
     withdrawn_before: int | None = None
-    #: the team the player plays for (R-tour-29), ``None`` outside team events
+    #: the team the player plays for (R-tour-30), ``None`` outside team events
     team: str | None = None
 
 

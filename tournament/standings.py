@@ -6,7 +6,7 @@ the 台 of the wins. Players rank by points, then by the tie-break chain — by 
 放槍, more 自摸, more 胡, more 台 — and players equal on all of it share a rank (並列).
 Substitutes (替補) play for their tables but are not ranked unless asked.
 
-Team events (團體賽, R-tour-29): :func:`team_standings` ranks the teams by the sum of their
+Team events (團體賽, R-tour-30): :func:`team_standings` ranks the teams by the sum of their
 members' totals — every hand a player registered with the team sat in, the team's own
 substitutes' included, a withdrawn member's before he left; a substitute of no team scores for
 no team — then by the same chain on those sums; teams equal on all of it share a rank.
@@ -155,7 +155,7 @@ def standings(state: EventState, chain: Sequence[TieBreak | str] = DEFAULT_TIE_B
 
 @dataclass(frozen=True, slots=True)
 class TeamTotals:
-    """One team's totals (R-tour-29): the sums of its members' :class:`Totals`; ``members``
+    """One team's totals (R-tour-30): the sums of its members' :class:`Totals`; ``members``
     and ``names`` list everyone registered with it (substitutes too), in registration order."""
 
     team: str
@@ -187,7 +187,7 @@ _SUMMED = ("points", "hands", "wins", "self_draws", "deal_ins", "tai")
 
 
 def team_totals(state: EventState, *, rounds: Iterable[int] | None = None) -> dict[str, TeamTotals]:
-    """Every team's totals over ``rounds`` (all when ``None``), by team name (R-tour-29).
+    """Every team's totals over ``rounds`` (all when ``None``), by team name (R-tour-30).
 
     A team's points are its members' points as played: a substitute registered with the team
     counts for it, one of no team for nobody; a withdrawn member's hands before he left stay."""
@@ -206,7 +206,7 @@ def team_totals(state: EventState, *, rounds: Iterable[int] | None = None) -> di
 
 def rank_teams(rows: Iterable[TeamTotals], chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS) -> list[TeamStanding]:
     """Rank teams by points, then the chain on the team's sums; equal on everything → the same
-    rank (並列), listed by team name (R-tour-29)."""
+    rank (並列), listed by team name (R-tour-30)."""
     return [TeamStanding(r, t, tied) for r, t, tied in _ranked(rows, chain, lambda t: t.team)]
 
 
@@ -324,7 +324,7 @@ def to_csv_file(rows: Iterable[Standing]) -> str:
     return CSV_BOM + to_csv(rows)
 
 
-#: the team standings' CSV columns (R-tour-29)
+#: the team standings' CSV columns (R-tour-30)
 TEAM_CSV_COLUMNS = (
     ("名次 Rank", lambda s: s.rank),
     ("隊名 Team", lambda s: s.totals.team),

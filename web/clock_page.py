@@ -8,7 +8,8 @@ does (``/api/v1/tournaments/{id}/clock…``, :mod:`api.clocks`), from a browser.
 ``/t/<tid>/clock/settings``         set the clock (again): round length, at-time policy,
                                     reminders, auto-close, when seating is published
 ``/t/<tid>/clock/<action>``         ``start`` · ``call-time`` · ``report`` · ``close`` · ``publish`` ·
-                                    ``extra-time`` (every table, or one held up: R-tour-27)
+                                    ``extra-time`` (every table, or one held up: R-tour-27) ·
+                                    ``pause`` · ``resume`` (the whole hall's time: R-tour-29)
 ==================================  ===========================================================
 
 Officials and admins, on the console's sign-in and form token. Each form is turned into the
@@ -27,10 +28,12 @@ from services.clock_commands import (
     clock_now, configure, current_round, load_clock, next_round, official_action, status,
 )
 from referee.errors import MjrefError
-from services.clock_schemas import ClockSettingsSchema, ExtraTimeSchema, ReportSchema, RoundArgSchema
+from services.clock_schemas import (
+    ClockSettingsSchema, ExtraTimeSchema, PauseSchema, ReportSchema, ResumeSchema, RoundArgSchema,
+)
 from services.problems import ApiProblem
 from services.validation import first_error, reason_zh
-from tournament.clock import ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
+from tournament.clock import ClockPaused, ClockResumed, ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
 from web import console
 from web.errors import PageError
 from web.setup import _official
@@ -53,6 +56,8 @@ ACTIONS = {
     "publish": ("公布座位", "Publish seating", lambda s, at, d: SeatingPublished(next_round(s, d["round"]), at)),
     "extra-time": ("延長時間", "Extra time", lambda s, at, d: ExtraTime(current_round(s, d["round"]), d["minutes"] * 60, at,
                                                                    d["table"], d["reason"])),
+    "pause": ("暫停計時", "Pause", lambda s, at, d: ClockPaused(current_round(s, d["round"]), at, d["reason"])),
+    "resume": ("恢復計時", "Resume", lambda s, at, d: ClockResumed(current_round(s, d["round"]), at, d["reason"])),
 }
 
 
@@ -133,7 +138,7 @@ def settings_post(tid: str):
 
 @bp.post("/<action>")
 def action_post(tid: str, action: str):
-    """An official's action now: start, call time, a table's report, close, publish."""
+    """An official's action now: start, call time, a table's report, close, publish, extra time, pause, resume."""
     person = _official()
     if action not in ACTIONS:
         raise PageError(404, "沒有此時鐘操作。", "There is no such clock action.", field="action")
@@ -148,6 +153,9 @@ def action_post(tid: str, action: str):
         minutes = request.form.get("minutes", "").strip()
         body.update(minutes=int(minutes) if minutes.isdigit() else minutes, reason=request.form.get("reason", "").strip())
         schema = ExtraTimeSchema()
+    if action in ("pause", "resume"):
+        body["reason"] = request.form.get("reason", "").strip()
+        schema = PauseSchema() if action == "pause" else ResumeSchema()
     make = ACTIONS[action][2]
     try:
         data = schema.load(body)

@@ -31,6 +31,8 @@ class ClockPanel:
     closed: bool = False
     reported: tuple[int, ...] = ()
     published_round: int | None = None
+    #: the round's time stands still (R-tour-29): ``seconds_left`` is frozen, the countdown too
+    paused: bool = False
 
 
 def clock_panel(records, now: datetime) -> ClockPanel | None:
@@ -48,7 +50,8 @@ def clock_panel(records, now: datetime) -> ClockPanel | None:
     current = state.current
     if current is None:
         return ClockPanel(None, zh, en, published_round=published)
-    time_at = current.time_at(settings)
-    left = None if current.closed or time_at is None else int((time_at - now).total_seconds())
+    time_at = current.time_at(settings, now)  # paused: as if it ran again now
+    left = None if current.closed or time_at is None else int(current.seconds_left(settings, now))
     return ClockPanel(current.round, zh, en, current.started_at, time_at.isoformat() if time_at else None, left,
-                      current.time_called, current.closed, current.reported_tables, published)
+                      current.time_called, current.closed, current.reported_tables, published,
+                      current.paused and not current.closed)

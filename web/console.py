@@ -46,12 +46,14 @@ from marshmallow import ValidationError
 
 from services import caller
 from services.live import replay_hand, service, table_totals
+from services.seat_names import table_names as players_at
 from services.overrides import OverrideRequestSchema
 from services.pins import create_pin
 from services.problems import ApiProblem
 from services.validation import first_error, reason_zh
 from penalties.clauses import cite_zh, clauses
 from penalties.rule import REPORTS
+from penalties.titles import report_title, title
 from penalties.rulings import EFFECTS
 from penalties.words import WINDS_EN, WINDS_ZH, seat_wind
 from referee.errors import MjrefError
@@ -122,8 +124,9 @@ def _session_first() -> Any:
 
 @bp.app_context_processor
 def _console_context() -> dict:
-    """What every page may show: the signed-in person, the form token."""
-    return {"person": g.get("person")}
+    """What every page may show: the signed-in person, the form token; ``code_title`` names
+    a ruling's code in words (「相公」, :func:`penalties.titles.title`)."""
+    return {"person": g.get("person"), "code_title": title}
 
 
 # --- access ---------------------------------------------------------------------------------
@@ -328,7 +331,9 @@ def _table_page_data(table_id: str) -> dict:
 
 def ruling_summary(r: Mapping[str, Any], east: int, names: list[str]) -> dict:
     ruling = r["ruling"]
+    named = title(r["code"])
     return {**r, "kind_zh": KIND_ZH.get(r["kind"], (r["kind"], ""))[0], "status_zh": STATUS_ZH[r["status"]][0],
+            "title_zh": named[0], "title_en": named[1],
             "status_en": STATUS_ZH[r["status"]][1], "seat_zh": seat_label(r.get("seat"), east, names),
             "text_zh": ruling.get("text_zh") or ruling.get("detail_zh") or "",
             "text": ruling.get("text") or ruling.get("detail") or "",
@@ -362,6 +367,7 @@ def table_names(table_id: str):
         data["names"] = names
         return render_template("console_table.html", **data, verdicts=VERDICT_ZH, name_errors=errors), 400
     get_writer().submit(lambda tx: pin_store.set_seat_names(tx.db, table_id, names))
+    service().forget(table_id)  # the hand in play is replayed with the names: its next rulings name them
     return redirect(url_for("console.table_page", table_id=table_id))
 
 
@@ -391,7 +397,7 @@ def replay_page(table_id: str, hand: int):
             raise PageError(400, f"參數 upto 須為本盤的一個 seq（{seqs[0]}–{seqs[-1]}），收到「{raw}」",
                             f"upto must be a seq of this hand ({seqs[0]}–{seqs[-1]}), got {raw!r}", field="upto")
     names = pin_store.seat_names(db, table_id)
-    referee, answers = replay_hand(table, hand, bodies, upto=upto)
+    referee, answers = replay_hand(table, hand, bodies, upto=upto, names=players_at(db, table))
     state = referee.referee.state
     east = state.east if state is not None else 0
     view = hand_view(state, hand, ended=referee.ended, concealed=True, names=names)
@@ -433,7 +439,7 @@ def ruling_page_data(table: dict, hand: int, ruling_id: str) -> dict:
     the effects, the payments by wind and name, the audit trail."""
     db = get_db()
     r = _ruling(table["id"], hand, ruling_id)
-    names = pin_store.seat_names(db, table["id"])
+    names = [n or "" for n in players_at(db, table) or ("", "", "", "")]  # the console's, else the 將's
     east = _hand_east(table, hand)
     ruling = r["ruling"]
     clause = r.get("clause") or ruling.get("clause")
@@ -594,8 +600,12 @@ def report_post(table_id: str):
             shown = [ruling_summary(r, east, names) for r in ts.rulings(get_db(), table_id=table_id,
                                                                          hand=context["hand"])
                      if r["id"] in {x["id"] for x in rulings}]
+            code_zh, code_en = report_title(values["code"])
+            seat = values.get("seat")
+            who = seat_label(int(seat), east, names) if str(seat or "").isdigit() and int(seat) < 4 else ""
             return render_template("console_reported.html", table=table, hand=context["hand"], result=result,
-                                   rulings=shown, verdicts=VERDICT_ZH, code=values["code"])
+                                   rulings=shown, verdicts=VERDICT_ZH, code=values["code"], code_zh=code_zh,
+                                   code_en=code_en, who=who)
     return render_template("console_report.html", **context, errors=errors, values=values), 400
 
 

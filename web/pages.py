@@ -156,7 +156,7 @@ def csv_url(tournament_id: str) -> str:
 
 
 def team_csv_url(tournament_id: str) -> str:
-    """Where the team standings CSV is downloaded (R-tour-29), as :func:`csv_url`."""
+    """Where the team standings CSV is downloaded (R-tour-30), as :func:`csv_url`."""
     query = {k: request.args[k] for k in ("tie_breaks", "rounds") if request.args.get(k)}
     if API_TEAM_STANDINGS in current_app.view_functions:
         return url_for(API_TEAM_STANDINGS, tid=tournament_id, format="csv", **query)
@@ -268,7 +268,7 @@ def standings_page(tournament_id: str):
     t = load(tournament_id)
     played = sorted({h.key[0] for h in t.state.hands} & set(rounds or range(1, (t.settings.rounds if t.settings else 0) + 1)))
     by_round = {r: {pid: row.points for pid, row in totals(t.state, rounds=[r]).items()} for r in played}
-    teams = team_standings(t.state, chain, rounds=rounds) if has_teams(t.state) else []  # R-tour-29
+    teams = team_standings(t.state, chain, rounds=rounds) if has_teams(t.state) else []  # R-tour-30
     team_by_round = {r: {name: row.points for name, row in team_totals(t.state, rounds=[r]).items()}
                      for r in played} if teams else {}
     return render_template("standings.html", t=t, rows=standings(t.state, chain, rounds=rounds), chain=chain,
@@ -311,7 +311,7 @@ def standings_csv(tournament_id: str):
 
 @bp.get("/<tournament_id>/standings-teams.csv")
 def team_standings_csv(tournament_id: str):
-    """隊伍成績 CSV The team standings as CSV (R-tour-29; UTF-8 with a BOM), as the API's
+    """隊伍成績 CSV The team standings as CSV (R-tour-30; UTF-8 with a BOM), as the API's
     ``…/standings/teams?format=csv``; linked only when the app has no API endpoint for it."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)

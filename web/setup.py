@@ -18,7 +18,7 @@ written by the API's own commands (:func:`services.tournament_commands.create_ev
 
 A list's lines: ``名字``, or ``代號,名字``, or ``代號,名字,替補`` (``替補``/``substitute``/``1``/``是``
 mark a substitute), or ``代號,名字,替補,隊伍`` (the 替補 field may be blank; the team of a team
-event, R-tour-29); commas, tabs or 、 between fields; a first line ``代號,姓名…`` / ``id,name…`` is
+event, R-tour-30); commas, tabs or 、 between fields; a first line ``代號,姓名…`` / ``id,name…`` is
 a header; one that names a team column (隊伍/隊名/team) sets the columns of the rows below it
 (代號, 姓名, 替補, 隊伍 in any order, any but 姓名 left out: ``姓名,隊伍``); blank lines and ``#`` comments are skipped. Without ids, players are
 numbered after those registered (``P001`` …). A file is read as UTF-8 (a byte-order mark
@@ -54,7 +54,7 @@ bp.register_error_handler(ApiProblem, console._problem)
 
 INTEGERS = ("rounds", "matches_per_round", "base", "per_tai", "round_minutes")
 SUBSTITUTE_WORDS = {"替補", "替补", "substitute", "sub", "1", "是", "y", "yes", "true"}
-#: a header row's column names: what each column holds (R-tour-29 adds the team)
+#: a header row's column names: what each column holds (R-tour-30 adds the team)
 COLUMN_WORDS = {
     "id": {"id", "代號", "編號"},
     "name": {"name", "姓名", "名字"},

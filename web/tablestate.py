@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from penalties.titles import report_title
 from penalties.words import WINDS_EN, WINDS_ZH, seat_wind
 from referee.errors import MjrefError
 from referee.events import EventType
@@ -166,17 +167,26 @@ def event_row(row: Mapping[str, Any], east: int, names: Sequence[str], concealed
     if etype == "wall":
         # 144 tiles, or 136 without flowers (tiles.flowers): the wall event's own count
         tiles, note = [], f"{len(tiles) if tiles else len(raw) if isinstance(raw, list) else 144} 張"
-    elif etype == "report":
-        note = f"{body.get('code', '')} {body.get('note', '')}".strip()
+    elif etype == "report":  # the code by its name (「相公：偷牌」), then the official's note
+        named = report_title(str(body.get("code", "")))[0] if body.get("code") else ""
+        note = f"{named}{'；註記：' + str(body['note']) if body.get('note') else ''}"
     elif tiles is None:
         tiles, note = [], "" if raw is None else str(raw)
     verdict = answer.get("verdict")
     return {"seq": row["seq"], "official": False, "what": _TYPE_ZH.get(etype, etype), "what_en": etype,
-            "who": f"{WINDS_ZH[seat_wind(seat, east)]}家" if isinstance(seat, int) and 0 <= seat < 4 else "",
+            "who": _who(seat, east, names),
             "seat": seat if isinstance(seat, int) else None,
             "tile_list": tiles, "tiles": note or tiles_text(tiles),
             "verdict": verdict, "verdict_zh": VERDICT_ZH.get(verdict, (verdict or "", ""))[0],
             "rulings": [r.get("id") for r in answer.get("rulings", ()) if r.get("id")], "at": row["received_at"]}
+
+
+def _who(seat: Any, east: int, names: Sequence[str]) -> str:
+    """「西家」, 「西家 陳美玲」 when the seat's player is known (docs/rulings.md R-words-1)."""
+    if not (isinstance(seat, int) and 0 <= seat < 4):
+        return ""
+    name = names[seat] if names and seat < len(names) and names[seat] else ""
+    return f"{WINDS_ZH[seat_wind(seat, east)]}家{' ' + name if name else ''}"
 
 
 def open_rulings(rulings: Sequence[Mapping[str, Any]], hand: int) -> list[Mapping[str, Any]]:

@@ -15,7 +15,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from tournament.clock import (
-    ClockConfigured, ClockError, ClockSettings, ExtraTime, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished, TableReported,
+    ClockConfigured, ClockError, ClockPaused, ClockResumed, ClockSettings, ExtraTime, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished, TableReported,
     TimeCalled, clock_state, due, format_time, may_start_hand, parse_time,
 )
 from tournament.events import EventCreated, EventSettings, PlayerRegistered, Record, RoundSeated, replay
@@ -183,3 +183,31 @@ def clock_may_start(clock, answer):
     state = clock_state(_records(clock))
     allowed = may_start_hand(state, state.current.round, clock["match"], clock["at_call"])
     assert allowed is {"可以": True, "不可": False}[answer]
+
+
+# --- a pause (R-tour-29) -------------------------------------------------------------------
+
+
+@when(parsers.parse("賽事：時鐘由裁判於 {hhmm} 暫停第 {number:d} 輪（{reason}）"))
+def clock_pause(clock, hhmm, number, reason):
+    _extra(clock, ClockPaused(number, format_time(_at(hhmm)), reason))
+
+
+@when(parsers.parse("賽事：時鐘由裁判於 {hhmm} 恢復第 {number:d} 輪計時"))
+def clock_resume(clock, hhmm, number):
+    _extra(clock, ClockResumed(number, format_time(_at(hhmm))))
+
+
+@then(parsers.parse("賽事：時鐘拒絕暫停：{reason}"))
+def clock_pause_refused(clock, reason):
+    assert clock["refused"] is not None and reason in clock["refused"].reason_zh, clock["refused"]
+
+
+@then(parsers.parse("賽事：時鐘第 {number:d} 輪剩 {minutes:d} 分鐘"))
+def clock_time_left(clock, number, minutes):
+    state = clock_state(_records(clock))
+    last = max(parse_time(getattr(r.event, "at", "") or "2026-12-01T00:00:00Z") for r in _records(clock)
+               if getattr(r.event, "at", ""))
+    # frozen while paused: the same at any later time
+    for later in (last, last + timedelta(hours=3)):
+        assert state.round(number).seconds_left(state.settings, later) == minutes * 60

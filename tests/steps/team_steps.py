@@ -1,4 +1,4 @@
-"""Steps for team events (團體賽, R-tour-29): :mod:`tournament.standings` team standings.
+"""Steps for team events (團體賽, R-tour-30): :mod:`tournament.standings` team standings.
 
 The ``tourney`` fixture and the hand-recording steps are :mod:`tests.steps.tournament_steps`'."""
 from __future__ import annotations
