@@ -24,6 +24,7 @@
 ``GET  /api/v1/tournaments/{id}/links``                         ``tournaments``  the links
 ``POST /api/v1/tournaments/{id}/sync``                          official         record the linked tables' closed hands
 ``GET  /api/v1/tournaments/{id}/standings``                     ``tournaments``  standings (``?format=csv``), tie-break chain
+``GET  /api/v1/tournaments/{id}/standings/teams``               ``tournaments``  team standings (R-tour-30, ``?format=csv``)
 ``GET  /api/v1/tournaments/{id}/advancement``                   ``tournaments``  四取一 / 四取二 of a round
 ``GET  /api/v1/tournaments/{id}/log``                           ``tournaments``  the event log
 ``GET  /api/v1/tournaments/{id}/balance``                       ``tournaments``  every hand, 將 and table sums to zero
@@ -58,7 +59,7 @@ from services.tournament_schemas import (
     HandsQuerySchema,
     LinkSchema,
     LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
-    StandingsQuerySchema, SubstituteSchema, TypedResultSchema, WithdrawalSchema,
+    StandingsQuerySchema, SubstituteSchema, TeamStandingsQuerySchema, TypedResultSchema, WithdrawalSchema,
 )
 from services.tournament_commands import (
     chain_of, create_event, cut_decisions, decide_cut_for, draw_for, encode_draw, last_group, player_dict,
@@ -113,7 +114,8 @@ _idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
         ("PostHand", "tid", "/hands", "post"), ("PostEntry", "tid", "/hands/entry", "post"),
         ("GetHands", "tid", "/hands", "get"), ("PostRevert", "tid", "/reverts", "post"),
         ("PostLink", "tid", "/links", "post"), ("GetLinks", "tid", "/links", "get"), ("PostSync", "tid", "/sync", "post"),
-        ("GetStandings", "tid", "/standings", "get"), ("GetLog", "tid", "/log", "get"),
+        ("GetStandings", "tid", "/standings", "get"),
+        ("GetTeamStandings", "tid", "/standings/teams", "get"), ("GetLog", "tid", "/log", "get"),
         ("GetBalance", "tid", "/balance", "get"), ("PutClock", "tournament_id", "/clock", "put"),
         ("GetClock", "tournament_id", "/clock", "get"), ("StartRound", "tournament_id", "/clock/start", "post"),
         ("CallTime", "tournament_id", "/clock/call-time", "post"), ("ReportTable", "tournament_id", "/clock/reports", "post"),
@@ -474,6 +476,34 @@ def get_standings(query: dict, tid: str):
                                                    f"filename*=UTF-8''{quote(tid)}-standings.csv")
         return response
     return jsonify({"tie_breaks": [c.name.lower() for c in chain], "standings": [_standing(s) for s in rows]})
+
+
+def _team_standing(s) -> dict:
+    t = s.totals
+    return {"rank": s.rank, "tied": s.tied, "team": t.team, "members": list(t.members), "names": list(t.names),
+            "points": t.points, "hands": t.hands, "wins": t.wins, "self_draws": t.self_draws, "deal_ins": t.deal_ins,
+            "tai": t.tai}
+
+
+@blp.get("/<tid>/standings/teams")
+@blp.arguments(TeamStandingsQuerySchema, location="query")
+@blp.response(200, AnySchema)
+@blp.doc(security=MAYBE_BEARER, responses={200: {"content": {"text/csv": {  # ?format=csv
+    "schema": {"type": "string", "description": "?format=csv: 名次 Rank,隊名 Team,隊員 Members,… one line per team"}}}}})
+def get_team_standings(query: dict, tid: str):
+    """隊伍排名 Team standings (團體賽, R-tour-30): each team's members' points summed, then the
+    tie-break chain on the sums; ``teams`` is empty when no player has a team. ``?format=csv``
+    for a CSV file with a byte-order mark."""
+    _read()
+    loaded = load(tid)
+    chain = chain_of(query["tie_breaks"])
+    rows = st.team_standings(loaded.state, chain, rounds=_rounds(query["rounds"]))
+    if query["format"] == "csv":
+        response = Response(st.teams_to_csv_file(rows), content_type="text/csv; charset=utf-8")  # BOM: Excel
+        response.headers["Content-Disposition"] = (f'attachment; filename="team-standings.csv"; '
+                                                   f"filename*=UTF-8''{quote(tid)}-team-standings.csv")
+        return response
+    return jsonify({"tie_breaks": [c.name.lower() for c in chain], "teams": [_team_standing(s) for s in rows]})
 
 
 @blp.get("/<tid>/advancement")

@@ -121,7 +121,7 @@ def register(tid: str, data: dict, *, actor: int | None) -> Response:
     if dup is not None:
         raise bad_request("duplicate_player", f"players[{dup}].id", f"{ids[dup]!r} is listed twice",
                           f"選手代號「{ids[dup]}」重複")
-    wanted = [PlayerRegistered(p["id"], p["name"], p["substitute"]) for p in data["players"]]
+    wanted = [PlayerRegistered(p["id"], p["name"], p["substitute"], _team(p.get("team"))) for p in data["players"]]
 
     def answer(records, state) -> dict:
         return {"registered": ids, "records": records_of(records), "players": [player_dict(p) for p in state.players]}
@@ -137,8 +137,14 @@ def register(tid: str, data: dict, *, actor: int | None) -> Response:
     return write(tid, events, actor=actor, answer=lambda w: answer(w.added, w.loaded.state))
 
 
+def _team(name: str | None) -> str | None:
+    """A team name as registered: stripped; blank or none → no team (R-tour-30)."""
+    return name.strip() or None if isinstance(name, str) else None
+
+
 def player_dict(p) -> dict:
-    return {"id": p.player_id, "name": p.name, "substitute": p.substitute, "withdrawn_before": p.withdrawn_before}
+    return {"id": p.player_id, "name": p.name, "substitute": p.substitute, "withdrawn_before": p.withdrawn_before,
+            "team": p.team}
 
 
 def schedule_of(loaded: Loaded) -> Schedule:

@@ -10,6 +10,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 from services.schemas import StrictBoolean, profile_property, time_zone_property
 from referee.tiles import Wind
+from tournament.events import TEAM_MAX
 from tournament.standings import TieBreak
 
 TOURNAMENT_ID = validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
@@ -23,6 +24,9 @@ TIE_BREAKS = validate.Regexp(rf"^ *{_TIE_BREAK}( *, *{_TIE_BREAK})* *$",
 #: rounds in a query: numbers separated by commas
 ROUND_LIST = validate.Regexp(r"^ *[0-9]{1,3}( *, *[0-9]{1,3})* *$",
                              error="輪次：以逗號分隔的數字 rounds: numbers separated by commas")
+#: a team name (R-tour-30): 1–TEAM_MAX characters, not blank (stripped when registered)
+TEAM_NAME = validate.Regexp(rf"^(?=.*\S).{{1,{TEAM_MAX}}}$",
+                            error=f"隊名：1–{TEAM_MAX} 個字，不可空白 a team name: 1–{TEAM_MAX} characters, not blank")
 WINDS = [w.name for w in Wind] + [w.zh for w in Wind]
 
 
@@ -47,6 +51,8 @@ class PlayerSchema(Schema):
     id = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"description": "選手代號 player id"})
     name = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"description": "姓名 name"})
     substitute = StrictBoolean(load_default=False, metadata={"description": "替補 substitute"})
+    team = fields.String(load_default=None, allow_none=True, validate=TEAM_NAME,
+                         metadata={"description": "隊名（團體賽；省略：無隊伍）team (team events; omitted: none), R-tour-30"})
 
 
 class PlayersSchema(Schema):
@@ -217,6 +223,15 @@ class StandingsQuerySchema(Schema):
                                metadata={"description": "同分比較，逗號分隔 e.g. fewer_deal_ins,more_tai"})
     rounds = fields.String(load_default=None, validate=ROUND_LIST, metadata={"description": "只計這些輪次，逗號分隔 e.g. 1,2,3"})
     include_substitutes = fields.Boolean(load_default=False)
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
+
+
+class TeamStandingsQuerySchema(Schema):
+    """隊伍排名 Team standings' query (R-tour-30)."""
+
+    tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS,
+                               metadata={"description": "同分比較，逗號分隔 e.g. fewer_deal_ins,more_tai"})
+    rounds = fields.String(load_default=None, validate=ROUND_LIST, metadata={"description": "只計這些輪次，逗號分隔 e.g. 1,2,3"})
     format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
 
 

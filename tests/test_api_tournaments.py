@@ -138,7 +138,7 @@ def test_register_players_in_a_batch_with_substitutes(app, client, official):
     assert response.status_code == 201
     players = client.get(f"{BASE}/T1/players").get_json()["players"]
     assert [p["name"] for p in players][:3] == ["王小明", "李大華", "陳美玲"]
-    assert players[-1] == {"id": "S1", "name": "替補甲", "substitute": True, "withdrawn_before": None}
+    assert players[-1] == {"id": "S1", "name": "替補甲", "substitute": True, "withdrawn_before": None, "team": None}
     body = client.get(f"{BASE}/T1").get_json()
     assert (body["players"], body["substitutes"]) == (8, 1)
 
@@ -584,3 +584,46 @@ def test_an_entry_with_several_winners_on_one_discard(app, client, official):
     before = log_length(app, "C1")
     problem(client.post(f"{BASE}/C1/hands/entry", json=body, headers=official), 400, "also")
     assert log_length(app, "C1") == before
+
+
+# --- team events (issue #15 item 4, R-tour-30) -------------------------------------------------------------
+
+
+def test_players_register_with_a_team_and_the_teams_are_ranked(app, client, official):
+    create(client, official, rounds=1, matches_per_round=1)
+    teams = ["台北隊", "台北隊", " 高雄隊 ", "高雄隊"]
+    players = [{**p, "team": t} for p, t in zip(PLAYERS[:4], teams)]
+    assert client.post(f"{BASE}/T1/players", json={"players": players}, headers=official).status_code == 201
+    listed = client.get(f"{BASE}/T1/players").get_json()["players"]
+    assert [p["team"] for p in listed] == ["台北隊", "台北隊", "高雄隊", "高雄隊"]  # stripped
+    ids = [p["id"] for p in PLAYERS[:4]]
+    client.put(f"{BASE}/T1/rounds/1", json={"tables": [{"table": 1, "seats": ids}]}, headers=official)
+    response = client.post(f"{BASE}/T1/hands", json={"round": 1, "table": 1, "payments": [0, 0, 260, -260],
+                                                     "wins": [{"seat": 2, "tai": 8, "deal_in": 3}]}, headers=official)
+    assert response.status_code == 201, response.get_json()
+    body = client.get(f"{BASE}/T1/standings/teams").get_json()
+    assert [(t["rank"], t["team"], t["points"], t["members"]) for t in body["teams"]] == [
+        (1, "台北隊", 0, ["P1", "P2"]), (2, "高雄隊", 0, ["P3", "P4"])]  # equal points: fewer 放槍 first
+    assert not any(t["tied"] for t in body["teams"]) and body["teams"][0]["names"] == ["王小明", "李大華"]
+    assert body["teams"][1]["deal_ins"] == 1 and body["teams"][1]["wins"] == 1
+    response = client.get(f"{BASE}/T1/standings/teams?format=csv")
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8" and response.data.startswith(b"\xef\xbb\xbf")
+    table = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
+    assert table[0][:3] == ["名次 Rank", "隊名 Team", "隊員 Members"] and table[1][1:3] == ["台北隊", "王小明、李大華"]
+    problem(client.get(f"{BASE}/T1/standings/teams?tie_breaks=luck"), 400, "tie_breaks")
+    problem(client.get(f"{BASE}/T1/standings/teams?rounds=one"), 400, "rounds")
+
+
+def test_an_event_without_teams_has_no_team_standings(client, official, event):
+    assert client.get(f"{BASE}/T1/standings/teams").get_json()["teams"] == []
+    assert {p["team"] for p in client.get(f"{BASE}/T1/players").get_json()["players"]} == {None}
+
+
+@pytest.mark.parametrize("team", ["   ", "", "隊" * 41, 7, ["台北隊"]])
+def test_a_bad_team_is_refused_naming_the_field(app, client, official, team):
+    create(client, official)
+    before = log_length(app, "T1")
+    body = problem(client.post(f"{BASE}/T1/players", json={"players": [PLAYERS[0], {**PLAYERS[1], "team": team}]},
+                               headers=official), 400, "players[1].team")
+    assert "隊名" in body["detail_zh"] or "字串" in body["detail_zh"] or "string" in body["detail"].lower()
+    assert log_length(app, "T1") == before

@@ -411,3 +411,35 @@ def test_find_your_seat_is_sorted_by_name(client, seeded):
     finder = body[body.index('class="grid finder"'):]
     shown = [pid for pid in re.findall(r"（(p\d)）", finder)]
     assert shown == sorted(PLAYERS, key=lambda pid: (PLAYERS[pid], pid)) and shown != sorted(PLAYERS)
+
+
+def test_team_standings_beside_the_players_and_their_csv(client, app):
+    """團體賽 (issue #15 item 4, R-tour-30): the team table when players have teams, its CSV
+    (UTF-8 with a BOM) from the pages' own route too."""
+    from tournament.standings import team_standings, teams_to_csv
+
+    database = app.config["DATABASE"]
+    init_db(database)
+    schedule = make_schedule(list(PLAYERS), 1, seed=3)
+    teams = {pid: ("甲隊" if k % 2 else "乙隊") for k, pid in enumerate(PLAYERS)}
+    events = [EventCreated(EventSettings("聯賽", 1)),
+              *[PlayerRegistered(pid, name, team=teams[pid]) for pid, name in PLAYERS.items()],
+              RoundSeated(schedule.rounds[0]), *round_one_results(schedule)]
+    db = connect(database)
+    with db.atomic():
+        tournament_store.create_tournament(db, "league", name="聯賽")
+        tournament_store.append_events(db, "league", events)
+    state = replay(tournament_store.load_records(db, "league"))
+    db.close()
+    ranked = team_standings(state)
+    assert len(ranked) == 2 and sum(s.totals.points for s in ranked) == 0
+    body = text(client.get("/t/league/standings"))
+    assert 'id="teams"' in body and "隊伍排名" in body
+    positions = [body.index(f'data-team="{s.totals.team}"') for s in ranked]
+    assert positions == sorted(positions) and body.index('data-team=') > body.index("<code>p1</code>")
+    assert "&lt;script&gt;" in body and "<script>alert" not in body  # a member's name escaped there too
+    r = client.get("/t/league/standings-teams.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv" and "attachment" in r.headers["Content-Disposition"]
+    assert r.get_data(as_text=True) == "\ufeff" + teams_to_csv(ranked)
+    seed_tournament(database)  # an event without teams: no team table
+    assert "<code>p1</code>" in (plain := text(client.get("/t/taipei/standings"))) and 'id="teams"' not in plain

@@ -4,6 +4,7 @@ In Chromium: tests/test_setup_browser.py."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -156,3 +157,42 @@ def test_an_event_has_its_own_time_zone_and_its_pages_show_times_in_it(app, sign
     assert shown["T2"][1].endswith(f"{taipei.hour:02d}:{taipei.minute:02d}")
     assert shown["L1"][1] != shown["T2"][1]
     assert "Europe/London" in signed_in.get("/t/L1/").get_data(as_text=True)
+
+
+def test_parse_a_list_with_teams():
+    """團體賽 (R-tour-30): a fourth field, or a header naming a team column."""
+    players, lines = parse_players("A1,王小明,,台北隊\nA2,李大華,替補,台北隊\nA3,陳美玲\n", set())
+    assert players == [{"id": "A1", "name": "王小明", "substitute": False, "team": "台北隊"},
+                       {"id": "A2", "name": "李大華", "substitute": True, "team": "台北隊"},
+                       {"id": "A3", "name": "陳美玲", "substitute": False}]
+    players, lines = parse_players("姓名,隊伍\n王小明,台北隊\n李大華\n陳美玲,高雄隊\n", set())
+    assert [(p["id"], p["name"], p.get("team")) for p in players] == [
+        ("P001", "王小明", "台北隊"), ("P002", "李大華", None), ("P003", "陳美玲", "高雄隊")]
+    assert lines == [2, 3, 4]
+    players, _ = parse_players("隊伍\t代號\t姓名\t替補\n高雄隊\tK1\t林志強\t替補\n", set())
+    assert players == [{"id": "K1", "name": "林志強", "substitute": True, "team": "高雄隊"}]
+    for text, line in (("姓名,隊伍,電話\n王小明,台北隊,0912\n", 1), ("姓名,隊伍\n王小明,台北隊,多一欄\n", 2),
+                       ("隊伍,姓名\n台北隊\n", 2), ("A1,王小明,隊長,台北隊\n", 1)):
+        with pytest.raises(LineError) as info:
+            parse_players(text, set())
+        assert info.value.line == line, text
+
+
+def test_import_players_with_teams_and_a_bad_team_by_line(signed_in):
+    create(signed_in)
+    page = "/t/E1/players/import"
+    long_team = "隊" * 41
+    response = signed_in.post(page, data={"csrf_token": token(signed_in, page),
+                                          "list": f"姓名,隊伍\n王小明,台北隊\n李大華,{long_team}\n"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    error = re.search(r'<p class="field-error" data-line="3">(.*?)</p>', html, re.S)
+    assert error and "隊名" in error.group(1) and "team name" in error.group(1), html
+    assert signed_in.get(f"{BASE}/E1/players").get_json()["players"] == []  # all or nothing
+    raw = "\ufeff代號,姓名,隊伍\nA1,王小明,台北隊\nA2,陳美玲,高雄隊\nA3,李大華,\n".encode("utf-8")
+    response = signed_in.post(page, data={"csrf_token": token(signed_in, page), "file": (io.BytesIO(raw), "teams.csv")},
+                              content_type="multipart/form-data")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    players = signed_in.get(f"{BASE}/E1/players").get_json()["players"]
+    assert [(p["id"], p["team"]) for p in players] == [("A1", "台北隊"), ("A2", "高雄隊"), ("A3", None)]
+    assert '<td class="team">台北隊</td>' in response.get_data(as_text=True)

@@ -4,7 +4,8 @@ Each :class:`Record` wraps one event with its sequence number (1, 2, 3 … with 
 who recorded it and when (given by the caller: the domain reads no clock). The events:
 
 * :class:`EventCreated` — name, rounds, 將 per round, stakes, ruleset, round time;
-* :class:`PlayerRegistered` — a player (Chinese names welcome) or a substitute (替補);
+* :class:`PlayerRegistered` — a player (Chinese names welcome) or a substitute (替補),
+  optionally of a team (團體賽; ``team`` absent in older logs reads as none, R-tour-30);
 * :class:`RoundSeated` — a round's tables (:class:`tournament.schedule.RoundPlan`); a round
   may be seated again until a result is recorded in it;
 * :class:`SubstituteSeated` — a registered substitute takes a round's 替補 seat;
@@ -36,6 +37,9 @@ from .schedule import RoundPlan, TablePlan
 from .seating import Seating
 
 HandKey = tuple[int, int, int, int]  # (round, table, match, hand)
+
+#: the longest team name (隊名) a registration takes
+TEAM_MAX = 40
 
 
 def _fail(message: str, zh: str, field: str = "event") -> EventLogError:
@@ -101,6 +105,8 @@ class PlayerRegistered:
     player_id: str
     name: str
     substitute: bool = False
+    #: the team (隊名) the player plays for in a team event; ``None``: no team (R-tour-30)
+    team: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +181,8 @@ class Player:
     substitute: bool = False
     #: the first round the player no longer plays, after a withdrawal
     withdrawn_before: int | None = None
+    #: the team the player plays for (R-tour-30), ``None`` outside team events
+    team: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +330,10 @@ class _Fold:
                         "player_id")
         if e.player_id in self.players:
             raise _fail(f"{e.player_id!r} is already registered", f"{e.player_id!r} 已報名", "player_id")
-        self.players[e.player_id] = Player(e.player_id, e.name, e.substitute)
+        if e.team is not None and (not isinstance(e.team, str) or not e.team.strip() or len(e.team) > TEAM_MAX):
+            raise _fail(f"a team name is 1–{TEAM_MAX} characters, not blank, got {e.team!r}",
+                        f"隊名須為 1–{TEAM_MAX} 個字且不可空白，收到 {e.team!r}", "team")
+        self.players[e.player_id] = Player(e.player_id, e.name, e.substitute, team=e.team)
 
     def _on_RoundSeated(self, e: RoundSeated) -> None:
         self._check_plan(e.plan)
@@ -408,7 +419,7 @@ class _Fold:
         if played:
             raise _fail(f"round {played[0]} already has results", f"第 {played[0]} 輪已有成績，退賽須自下一輪起",
                         "before_round")
-        self.players[e.player_id] = Player(player.player_id, player.name, player.substitute, e.before_round)
+        self.players[e.player_id] = Player(player.player_id, player.name, player.substitute, e.before_round, player.team)
         given = sorted(p.round for p in e.reseated)
         if given != later:
             raise _fail(f"the withdrawal must re-seat rounds {later}, it gives {given}",
@@ -529,6 +540,6 @@ def audit(records: Sequence[Record], key: Sequence[int]) -> list[AuditEntry]:
 
 __all__ = [
     "AuditEntry", "Event", "EventCreated", "EventSettings", "EventState", "HandCorrected", "HandEntry", "HandRecorded",
-    "MatchSeated", "Player", "PlayerRegistered", "PlayerWithdrew", "Record", "Reverted", "RoundSeated",
+    "MatchSeated", "Player", "PlayerRegistered", "TEAM_MAX", "PlayerWithdrew", "Record", "Reverted", "RoundSeated",
     "SubstituteSeated", "append", "audit", "replay",
 ]

@@ -6,6 +6,11 @@ the 台 of the wins. Players rank by points, then by the tie-break chain — by 
 放槍, more 自摸, more 胡, more 台 — and players equal on all of it share a rank (並列).
 Substitutes (替補) play for their tables but are not ranked unless asked.
 
+Team events (團體賽, R-tour-30): :func:`team_standings` ranks the teams by the sum of their
+members' totals — every hand a player registered with the team sat in, the team's own
+substitutes' included, a withdrawn member's before he left; a substitute of no team scores for
+no team — then by the same chain on those sums; teams equal on all of it share a rank.
+
 :func:`advancement` takes the top one or two of every table in a round (四取一 / 四取二),
 ranked by that round's totals with the same chain; a tie at the cut that the chain cannot
 break is reported, not decided.
@@ -120,26 +125,95 @@ def totals(state: EventState, *, rounds: Iterable[int] | None = None,
             for pid, row in acc.items()}
 
 
-def rank(rows: Iterable[Totals], chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS) -> list[Standing]:
-    """Rank by points, then the chain; equal on everything → same rank, listed by id."""
+def _ranked(rows: Iterable, chain: Sequence[TieBreak | str], ident) -> list[tuple[int, object, bool]]:
+    """(rank, row, tied) by points, then the chain; rows equal on everything share a rank,
+    listed by ``ident(row)``."""
     chain = tie_breaks(chain)
 
-    def key(t: Totals) -> tuple[int, ...]:
+    def key(t) -> tuple[int, ...]:
         return (-t.points, *(c.key(t) for c in chain))
 
-    ordered = sorted(rows, key=lambda t: (key(t), t.player_id))
-    out: list[Standing] = []
+    ordered = sorted(rows, key=lambda t: (key(t), ident(t)))
+    out: list[tuple[int, object, bool]] = []
     for i, t in enumerate(ordered):
         same_prev = i > 0 and key(ordered[i - 1]) == key(t)
         same_next = i + 1 < len(ordered) and key(ordered[i + 1]) == key(t)
-        out.append(Standing(out[-1].rank if same_prev else i + 1, t, same_prev or same_next))
+        out.append((out[-1][0] if same_prev else i + 1, t, same_prev or same_next))
     return out
+
+
+def rank(rows: Iterable[Totals], chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS) -> list[Standing]:
+    """Rank by points, then the chain; equal on everything → same rank, listed by id."""
+    return [Standing(r, t, tied) for r, t, tied in _ranked(rows, chain, lambda t: t.player_id)]
 
 
 def standings(state: EventState, chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS, *,
               rounds: Iterable[int] | None = None, include_substitutes: bool = False) -> list[Standing]:
     """The event's standings (over ``rounds``, all by default)."""
     return rank(totals(state, rounds=rounds, include_substitutes=include_substitutes).values(), chain)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamTotals:
+    """One team's totals (R-tour-30): the sums of its members' :class:`Totals`; ``members``
+    and ``names`` list everyone registered with it (substitutes too), in registration order."""
+
+    team: str
+    members: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    points: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    tai: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStanding:
+    """A ranked team: the rank (shared by ties), the totals, and whether it is a tie."""
+
+    rank: int
+    totals: TeamTotals
+    tied: bool = False
+
+
+def has_teams(state: EventState) -> bool:
+    """Whether any registered player belongs to a team (a team event)."""
+    return any(p.team is not None for p in state.players)
+
+
+_SUMMED = ("points", "hands", "wins", "self_draws", "deal_ins", "tai")
+
+
+def team_totals(state: EventState, *, rounds: Iterable[int] | None = None) -> dict[str, TeamTotals]:
+    """Every team's totals over ``rounds`` (all when ``None``), by team name (R-tour-30).
+
+    A team's points are its members' points as played: a substitute registered with the team
+    counts for it, one of no team for nobody; a withdrawn member's hands before he left stay."""
+    rows = totals(state, rounds=rounds, include_substitutes=True)
+    acc: dict[str, dict] = {}
+    for p in state.players:
+        if p.team is None:
+            continue
+        team = acc.setdefault(p.team, {"members": [], "names": [], **dict.fromkeys(_SUMMED, 0)})
+        team["members"].append(p.player_id)
+        team["names"].append(p.name)
+        for field in _SUMMED:
+            team[field] += getattr(rows[p.player_id], field)
+    return {name: TeamTotals(name, tuple(t.pop("members")), tuple(t.pop("names")), **t) for name, t in acc.items()}
+
+
+def rank_teams(rows: Iterable[TeamTotals], chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS) -> list[TeamStanding]:
+    """Rank teams by points, then the chain on the team's sums; equal on everything → the same
+    rank (並列), listed by team name (R-tour-30)."""
+    return [TeamStanding(r, t, tied) for r, t, tied in _ranked(rows, chain, lambda t: t.team)]
+
+
+def team_standings(state: EventState, chain: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS, *,
+                   rounds: Iterable[int] | None = None) -> list[TeamStanding]:
+    """The event's team standings (over ``rounds``, all by default); empty outside team events."""
+    return rank_teams(team_totals(state, rounds=rounds).values(), chain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +324,39 @@ def to_csv_file(rows: Iterable[Standing]) -> str:
     return CSV_BOM + to_csv(rows)
 
 
+#: the team standings' CSV columns (R-tour-30)
+TEAM_CSV_COLUMNS = (
+    ("名次 Rank", lambda s: s.rank),
+    ("隊名 Team", lambda s: s.totals.team),
+    ("隊員 Members", lambda s: "、".join(s.totals.names)),
+    ("總分 Points", lambda s: s.totals.points),
+    ("胡 Wins", lambda s: s.totals.wins),
+    ("自摸 Self-draws", lambda s: s.totals.self_draws),
+    ("放槍 Deal-ins", lambda s: s.totals.deal_ins),
+    ("台 Tai", lambda s: s.totals.tai),
+    ("盤數 Hands", lambda s: s.totals.hands),
+    ("備註 Note", lambda s: "並列 tied" if s.tied else ""),
+)
+
+
+def teams_to_csv(rows: Iterable[TeamStanding]) -> str:
+    """The team standings as CSV (a header row, one row per team)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([h for h, _ in TEAM_CSV_COLUMNS])
+    for s in rows:
+        writer.writerow([f(s) for _, f in TEAM_CSV_COLUMNS])
+    return buf.getvalue()
+
+
+def teams_to_csv_file(rows: Iterable[TeamStanding]) -> str:
+    """:func:`teams_to_csv` after the byte-order mark Excel needs (as :func:`to_csv_file`)."""
+    return CSV_BOM + teams_to_csv(rows)
+
+
 __all__ = [
     "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "check_cut_decision", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
     "standings", "tie_breaks", "to_csv", "to_csv_file", "totals",
+    "TEAM_CSV_COLUMNS", "TeamStanding", "TeamTotals", "has_teams", "rank_teams", "team_standings", "team_totals",
+    "teams_to_csv", "teams_to_csv_file",
 ]

@@ -33,7 +33,10 @@ from tournament.player_record import player_record, won_items
 from tournament.printouts import card, sheet
 from tournament.errors import StandingsError
 from tournament.match import event_max_streak
-from tournament.standings import DEFAULT_TIE_BREAKS, standings, tie_breaks, to_csv_file, totals
+from tournament.standings import (
+    DEFAULT_TIE_BREAKS, has_teams, standings, team_standings, team_totals, teams_to_csv_file, tie_breaks, to_csv_file,
+    totals,
+)
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
 from web.loading import Tournament, check_access, list_all, load
@@ -140,6 +143,7 @@ def _sheet(t: Tournament, round_no: int, table: int, match: int, hands: int):
 
 #: the API's standings endpoint (``?format=csv``), when the app has it (api/tournaments.py)
 API_STANDINGS = "tournaments.get_standings"
+API_TEAM_STANDINGS = "tournaments.get_team_standings"
 
 
 def csv_url(tournament_id: str) -> str:
@@ -149,6 +153,14 @@ def csv_url(tournament_id: str) -> str:
     if API_STANDINGS in current_app.view_functions:
         return url_for(API_STANDINGS, tid=tournament_id, format="csv", **query)
     return url_for("pages.standings_csv", tournament_id=tournament_id, **query)
+
+
+def team_csv_url(tournament_id: str) -> str:
+    """Where the team standings CSV is downloaded (R-tour-30), as :func:`csv_url`."""
+    query = {k: request.args[k] for k in ("tie_breaks", "rounds") if request.args.get(k)}
+    if API_TEAM_STANDINGS in current_app.view_functions:
+        return url_for(API_TEAM_STANDINGS, tid=tournament_id, format="csv", **query)
+    return url_for("pages.team_standings_csv", tournament_id=tournament_id, **query)
 
 
 @bp.get("/")
@@ -256,9 +268,14 @@ def standings_page(tournament_id: str):
     t = load(tournament_id)
     played = sorted({h.key[0] for h in t.state.hands} & set(rounds or range(1, (t.settings.rounds if t.settings else 0) + 1)))
     by_round = {r: {pid: row.points for pid, row in totals(t.state, rounds=[r]).items()} for r in played}
+    teams = team_standings(t.state, chain, rounds=rounds) if has_teams(t.state) else []  # R-tour-30
+    team_by_round = {r: {name: row.points for name, row in team_totals(t.state, rounds=[r]).items()}
+                     for r in played} if teams else {}
     return render_template("standings.html", t=t, rows=standings(t.state, chain, rounds=rounds), chain=chain,
                            rounds=rounds, columns=_columns(chain), csv_url=csv_url(tournament_id),
-                           clock=clock_panel(t.records, _now()), played=played, by_round=by_round)
+                           clock=clock_panel(t.records, _now()), played=played, by_round=by_round,
+                           teams=teams, team_by_round=team_by_round,
+                           team_csv_url=team_csv_url(tournament_id) if teams else None)
 
 
 @bp.get("/<tournament_id>/players/<player_id>")
@@ -290,6 +307,18 @@ def standings_csv(tournament_id: str):
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename=\"standings-{_ascii(tournament_id)}.csv\"; "
                                f"filename*=UTF-8''standings-{quote(tournament_id, safe='')}.csv"})
+
+
+@bp.get("/<tournament_id>/standings-teams.csv")
+def team_standings_csv(tournament_id: str):
+    """隊伍成績 CSV The team standings as CSV (R-tour-30; UTF-8 with a BOM), as the API's
+    ``…/standings/teams?format=csv``; linked only when the app has no API endpoint for it."""
+    chain, rounds = _chain(), _rounds()
+    t = load(tournament_id)
+    body = teams_to_csv_file(team_standings(t.state, chain, rounds=rounds))
+    return Response(body, mimetype="text/csv", headers={
+        "Content-Disposition": f"attachment; filename=\"team-standings-{_ascii(tournament_id)}.csv\"; "
+                               f"filename*=UTF-8''team-standings-{quote(tournament_id, safe='')}.csv"})
 
 
 @bp.get("/<path:rest>")

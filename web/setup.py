@@ -17,8 +17,10 @@ written by the API's own commands (:func:`services.tournament_commands.create_ev
 → :func:`services.tournament_write.write`): all or nothing, the same checks and errors.
 
 A list's lines: ``名字``, or ``代號,名字``, or ``代號,名字,替補`` (``替補``/``substitute``/``1``/``是``
-mark a substitute); commas, tabs or 、 between fields; a first line ``代號,姓名…`` /
-``id,name…`` is a header; blank lines and ``#`` comments are skipped. Without ids, players are
+mark a substitute), or ``代號,名字,替補,隊伍`` (the 替補 field may be blank; the team of a team
+event, R-tour-30); commas, tabs or 、 between fields; a first line ``代號,姓名…`` / ``id,name…`` is
+a header; one that names a team column (隊伍/隊名/team) sets the columns of the rows below it
+(代號, 姓名, 替補, 隊伍 in any order, any but 姓名 left out: ``姓名,隊伍``); blank lines and ``#`` comments are skipped. Without ids, players are
 numbered after those registered (``P001`` …). A file is read as UTF-8 (a byte-order mark
 allowed, as Excel writes it), else Big5 (cp950, older zh-TW Windows).
 """
@@ -52,7 +54,14 @@ bp.register_error_handler(ApiProblem, console._problem)
 
 INTEGERS = ("rounds", "matches_per_round", "base", "per_tai", "round_minutes")
 SUBSTITUTE_WORDS = {"替補", "替补", "substitute", "sub", "1", "是", "y", "yes", "true"}
-HEADER_WORDS = {"id", "代號", "編號", "name", "姓名", "名字"}
+#: a header row's column names: what each column holds (R-tour-30 adds the team)
+COLUMN_WORDS = {
+    "id": {"id", "代號", "編號"},
+    "name": {"name", "姓名", "名字"},
+    "substitute": {"替補", "替补", "substitute", "sub"},
+    "team": {"隊伍", "隊名", "隊", "team"},
+}
+HEADER_WORDS = COLUMN_WORDS["id"] | COLUMN_WORDS["name"]
 #: the most bytes of a file read (2000 players fit many times over)
 MAX_FILE = 512 * 1024
 
@@ -143,42 +152,90 @@ def read_file(data: bytes) -> str:
 def parse_players(text: str, taken: set[str]) -> tuple[list[dict], list[int]]:
     """The players a list names, and the line of each (see the module docstring).
 
-    :raises LineError: a line with no name, or with more fields than 代號, 名字, 替補.
+    :raises LineError: a line with no name, with more fields than 代號, 名字, 替補, 隊伍 (or
+        than its header names), or a header naming a column this import does not know.
     """
     players, lines = [], []
     rows = csv.reader(io.StringIO(text.replace("\t", ",").replace("、", ",")))
     number = len(taken)
+    columns: list[str] | None = None
     for index, row in enumerate(rows, 1):
         cells = [c.strip() for c in row]
         while cells and cells[-1] == "":
             cells.pop()
         if not cells or cells[0].startswith("#"):
             continue
-        if not players and {c.lower() for c in cells} & HEADER_WORDS:
-            continue  # a header
-        if len(cells) > 3:
-            raise LineError(index, f"欄位太多（{len(cells)}）：每行為 名字，或 代號,名字[,替補]",
-                            f"too many fields ({len(cells)}): a line is name, or id,name[,substitute]")
-        substitute = False
-        if len(cells) == 3 or (len(cells) == 2 and cells[1].lower() in SUBSTITUTE_WORDS and not _looks_like_id(cells[0])):
-            substitute = cells[-1].lower() in SUBSTITUTE_WORDS
-            if not substitute and cells[-1]:
-                raise LineError(index, f"第三欄須為「替補」或空白，收到「{cells[-1]}」",
-                                f"the third field is 替補 (substitute) or blank, got {cells[-1]!r}")
-            cells = cells[:-1]
-        if len(cells) == 1:
+        if not players and columns is None and {c.lower() for c in cells} & HEADER_WORDS:
+            # a header: skipped, unless it names a team column; then the rows follow its columns
+            if {c.lower() for c in cells} & COLUMN_WORDS["team"]:
+                columns = _header(index, cells)
+            continue
+        if columns is not None:
+            pid, name, substitute, team = _by_header(index, cells, columns)
+        else:
+            pid, name, substitute, team = _by_position(index, cells)
+        if pid is None:
             number += 1
             while f"P{number:03d}" in taken:
                 number += 1
-            pid, name = f"P{number:03d}", cells[0]
-        else:
-            pid, name = cells
+            pid = f"P{number:03d}"
         if not name:
             raise LineError(index, "缺少名字", "the name is missing")
         taken = taken | {pid}
-        players.append({"id": pid, "name": name, "substitute": substitute})
+        player = {"id": pid, "name": name, "substitute": substitute}
+        if team:
+            player["team"] = team
+        players.append(player)
         lines.append(index)
     return players, lines
+
+
+def _header(index: int, cells: list[str]) -> list[str]:
+    """What each column of a header row holds (``代號,姓名,隊伍`` → id, name, team)."""
+    columns = []
+    for cell in cells:
+        kind = next((k for k, words in COLUMN_WORDS.items() if cell.lower() in words), None)
+        if kind is None:
+            raise LineError(index, f"不明的欄名「{cell}」：可用 代號、姓名、替補、隊伍",
+                            f"unknown column {cell!r}: the columns are id, name, substitute, team")
+        columns.append(kind)
+    if "name" not in columns:
+        raise LineError(index, "標題列缺少「姓名」欄", "the header has no name column")
+    return columns
+
+
+def _substitute(index: int, cell: str) -> bool:
+    if cell and cell.lower() not in SUBSTITUTE_WORDS:
+        raise LineError(index, f"替補欄須為「替補」或空白，收到「{cell}」",
+                        f"the substitute field is 替補 (substitute) or blank, got {cell!r}")
+    return bool(cell)
+
+
+def _by_header(index: int, cells: list[str], columns: list[str]) -> tuple[str | None, str, bool, str | None]:
+    if len(cells) > len(columns):
+        raise LineError(index, f"欄位太多（{len(cells)}）：標題列只有 {len(columns)} 欄",
+                        f"too many fields ({len(cells)}): the header names {len(columns)}")
+    values = dict(zip(columns, cells))
+    return (values.get("id") or None, values.get("name", ""), _substitute(index, values.get("substitute", "")),
+            values.get("team") or None)
+
+
+def _by_position(index: int, cells: list[str]) -> tuple[str | None, str, bool, str | None]:
+    """名字 / 代號,名字 / 代號,名字,替補 / 代號,名字,替補,隊伍 (替補 may be blank) / 名字,替補."""
+    if len(cells) > 4:
+        raise LineError(index, f"欄位太多（{len(cells)}）：每行為 名字，或 代號,名字[,替補][,隊伍]",
+                        f"too many fields ({len(cells)}): a line is name, or id,name[,substitute][,team]")
+    team = cells.pop() or None if len(cells) == 4 else None
+    substitute = False
+    if len(cells) == 3 or (len(cells) == 2 and cells[1].lower() in SUBSTITUTE_WORDS and not _looks_like_id(cells[0])):
+        if cells[-1] and cells[-1].lower() not in SUBSTITUTE_WORDS:
+            raise LineError(index, f"第三欄須為「替補」或空白，收到「{cells[-1]}」",
+                            f"the third field is 替補 (substitute) or blank, got {cells[-1]!r}")
+        substitute = cells[-1].lower() in SUBSTITUTE_WORDS
+        cells = cells[:-1]
+    if len(cells) == 1:
+        return None, cells[0], substitute, team
+    return cells[0] or None, cells[1], substitute, team
 
 
 def _looks_like_id(cell: str) -> bool:
