@@ -304,14 +304,19 @@ CSV_COLUMNS = (
 )
 
 
-def to_csv(rows: Iterable[Standing]) -> str:
-    """The standings as CSV (UTF-8 text, a header row, one row per player)."""
+def _csv_text(columns: tuple, rows: Iterable) -> str:
+    """*rows* as CSV text under *columns* (pairs of a header and what a row shows there)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([h for h, _ in CSV_COLUMNS])
+    writer.writerow([h for h, _ in columns])
     for s in rows:
-        writer.writerow([f(s) for _, f in CSV_COLUMNS])
+        writer.writerow([f(s) for _, f in columns])
     return buf.getvalue()
+
+
+def to_csv(rows: Iterable[Standing]) -> str:
+    """The standings as CSV (UTF-8 text, a header row, one row per player)."""
+    return _csv_text(CSV_COLUMNS, rows)
 
 
 #: the byte-order mark that makes Excel (zh-TW Windows) read a CSV file as UTF-8, not Big5
@@ -341,12 +346,7 @@ TEAM_CSV_COLUMNS = (
 
 def teams_to_csv(rows: Iterable[TeamStanding]) -> str:
     """The team standings as CSV (a header row, one row per team)."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([h for h, _ in TEAM_CSV_COLUMNS])
-    for s in rows:
-        writer.writerow([f(s) for _, f in TEAM_CSV_COLUMNS])
-    return buf.getvalue()
+    return _csv_text(TEAM_CSV_COLUMNS, rows)
 
 
 def teams_to_csv_file(rows: Iterable[TeamStanding]) -> str:

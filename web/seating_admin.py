@@ -40,7 +40,7 @@ from services.validation import first_error, reason_zh
 from tournament.clock import SeatingPublished
 from web import console
 from web.errors import PageError
-from web.setup import MAX_FILE, LineError, _official, read_file, refusal, render_seating
+from web.setup import LineError, _official, posted_list, refusal, render_seating
 
 bp = Blueprint("seating_admin", __name__, url_prefix="/t/<tid>/seating", template_folder="templates")
 bp.before_request(console._session_first)  # who is signed in; a POST's form token (CSRF)
@@ -160,16 +160,10 @@ def edit_post(tid: str, r: int):
     person = _official()
     loaded = load(tid)
     _round(loaded, r)
-    text = request.form.get("list", "")
-    values = {"list": text}
-    upload = request.files.get("file")
+    values = {"list": request.form.get("list", "")}
     try:
-        if upload is not None and upload.filename:
-            data = upload.read(MAX_FILE + 1)
-            if len(data) > MAX_FILE:
-                raise LineError(0, f"檔案太大（上限 {MAX_FILE // 1024} KB）", f"the file is too big (at most {MAX_FILE // 1024} KB)")
-            text = read_file(data)
-            values = {"list": text}
+        text = posted_list()
+        values = {"list": text}  # a file's text shown back in the form
         tables, lines = parse_seating(text, loaded.state.players)
     except LineError as error:
         return _edit_page(tid, r, values=values, errors=[(error.line, error.zh, error.en)], status=400)

@@ -149,6 +149,21 @@ def read_file(data: bytes) -> str:
             raise LineError(0, "檔案不是 UTF-8 或 Big5 文字", "the file is neither UTF-8 nor Big5 text") from None
 
 
+def posted_list() -> str:
+    """The list a form posted: the chosen file's text (at most :data:`MAX_FILE` bytes, UTF-8
+    or Big5) when a file was chosen, else the text pasted into ``list``.
+
+    :raises LineError: the file is too big or not text.
+    """
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        data = upload.read(MAX_FILE + 1)
+        if len(data) > MAX_FILE:
+            raise LineError(0, f"檔案太大（上限 {MAX_FILE // 1024} KB）", f"the file is too big (at most {MAX_FILE // 1024} KB)")
+        return read_file(data)
+    return request.form.get("list", "")
+
+
 def parse_players(text: str, taken: set[str]) -> tuple[list[dict], list[int]]:
     """The players a list names, and the line of each (see the module docstring).
 
@@ -260,15 +275,9 @@ def players_page(tid: str):
 def players_post(tid: str):
     person = _official()
     loaded = load(tid)
-    text = request.form.get("list", "")
-    values = {"list": text}
-    upload = request.files.get("file")
+    values = {"list": request.form.get("list", "")}
     try:
-        if upload is not None and upload.filename:
-            data = upload.read(MAX_FILE + 1)
-            if len(data) > MAX_FILE:
-                raise LineError(0, f"檔案太大（上限 {MAX_FILE // 1024} KB）", f"the file is too big (at most {MAX_FILE // 1024} KB)")
-            text = read_file(data)
+        text = posted_list()
         players, lines = parse_players(text, {p.player_id for p in loaded.state.players})
         if not players:
             raise LineError(0, "名單是空的", "the list is empty")
