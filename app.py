@@ -14,6 +14,7 @@ import api
 import clocks
 import store
 import web
+from services.routing import LazyRule
 from tournament.clocksource import clock_from_config
 
 
@@ -25,6 +26,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     then ``test_config``.
     """
     app = Flask(__name__, instance_relative_config=True)
+    app.url_rule_class = LazyRule  # URL builders compiled when first used (services.routing)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "mjref.sqlite3"),
     )

@@ -15,10 +15,12 @@ with validation errors as 400 like the rest of the API) and are registered with
 from __future__ import annotations
 
 import http
-
-import flask_smorest
+import threading
+from functools import partial
 from pathlib import Path
 
+import apispec
+import flask_smorest
 from apispec import BasePlugin
 from flask import Flask, abort, render_template_string, send_from_directory, url_for
 from flask_smorest.utils import prepare_response
@@ -80,6 +82,10 @@ class Blueprint(flask_smorest.Blueprint):
 
     ARGUMENTS_PARSER = _Parser()
 
+    def register_views_in_doc(self, api, app, spec, *, name, parameters):
+        """Written into the spec when it is first read (:class:`DeferredSpec`), not now."""
+        spec.defer(partial(super().register_views_in_doc, api, app, spec, name=name, parameters=parameters))
+
     def alt_response(self, status_code, response=None, *, schema=None, content_type=None, **kwargs):
         if response is None and schema is None and int(status_code) >= 400:
             schema, content_type = ProblemSchema, content_type or PROBLEM_JSON
@@ -102,12 +108,48 @@ def links(status: int, **named: dict) -> dict:
     return {"responses": {status: {"links": named}}}
 
 
+class DeferredSpec(apispec.APISpec):
+    """apispec's spec, whose views and components are written in when it is first read.
+
+    Writing the documentation of every route resolves each marshmallow schema into JSON
+    Schema: about half of :func:`app.create_app`'s time, paid by every server process, every
+    CLI command and every test, while the spec is read only by ``GET /openapi.json``,
+    ``/docs`` and ``flask openapi``. So :class:`Blueprint` and :func:`api.init_app` hand their
+    parts to :meth:`defer`, and :meth:`to_dict` (the one way in for every reader) writes them
+    in first, in the order they came: the document is the one written at once (checked
+    equal as JSON when this was made; only flask-smorest's ``PaginationMetadata`` component
+    now comes first). ``tests/test_app.py`` checks that start-up leaves it unwritten and
+    that, once read, it has every ``/api`` route and the components."""
+
+    def defer(self, step) -> None:
+        """Run ``step()`` (a part of the spec's writing) before the spec is first read."""
+        self._deferred.append(step)
+
+    def write_deferred(self) -> None:
+        """Write in every deferred part now (once; safe from several threads)."""
+        with self._deferred_lock:
+            while self._deferred:
+                self._deferred.pop(0)()
+
+    def to_dict(self) -> dict:
+        self.write_deferred()
+        return super().to_dict()
+
+
 class Api(flask_smorest.Api):
-    """flask-smorest's Api documenting errors as problem+json."""
+    """flask-smorest's Api documenting errors as problem+json, its spec a :class:`DeferredSpec`."""
 
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self):
+        # flask-smorest calls this as it makes the spec: the moment to make the spec ours
+        # (a subclass with no other state than its deferred parts)
+        self.spec.__class__ = DeferredSpec
+        self.spec._deferred = []
+        self.spec._deferred_lock = threading.Lock()
+        self.spec.defer(self._write_responses)
+
+    def _write_responses(self):
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):

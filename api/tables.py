@@ -524,5 +524,5 @@ class IngestFastPath:
 def init_app(app: Flask, api) -> None:
     app.wsgi_app = IngestFastPath(app, app.wsgi_app)
     app.extensions["mjref.live"] = LiveService(get_writer(app))
-    api.spec.components.schema("Event", schema=EventSchema)
-    api.spec.components.schema("EventBatch", schema=EventBatchSchema)
+    api.spec.defer(lambda: api.spec.components.schema("Event", schema=EventSchema))
+    api.spec.defer(lambda: api.spec.components.schema("EventBatch", schema=EventBatchSchema))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -182,3 +183,46 @@ def test_malformed_json_body_is_problem_json_400(tmp_path):
 
     assert response.status_code == 400
     assert response.mimetype == "application/problem+json"
+
+
+def test_the_spec_is_written_when_first_read_and_whole(app, client):
+    """The OpenAPI documentation waits until it is read (api.openapi.DeferredSpec) and then is
+    the whole of it: every /api route of the app is in it, with its components."""
+    spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec
+    assert spec._deferred, "written at start-up: create_app pays for the spec again"
+    assert not spec._paths
+
+    doc = client.get("/openapi.json").get_json()
+
+    assert not spec._deferred
+    routes = {re.sub(r"<(?:[^:>]+:)?(\w+)>", r"{\1}", rule.rule) for rule in app.url_map.iter_rules()
+              if rule.rule.startswith("/api/")}
+    assert set(doc["paths"]) == routes
+    for name in ("Problem", "Score", "RulesetParams", "PatternCode", "Event", "EventBatch"):
+        assert name in doc["components"]["schemas"]
+    assert {"BAD_REQUEST", "DEFAULT_ERROR"} <= set(doc["components"]["responses"])
+    assert client.get("/openapi.json").get_json() == doc  # read again: the same, nothing written twice
+
+
+def test_lazy_url_builders_build_what_werkzeug_builds(app):
+    """services.routing.LazyRule compiles a route's URL builder on first use: every route of
+    the app builds the same URL as werkzeug's own Rule, with and without extra arguments."""
+    from werkzeug.routing import Map, Rule
+
+    from services.routing import LazyRule
+
+    rules = list(app.url_map.iter_rules())
+    # all but /static/<path>, which Flask adds as the app is made, before its rule class is set
+    assert {rule.endpoint for rule in rules if not isinstance(rule, LazyRule)} == {"static"}
+    eager = Map([Rule(r.rule, endpoint=r.endpoint, methods=r.methods, defaults=r.defaults) for r in rules],
+                converters=app.url_map.converters, strict_slashes=app.url_map.strict_slashes)
+    ours, theirs = app.url_map.bind("mjref.test"), eager.bind("mjref.test")
+    built = 0
+    for rule in rules:
+        values = {name: (7 if type(rule._converters[name]).__name__ == "IntegerConverter" else "東-1 a/b")
+                  for name in rule.arguments if name not in (rule.defaults or {})}
+        for extra in ({}, {"lang": "en", "q": "七 搶一"}):
+            expected = theirs.build(rule.endpoint, {**values, **extra}, method=sorted(rule.methods)[0])
+            assert ours.build(rule.endpoint, {**values, **extra}, method=sorted(rule.methods)[0]) == expected
+            built += 1
+    assert built >= 2 * 100
