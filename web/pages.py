@@ -275,6 +275,7 @@ def standings_page(tournament_id: str):
                            rounds=rounds, columns=_columns(chain), csv_url=csv_url(tournament_id),
                            clock=clock_panel(t.records, _now()), played=played, by_round=by_round,
                            teams=teams, team_by_round=team_by_round,
+                           team_of={p.player_id: p.team for p in t.state.players if p.team},
                            team_csv_url=team_csv_url(tournament_id) if teams else None)
 
 
@@ -294,7 +295,9 @@ def player_page(tournament_id: str, player_id: str):
     if record is None:
         raise not_found(f"選手「{player_id}」", f"player {player_id!r}")
     names = {p.code: (p.zh, p.en) for p in PATTERNS}
-    return render_template("player.html", t=t, p=record, names=names, winds="東南西北")
+    registered = t.state.player(player_id)
+    return render_template("player.html", t=t, p=record, names=names, winds="東南西北",
+                           team=registered.team if registered else None)
 
 
 @bp.get("/<tournament_id>/standings.csv")
