@@ -15,9 +15,9 @@ RUN_USER := mjref
 # the server holds the clients' connections in Debian's nginx, in front of uWSGI (mjref/serve.py)
 NGINX := /usr/sbin/nginx
 
-.PHONY: run test test-pg postgresql
+.PHONY: run test test-pg postgresql icu
 
-run: $(STAMP) $(NGINX)
+run: $(STAMP) $(NGINX) icu
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
 	@echo "資料庫 database: $${MJREF_DATABASE:-instance/mjref.sqlite3} (首次啟動時建立 created on first start)"
 	@echo "第一個權杖 first token: $(VENV)/bin/mjref tokens create --role admin --label 管理員"
@@ -36,13 +36,19 @@ NOTO_CJK := /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
 
 # the whole suite on SQLite, then again on PostgreSQL (issue #16): the tests that store something,
 # each in a fresh database of a throwaway cluster the tests start themselves (tests/pgcluster.py)
-test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK) postgresql
+test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK) postgresql icu
 	$(VENV)/bin/ruff check .  # pyproject.toml [tool.ruff]
 	$(PY) -m pytest -q -n 2
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
 
 test-pg: $(TEST_STAMP) $(NGINX) postgresql
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
+
+# the pages list names by strokes (筆畫) with the system's ICU (web/name_order.py, R-tour-33); Debian's when missing
+icu:
+	@/sbin/ldconfig -p | grep -q 'libicui18n\.so\.' || { \
+	  echo "安裝 ICU（依筆畫排序姓名用）/ installing ICU to list names by strokes"; \
+	  $(APT) install -y --no-install-recommends libicu-dev || { $(APT) update && $(APT) install -y --no-install-recommends libicu-dev; }; }
 
 # PostgreSQL's server binaries (initdb, pg_ctl, postgres) for the tests; Debian's package when missing
 postgresql:

@@ -40,6 +40,7 @@ from tournament.standings import (
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
 from web.loading import Tournament, check_access, list_all, load
+from web.name_order import name_key
 
 
 def _now():
@@ -185,9 +186,10 @@ def seating(tournament_id: str, round_no: int):
 def _seating(t: Tournament, round_no: int, refresh: int | None = None):
     plan = t.round(round_no)
     cards = [card(t.name, round_no, table, t.names) for table in plan.tables]
-    # "find your seat": by name, as a player looks for it (then id, for namesakes)
+    # "find your seat": by name in Taiwan's order, by strokes (R-tour-33), as a player looks
+    # for it; namesakes by id
     finder = sorted(((s.label, s.player, c.table, s.wind) for c in cards for s in c.seats if s.player is not None),
-                    key=lambda row: (t.names.get(row[1], row[0]), row[1]))
+                    key=lambda row: (name_key(t.names.get(row[1], row[0])), row[1]))
     return render_template("seating.html", t=t, round_no=round_no, cards=cards, finder=finder, refresh=refresh,
                            clock=clock_panel(t.records, _now()))
 
