@@ -49,6 +49,7 @@ def shoot(page, name: str) -> None:
     for width in (1366, 390):
         page.set_viewport_size({"width": width, "height": 900 if width > 400 else 844})
         page.screenshot(path=str(ARTIFACTS / f"event-{name}-{width}.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"event-{name}-{width}-top.png"))  # the first screen, full size
         if width == 390:
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= 390, (name, wide)
@@ -153,6 +154,7 @@ def test_a_48_player_event_from_setup_to_printed_standings(chromium, service):
         listed = page.locator("#players tbody tr td:nth-child(2)").all_inner_texts()
         assert listed[:4] == ["王大華", "王小明", "王志強", "王美玲"] and listed[-1].startswith("鄭")  # by strokes
         shoot(page, "players")
+        page.locator("#team-form").screenshot(path=str(ARTIFACTS / "event-team-form-1366.png"))
         # --- seating: the schedule and its quality ---------------------------------------------------
         page.goto(f"{base}/t/{TID}/seating")
         page.fill("#seed", "48")
@@ -189,12 +191,17 @@ def test_a_48_player_event_from_setup_to_printed_standings(chromium, service):
         hall.goto(f"{base}/t/{TID}/hall")
         assert "第 1 輪座位表" in hall.locator("h1").inner_text()
         assert hall.locator("table.seats").count() == TABLES
+        bottom = hall.locator(f"#table-{TABLES}").evaluate("t => t.getBoundingClientRect().bottom")
+        assert bottom <= 1080, bottom  # every table on the projector's one screen, nothing to scroll
         hall.screenshot(path=str(ARTIFACTS / "event-hall-1920.png"))
+        finder = hall.locator("table.finder tbody th").all_inner_texts()
+        assert finder[0].startswith("王") and finder[-1].startswith("鄭") and len(finder) == 48  # by strokes
+        shoot(hall, "hall")
         # the scorer of round 1 table 1 signs in on a phone
         scorer = phone["context"].new_page()
         # --- four rounds: start, every table's hand, time, close, the next round published -------------
         for r in range(1, ROUNDS + 1):
-            by_hand = r in (1, ROUNDS)  # the pages' buttons tapped in the first and last rounds, forms sent between
+            by_hand = r == 1  # round 1 by the pages' buttons and taps; later rounds by the same forms, sent
             clock_action(page, base, "start", None if by_hand else token)
             assert api(service, "/clock")["round"]["round"] == r
             for t in range(1, TABLES + 1):
@@ -275,6 +282,7 @@ def test_a_48_player_event_from_setup_to_printed_standings(chromium, service):
         assert page.locator("#teams table.team-standings tbody tr").count() == 12
         shoot(page, "standings")
         page.set_viewport_size(PHONE)
+        page.locator("#teams").screenshot(path=str(ARTIFACTS / "event-teams-390.png"))
         first = page.locator("table.standings:not(.team-standings) tbody tr").first
         assert first.evaluate("tr => getComputedStyle(tr).display") == "flex"  # stacked on a phone
         assert page.locator("table.standings thead").first.evaluate("h => h.getBoundingClientRect().width") <= 1

@@ -192,8 +192,11 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         assert api(service, "/seating/published")["round"] != 2
         hall = record["context"].new_page()
         hall.goto(base + "/t/O1/hall")
+        hall.set_viewport_size({"width": 1920, "height": 1080})
         assert "第 2 輪座位公布後已重排" in hall.locator("#reseated-2").inner_text()
+        hall.screenshot(path=str(ARTIFACTS / "organiser-hall-reseated-1920.png"))
         hall.close()
+        shoot(page, "organiser-seating-reseated")
         page.locator("#publish-2-button").click()
         page.wait_for_selector("#published-2")
         assert page.locator("#unpublished-2").count() == 0 and api(service, "/seating/published")["round"] == 2

@@ -211,7 +211,7 @@ def test_a_players_team_is_changed_on_the_players_page(signed_in):
     teams = {p["name"]: p["team"] for p in signed_in.get(f"{BASE}/E1/players").get_json()["players"]}
     assert teams == {"王小明": "台北隊", "李大華": "台北隊"}
     shown = signed_in.get(done.headers["Location"]).get_data(as_text=True)
-    assert 'id="team-changed"' in shown and "李大華：台北隊" in shown
+    assert 'id="team-changed"' in shown and "已將李大華改入「台北隊」" in shown
     bad = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": "隊" * 41})
     html = bad.get_data(as_text=True)
     assert bad.status_code == 409 and 'id="team-error"' in html and "隊名" in html and "team name" in html
