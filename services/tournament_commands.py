@@ -48,7 +48,7 @@ from tournament import standings as st
 from tournament.errors import EventLogError, ScheduleError, StandingsError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
-    Reverted, RoundSeated, SubstituteSeated, TeamChanged, audit, replay, reverted,
+    TEAM_MAX, Reverted, RoundSeated, SubstituteSeated, TeamChanged, audit, replay, reverted,
 )
 from tournament.match import MatchState, event_max_streak
 from tournament.provenance import CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold
@@ -142,9 +142,12 @@ def change_team(tid: str, player_id: str, team: str | None, reason: str, *, acto
     """A player's team set, changed or cleared (R-tour-32): a :class:`TeamChanged` record for
     ``actor`` (the players' page). Nothing is written when the team is already so.
 
-    :raises ApiProblem: 409 for a player not registered; 400 naming ``team`` for a bad name.
+    :raises ApiProblem: 400 naming ``team`` for a name too long; 409 for a player not registered.
     """
     team = _team(team)
+    if team is not None and len(team) > TEAM_MAX:
+        raise bad_request("bad_team", "team", f"a team name is 1–{TEAM_MAX} characters, got {len(team)}",
+                          f"隊名須為 1–{TEAM_MAX} 個字，收到 {len(team)} 個字")
 
     def events(db):
         loaded = replayed(db, tid)

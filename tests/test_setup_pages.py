@@ -214,7 +214,7 @@ def test_a_players_team_is_changed_on_the_players_page(signed_in):
     assert 'id="team-changed"' in shown and "已將李大華改入「台北隊」" in shown
     bad = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": "隊" * 41})
     html = bad.get_data(as_text=True)
-    assert bad.status_code == 409 and 'id="team-error"' in html and "隊名" in html and "team name" in html
+    assert bad.status_code == 400 and 'id="team-error"' in html and "隊名" in html and "team name" in html
     unknown = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": "NOPE", "team": "甲"})
     assert unknown.status_code == 409 and "未報名" in unknown.get_data(as_text=True)
     cleared = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": ""})

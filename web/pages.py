@@ -202,7 +202,8 @@ def hall_round(t: Tournament) -> int | None:
     """The round the hall screen shows: the round in play while it is (players look for the
     table they play at, even when the next round's seating is already published); between
     rounds the latest whose seating the clock published, else the clock's last round, else the
-    latest round with a result, else the first seated."""
+    latest round with a result, else the first seated. A round seated again after its seating
+    was published is not published until it is published again (R-tour-31): the screen says so."""
     clock = clock_panel(t.records, _now())
     if clock is not None and clock.round is not None and not clock.closed:
         return clock.round
