@@ -140,10 +140,13 @@ def register(tid: str, data: dict, *, actor: int | None) -> Response:
 
 def change_team(tid: str, player_id: str, team: str | None, reason: str, *, actor: int | None) -> Response:
     """A player's team set, changed or cleared (R-tour-32): a :class:`TeamChanged` record for
-    ``actor`` (the players' page). Nothing is written when the team is already so.
+    ``actor`` (the players' page and ``POST …/players/{pid}/team``). Nothing is written when the
+    team is already so (200).
 
-    :raises ApiProblem: 400 naming ``team`` for a name too long; 409 for a player not registered.
+    :raises ApiProblem: 404 no such event; 400 naming ``team`` for a name too long; 409 for a player
+        not registered.
     """
+    load(tid)
     team = _team(team)
     if team is not None and len(team) > TEAM_MAX:
         raise bad_request("bad_team", "team", f"a team name is 1–{TEAM_MAX} characters, got {len(team)}",
