@@ -13,6 +13,7 @@
 ``GET  /api/v1/tournaments/{id}/rounds/{r}``                    ``tournaments``  a round: tables, each 將's seats
 ``POST /api/v1/tournaments/{id}/rounds/{r}/substitutes``        official         a 替補 takes a substitute's seat
 ``POST /api/v1/tournaments/{id}/withdrawals``                   official         a player withdraws; later rounds re-seated
+``POST /api/v1/tournaments/{id}/players/{pid}/team``            official         a player's team set, changed or cleared
 ``POST …/rounds/{r}/tables/{t}/matches/{m}/draw``               official         搬風 and 定莊 (recorded or generated)
 ``POST /api/v1/tournaments/{id}/hands``                         official         a hand's payments and wins typed in
 ``POST /api/v1/tournaments/{id}/hands/entry``                   official         a scorer's entry by 台 items
@@ -59,10 +60,10 @@ from services.tournament_schemas import (
     HandsQuerySchema,
     LinkSchema,
     LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
-    StandingsQuerySchema, SubstituteSchema, TeamStandingsQuerySchema, TypedResultSchema, WithdrawalSchema,
+    StandingsQuerySchema, SubstituteSchema, TeamChangeSchema, TeamStandingsQuerySchema, TypedResultSchema, WithdrawalSchema,
 )
 from services.tournament_commands import (
-    chain_of, create_event, cut_decisions, decide_cut_for, draw_for, encode_draw, last_group, player_dict,
+    change_team, chain_of, create_event, cut_decisions, decide_cut_for, draw_for, encode_draw, last_group, player_dict,
     post_correction, post_entry, record_typed, records_of, register, revert_for, schedule_event, schedule_of,
     seat_by_standings, seat_round_for, substitute_for, table_plan, withdraw_for,
 )
@@ -251,6 +252,19 @@ def withdraw(data: dict, tid: str):
     """退賽 A player withdraws before a round: later rounds re-seated (``reseat``), earlier ones kept."""
     principal = _official()
     return withdraw_for(tid, data, actor=principal.id)
+
+
+@blp.post("/<tid>/players/<player_id>/team")
+@blp.arguments(TeamChangeSchema)
+@blp.response(201, AnySchema)
+@blp.alt_response(200, description="隊伍已是如此，未記錄 the team is so already: nothing recorded")
+@blp.doc(security=BEARER)
+@_idempotent
+def change_player_team(data: dict, tid: str, player_id: str):
+    """改隊伍 A player's team set, changed or cleared (R-tour-32): a ``TeamChanged`` record with the
+    reason; the team standings follow the teams as they are now. 409 for a player not registered."""
+    principal = _official()
+    return change_team(tid, player_id, data["team"], data["reason"], actor=principal.id)
 
 
 # --- 搬風 and 定莊 ---------------------------------------------------------------------------------

@@ -63,9 +63,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def tree_cpu_seconds(pid: int, part: str = "both") -> float:
-    """CPU time of a process and its children (the server's worker processes)."""
+def tree_cpu_seconds(pid: int, part: str = "both", with_reaped: bool = False) -> float:
+    """CPU time of a process and its children (the server's worker processes); *with_reaped*:
+    and of its children that have ended (PostgreSQL's backends that closed)."""
     total = cpu_seconds(pid, part)
+    if with_reaped:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
             kids = [int(k) for k in f.read().split()]

@@ -12,6 +12,12 @@ every answer checked, the stored count checked at the end — through the front.
 
 Everything runs on the one machine: the servers, PostgreSQL, nginx and the load client
 share its cores, so more servers add processes, not cores (see ``docs/performance.md``).
+So each run prints where the CPU went, per event acknowledged: ``app`` (each server's uWSGI
+and its nginx), ``pg`` (the postmaster and its backends, ended ones too), ``front`` (the front
+nginx), ``client`` (this process, the load), ``machine`` (the whole machine's busy time, other
+work included: compare it with the sum of the others to see how much was not ours), and
+``machine_busy_share`` (1.0: both cores busy all along — the run measured a saturated machine).
+``--timeline`` prints p50/p99 per second.
 """
 from __future__ import annotations
 
@@ -24,12 +30,20 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from bench.bench_ingest import admin_token, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
 from tests.servicekit import start_front
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def machine_cpu_seconds() -> float:
+    """CPU seconds the whole machine has been busy (all cores; ``/proc/stat``: all but idle and iowait)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def run_one(cluster, servers: int, args, work: Path) -> dict:
@@ -47,19 +61,30 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
         plan = streams(names, args.hands, 1)
         admin = admin_token(url)
         tokens = asyncio.run(setup_tables(front_port, admin, names))
-        cpu = sum(tree_cpu_seconds(p.pid) for p in procs)
+        postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        parts = {"app": lambda: sum(tree_cpu_seconds(p.pid) for p in procs),  # uWSGI and each server's nginx
+                 "pg": lambda: tree_cpu_seconds(postmaster, with_reaped=True),
+                 "front": lambda: tree_cpu_seconds(front.pid), "client": time.process_time,
+                 "machine": machine_cpu_seconds}
+        before = {k: f() for k, f in parts.items()}
         flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
         result = asyncio.run(run_open(front_port, tokens, flat, args.rate, args.timeout, args.max_batch,
-                                      warmup=args.warmup))
-        cpu = sum(tree_cpu_seconds(p.pid) for p in procs) - cpu
+                                      warmup=args.warmup, timeline=args.timeline))
+        used = {k: f() - before[k] for k, f in parts.items()}
+        cpu = used["app"]
         import psycopg
 
         with psycopg.connect(url) as conn:
             stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         if stored != result["events"]:
             raise SystemExit(f"acknowledged {result['events']} events but {stored} are stored")
-        result.update({"servers": servers, "processes_per_server": args.processes, "tables": args.tables,
+        result.update({"servers": servers, "processes_per_server": args.processes, "threads": args.threads,
+                       "tables": args.tables,
                        "stored": stored, "app_cpu_ms_per_event": round(cpu / max(1, result["events"]) * 1e3, 3),
+                       "app_cpu_ms_per_post": round(cpu / max(1, result["posts"]) * 1e3, 3),
+                       **{f"{k}_cpu_ms_per_event": round(v / max(1, result["events"]) * 1e3, 3)
+                          for k, v in used.items() if k != "app"},
+                       "machine_busy_share": round(used["machine"] / (result["seconds"] * os.cpu_count()), 2),
                        "load_average": [round(x, 2) for x in os.getloadavg()]})
         return result
     finally:
@@ -87,6 +112,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--processes", type=int, default=1, help="worker processes per app server")
     parser.add_argument("--timeout", type=float, default=15.0, help="stop posting after this many seconds")
     parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--timeline", action="store_true", help="print p50/p99 per second of each run")
     args = parser.parse_args(argv)
     from tests.pgcluster import Cluster
 
@@ -104,7 +130,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
         cluster.remove()
         shutil.rmtree(work, ignore_errors=True)
     keys = ("servers", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
-            "mean_events_per_post", "app_cpu_ms_per_event", "load_average")
+            "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
+            "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "machine_busy_share", "threads", "processes_per_server",
+            "load_average")
     print(json.dumps([{k: r[k] for k in keys} for r in results], indent=2))
     return results
 

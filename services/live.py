@@ -523,9 +523,8 @@ class LiveService:
         if new_rows:
             def work(tx: Tx) -> None:
                 db = tx.db
-                if ts.stream_head(db, table_id) != base:
+                if not ts.append_events_at(db, table_id, base, new_rows, actor=actor):  # one statement on PG
                     raise _Stale
-                ts.append_events(db, table_id, new_rows, actor=actor)
                 for hand in started:
                     if hand not in touched:
                         ts.save_hand(db, table_id, hand, ended=False, outcome=None, payments=NO_PAYMENTS)

@@ -11,6 +11,7 @@ call the same command: the same checks, errors and log.
 ==============================  ==================================================================
 :func:`create_event`            ``POST /tournaments``: EventCreated
 :func:`register`                ``POST …/players``: PlayerRegistered each, all or none
+:func:`change_team`             the players' page: TeamChanged (R-tour-32)
 :func:`schedule_event`          ``POST …/schedule``: the schedule's rounds, RoundSeated each
 :func:`seat_round_for`          ``PUT …/rounds/{r}``: a round seated by hand
 :func:`seat_by_standings`       ``POST …/rounds/{r}/by-standings``: a (final) round seated by the standings
@@ -47,7 +48,7 @@ from tournament import standings as st
 from tournament.errors import EventLogError, ScheduleError, StandingsError
 from tournament.events import (
     EventCreated, EventSettings, EventState, HandCorrected, HandRecorded, MatchSeated, PlayerRegistered, PlayerWithdrew,
-    Reverted, RoundSeated, SubstituteSeated, audit, replay, reverted,
+    TEAM_MAX, Reverted, RoundSeated, SubstituteSeated, TeamChanged, audit, replay, reverted,
 )
 from tournament.match import MatchState, event_max_streak
 from tournament.provenance import CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold
@@ -135,6 +136,34 @@ def register(tid: str, data: dict, *, actor: int | None) -> Response:
         return wanted
 
     return write(tid, events, actor=actor, answer=lambda w: answer(w.added, w.loaded.state))
+
+
+def change_team(tid: str, player_id: str, team: str | None, reason: str, *, actor: int | None) -> Response:
+    """A player's team set, changed or cleared (R-tour-32): a :class:`TeamChanged` record for
+    ``actor`` (the players' page and ``POST …/players/{pid}/team``). Nothing is written when the
+    team is already so (200).
+
+    :raises ApiProblem: 404 no such event; 400 naming ``team`` for a name too long; 409 for a player
+        not registered.
+    """
+    load(tid)
+    team = _team(team)
+    if team is not None and len(team) > TEAM_MAX:
+        raise bad_request("bad_team", "team", f"a team name is 1–{TEAM_MAX} characters, got {len(team)}",
+                          f"隊名須為 1–{TEAM_MAX} 個字，收到 {len(team)} 個字")
+
+    def events(db):
+        loaded = replayed(db, tid)
+        player = loaded.state.player(player_id)
+        if player is None:
+            raise refused(EventLogError(f"{player_id!r} is not registered", field="player_id",
+                                        reason_zh=f"選手「{player_id}」未報名"))
+        if player.team == team:
+            raise Duplicate({"records": [], "players": [player_dict(p) for p in loaded.state.players]})
+        return [TeamChanged(player_id, team, reason)]
+
+    return write(tid, events, actor=actor,
+                 answer=lambda w: {"records": records_of(w.added), "players": [player_dict(p) for p in w.loaded.state.players]})
 
 
 def _team(name: str | None) -> str | None:

@@ -99,6 +99,13 @@ class WithdrawalSchema(Schema):
     seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_INT))
 
 
+class TeamChangeSchema(Schema):
+    """A player's team set, changed or cleared (R-tour-32): ``team`` blank or null for none."""
+    team = fields.String(required=True, allow_none=True, validate=validate.Length(max=TEAM_MAX),
+                         metadata={"description": "隊名 the team (1–40 characters; blank or null: no team)"})
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+
+
 class SeatDrawSchema(Schema):
     thrower = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3))
     dice = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 6)), required=True, validate=validate.Length(equal=3))

@@ -28,7 +28,7 @@ import threading
 import sqlite_utils
 from flask import Flask, current_app, g
 
-from store.dialect import PgDatabase, is_postgres
+from store.dialect import DATABASE_ERRORS, PgDatabase, is_postgres
 from store.schema import SCHEMA_VERSION, migrate
 from store.writer import GroupCommitter
 
@@ -88,22 +88,44 @@ def get_db():
     return g.db
 
 
-def reader(app: Flask):
+def reader(app: Flask, *, check: bool = True):
     """The calling thread's read connection for *app*, outside a request context (the
     live-ingest fast path, :mod:`api.tables`); the same connection :func:`get_db` uses.
 
     On PostgreSQL the connection comes from the app's pool (``PG_POOL_SIZE``) and is given
-    back when the request ends (:func:`close_db`), or by :func:`release_reader`."""
+    back when the request ends (:func:`close_db`), or by :func:`release_reader`. A pooled
+    connection may have gone stale while idle (PostgreSQL restarted): with *check* it is
+    tried first (an empty statement, a round trip) and replaced if broken. The live-ingest
+    fast path passes ``check=False`` and saves that round trip: its first statement is the
+    check, and a request whose connection fails there goes to Flask, whose read connection
+    is a checked one (the broken one given back, :func:`_pooled`)."""
     readers: threading.local = app.extensions["mjref.readers"]
     db = getattr(readers, "db", None)
     if db is None or getattr(db, "closed", False):
         pool = app.extensions.get("mjref.pool")
         if pool is not None:
-            db = readers.db = PgDatabase(app.config["DATABASE"], connection=pool.getconn())
+            if db is not None:  # broken: back to the pool, which drops it and opens another
+                release_reader(app)
+            db = readers.db = PgDatabase(app.config["DATABASE"], connection=_pooled(pool, check))
             readers.pool = pool
         else:
             db = readers.db = connect(app.config["DATABASE"], synchronous=_synchronous(app))
     return db
+
+
+def _pooled(pool, check: bool):
+    """A connection from *pool*; with *check*, one that answers (a broken one is given back,
+    the pool drops it, and the next is tried: as the pool's own ``check`` would do)."""
+    for _ in range(pool.max_size + 1):
+        raw = pool.getconn()
+        if not check:
+            return raw
+        try:
+            pool.check_connection(raw)
+            return raw
+        except DATABASE_ERRORS:
+            pool.putconn(raw)
+    return pool.getconn()  # every one tried was broken (the database down?): its first statement will say
 
 
 def release_reader(app: Flask) -> None:
@@ -157,8 +179,7 @@ def init_app(app: Flask) -> None:
         app.extensions["mjref.pool"] = ConnectionPool(
             database, min_size=1, max_size=max(1, int(app.config.get("PG_POOL_SIZE", 16))),
             kwargs={"autocommit": True, "application_name": "mjref"}, open=True, name="mjref-readers",
-            timeout=float(app.config.get("PG_POOL_TIMEOUT", 5)),
-            check=ConnectionPool.check_connection)
+            timeout=float(app.config.get("PG_POOL_TIMEOUT", 5)))  # checked by reader(), not on every getconn
         # several servers on one database take turns through advisory locks (store.writer)
         app.extensions["mjref.writer"] = GroupCommitter(
             lambda: PgDatabase(database, application_name="mjref-writer"),

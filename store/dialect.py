@@ -21,8 +21,10 @@ What differs is said here, once:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import sqlite3
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -164,6 +166,50 @@ def _paramstyle(sql: str) -> str:
     return done
 
 
+class Ran:
+    """What :meth:`PgDatabase.run` answers: the rows (tuples of text, ``None`` for NULL) and
+    how many rows the statement returned or changed."""
+
+    __slots__ = ("rows", "rowcount")
+
+    def __init__(self, rows: list[tuple[str | None, ...]], rowcount: int):
+        self.rows, self.rowcount = rows, rowcount
+
+
+#: each raw connection's statements prepared by :meth:`PgDatabase.run` (text → name): a
+#: prepared statement lives as long as its session, whichever wrapper used it
+_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_QMARK = re.compile(r"\?")
+
+
+def _numbered(sql: str) -> str:
+    """``?`` → ``$1``, ``$2`` … outside quoted text (libpq's placeholders)."""
+    counter = itertools.count(1)
+    return "".join(p if i % 2 else _QMARK.sub(lambda _m: f"${next(counter)}", p)
+                   for i, p in enumerate(_LITERAL.split(sql)))
+
+
+def _text(value: Any) -> bytes | None:
+    if value is None:
+        return None
+    if type(value) is str:
+        return value.encode()
+    if type(value) is int:
+        return str(value).encode()
+    raise TypeError(f"PgDatabase.run takes str, int or None parameters, not {type(value).__name__}: {value!r}")
+
+
+def _check(result: Any, pgconn: Any) -> Any:
+    """*result* if its statement ran; else the error psycopg's own ``execute`` raises: the
+    server's (its SQLSTATE's class), or ``OperationalError`` for a connection that is lost
+    (the app answers that 503, ``api.init_app``)."""
+    if result.status in (psycopg.pq.ExecStatus.COMMAND_OK, psycopg.pq.ExecStatus.TUPLES_OK):
+        return result
+    if pgconn.status != psycopg.pq.ConnStatus.OK or not result.error_field(psycopg.pq.DiagnosticField.SQLSTATE):
+        raise psycopg.OperationalError((result.error_message or b"the connection is lost").decode(errors="replace"))
+    raise pg_errors.error_from_result(result, encoding="utf-8")
+
+
 class PgDatabase:
     """A PostgreSQL connection that reads the store's SQL (``?`` placeholders) and answers
     the calls the store makes of a :class:`sqlite_utils.Database`. ``conn`` is itself, so
@@ -197,6 +243,42 @@ class PgDatabase:
         if params is None or len(params) == 0:
             return self.raw.execute(sql)
         return self.raw.execute(_paramstyle(sql), list(params))
+
+    def run(self, sql: str, params: Sequence = ()) -> Ran:
+        """Run one statement as a named prepared statement straight on libpq (``psycopg.pq``):
+        the same statement as :meth:`execute` gives, for the hot path's few statements (issue
+        #16 item 5: the live ingest's head check and inserts, the token revocation count).
+
+        Why: psycopg's cursor layer costs about as much client CPU per statement as libpq and
+        the server's answer together (its adapters, its own prepare bookkeeping, its result
+        objects); here parameters go as text (``str``, ``int``, ``None`` only: the statement
+        casts them where the server cannot tell the type) and the answer comes back as text.
+        The statement is prepared once per connection, as psycopg itself would after five runs.
+        :meth:`execute` is the reference it is held to (``tests/test_store_pg.py``).
+
+        :raises psycopg.Error: as :meth:`execute` would (a refused statement: its own class,
+            ``IntegrityError`` for a unique clash; a lost connection: ``OperationalError``).
+        """
+        pgconn = self.raw.pgconn
+        names = _PREPARED.setdefault(self.raw, {})
+        name = names.get(sql)
+        if name is None:
+            name = f"mjref_{len(names)}".encode()
+            _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
+            names[sql] = name
+        result = _check(pgconn.exec_prepared(name, [_text(p) for p in params]), pgconn)
+        rows = [tuple(None if (v := result.get_value(r, c)) is None else v.decode()
+                      for c in range(result.nfields)) for r in range(result.ntuples)]
+        return Ran(rows, result.command_tuples or 0)
+
+    def run_simple(self, sql: str) -> None:
+        """Run statements without parameters (``BEGIN; SELECT …; SAVEPOINT job``, ``COMMIT``) in
+        one round trip straight on libpq (see :meth:`run`); as :meth:`execute` would.
+
+        :raises psycopg.Error: as :meth:`execute` would.
+        """
+        pgconn = self.raw.pgconn
+        _check(pgconn.exec_(sql.encode()), pgconn)
 
     def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
         rows = [list(r) for r in rows]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from store.dialect import INTEGRITY_ERRORS, refusable
+from store.dialect import INTEGRITY_ERRORS, PgDatabase, refusable
 
 #: a connection of either backend: :class:`Database` or :class:`store.dialect.PgDatabase`
 Database = Any
@@ -110,6 +110,56 @@ def append_events(db: Database, table_id: str, rows: Iterable[tuple], *, stream:
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(table_id, stream, hand, seq, etype, body, answer, actor, at) for hand, seq, etype, body, answer in rows],
     )
+
+
+#: PostgreSQL: the head check and the inserts of :func:`append_events_at` in one statement (one
+#: round trip), one text per number of rows (each prepared once per connection)
+_APPEND_AT_HEAD_PG: dict[int, str] = {}
+
+
+def _append_at_head_pg(n: int) -> str:
+    sql = _APPEND_AT_HEAD_PG.get(n)
+    if sql is None:
+        values = ", ".join(f"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
+                           f"CAST(? AS TEXT), {k})" for k in range(n))
+        sql = ("WITH head AS (SELECT hand, seq FROM events WHERE table_id = ? AND stream = ? "
+               "ORDER BY hand DESC, seq DESC LIMIT 1) "
+               "INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
+               "SELECT ?, ?, r.hand, r.seq, r.type, r.body, r.answer, CAST(? AS BIGINT), ? "
+               f"FROM (VALUES {values}) AS r (hand, seq, type, body, answer, n) "
+               "WHERE COALESCE((SELECT hand FROM head), -1) = CAST(? AS BIGINT) "
+               "AND COALESCE((SELECT seq FROM head), -1) = CAST(? AS BIGINT) ORDER BY r.n")
+        if len(_APPEND_AT_HEAD_PG) < 1024:
+            _APPEND_AT_HEAD_PG[n] = sql
+    return sql
+
+
+def append_events_at(db: Database, table_id: str, head: tuple[int, int] | None, rows: Sequence[tuple], *,
+                     stream: str = PLAY, actor: int | None = None) -> bool:
+    """Append events (rows as :func:`append_events`) only if the stream's stored head is still
+    *head* (``None``: no event yet); ``False``, and nothing written, if it is not.
+
+    The same as :func:`stream_head` compared, then :func:`append_events` — which is what it
+    does on SQLite, where a statement costs no round trip. On PostgreSQL it is one statement
+    (the head read and the inserts together, :meth:`store.dialect.PgDatabase.run`): the live
+    ingest's write is then one round trip (issue #16 item 5).
+
+    :raises store.dialect.INTEGRITY_ERRORS: a (hand, seq) already stored.
+    """
+    if not isinstance(db, PgDatabase) or not rows:
+        if stream_head(db, table_id, stream) != head:
+            return False
+        append_events(db, table_id, rows, stream=stream, actor=actor)
+        return True
+    hand, seq = head if head is not None else (-1, -1)  # hands and seqs are never negative
+    params: list[Any] = [table_id, stream, table_id, stream, actor, now()]
+    for row in rows:
+        params.extend(row)
+    params += [hand, seq]
+    appended = db.run(_append_at_head_pg(len(rows)), params).rowcount
+    if appended not in (0, len(rows)):  # pragma: no cover - one statement: all or nothing
+        raise AssertionError(f"{appended} of {len(rows)} events appended")
+    return appended == len(rows)
 
 
 def append_event(db: Database, table_id: str, hand: int, seq: int, etype: str, body: Any, *,

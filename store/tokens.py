@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from store.dialect import PgDatabase
 from store.tables import Database, now
 
 _COLUMNS = "id, prefix, role, table_id, label, created_at, revoked_at"
@@ -52,7 +53,11 @@ def revoke_token(db: Database, token_id: int) -> dict | None:
 
 def revocations(db: Database) -> int:
     """How many revocations the database has seen (a counter that only grows)."""
-    row = db.execute("SELECT value FROM meta WHERE key = 'tokens_revoked'").fetchone()
+    sql = "SELECT value FROM meta WHERE key = 'tokens_revoked'"
+    if isinstance(db, PgDatabase):  # read on every request that shows a token: the lean call
+        rows = db.run(sql).rows
+        return int(rows[0][0]) if rows else 0
+    row = db.execute(sql).fetchone()
     return int(row[0]) if row else 0
 
 

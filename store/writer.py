@@ -203,7 +203,7 @@ class GroupCommitter:
     @staticmethod
     def _begin_on(db: Any, batch: list[_Job]) -> None:
         if isinstance(db, PgDatabase):
-            db.execute(_begin_with_locks(batch))  # one round trip: BEGIN and the batch's locks
+            db.run_simple(_begin_with_locks(batch))  # one round trip: BEGIN, the batch's locks, the savepoint
         else:
             begin_write(db)
 
@@ -223,23 +223,35 @@ class GroupCommitter:
                 self.close_broken()  # PostgreSQL went away: the next batch connects again
             self._fail(batch, StoreUnavailableError(exc))
             return
+        # On PostgreSQL each statement is a round trip: the BEGIN opened the first job's
+        # savepoint too (_begin_with_locks), one statement releases a job's savepoint and
+        # opens the next one's, and the COMMIT takes the last job's with it. ROLLBACK TO keeps
+        # its savepoint (both databases), so the job after a refused one reuses it.
+        pg = isinstance(db, PgDatabase)
+        run = db.run_simple if pg else conn.execute
         try:
-            for job in batch:
+            last = len(batch) - 1
+            for i, job in enumerate(batch):
                 job.tx = Tx(db)
-                conn.execute("SAVEPOINT job")
+                if not pg:
+                    conn.execute("SAVEPOINT job")
                 try:
                     job.result = job.work(job.tx)
                 except BaseException as exc:  # noqa: BLE001 - handed to the submitter
                     job.error = exc
                     if conn.in_transaction:
-                        conn.execute("ROLLBACK TO job")
-                        conn.execute("RELEASE job")
+                        run("ROLLBACK TO job")
+                        if not pg:
+                            conn.execute("RELEASE job")
                     else:  # a RAISE(ROLLBACK) or an I/O error ended the transaction
                         raise
                     job.tx._abort()
                 else:
-                    conn.execute("RELEASE job")
-            conn.execute("COMMIT")
+                    if not pg:
+                        conn.execute("RELEASE job")
+                    elif i < last:
+                        run("RELEASE job; SAVEPOINT job")
+            run("COMMIT")
         except BaseException as exc:  # noqa: BLE001
             try:
                 if conn.in_transaction:
@@ -274,13 +286,13 @@ class GroupCommitter:
 
 
 def _begin_with_locks(batch: list[_Job]) -> str:
-    """``BEGIN`` and the batch's advisory locks (PostgreSQL), in one statement text, always in
-    the same order: the writers' lock (exclusive when a job named no keys, else shared), then
+    """``BEGIN``, the batch's advisory locks (PostgreSQL) and the first job's savepoint, in one
+    statement text; the locks always in the same order: the writers' lock (exclusive when a job named no keys, else shared), then
     each key in ascending order. All are released by the transaction's end. The keys are
     integers made here (:func:`store.dialect.lock_key`), never text from a request."""
     keyed = [job.keys for job in batch]
     if any(keys is None for keys in keyed):
-        return f"BEGIN; SELECT pg_advisory_xact_lock({LOCK_WRITE}, 0)"
+        return f"BEGIN; SELECT pg_advisory_xact_lock({LOCK_WRITE}, 0); SAVEPOINT job"
     locks = [f"pg_advisory_xact_lock_shared({LOCK_WRITE}, 0)"]
     locks += [f"pg_advisory_xact_lock({LOCK_KEY}, {key})" for key in sorted({lock_key(k) for keys in keyed for k in keys})]
-    return "BEGIN; SELECT " + ", ".join(locks)
+    return "BEGIN; SELECT " + ", ".join(locks) + "; SAVEPOINT job"

@@ -627,3 +627,29 @@ def test_a_bad_team_is_refused_naming_the_field(app, client, official, team):
                                headers=official), 400, "players[1].team")
     assert "隊名" in body["detail_zh"] or "字串" in body["detail_zh"] or "string" in body["detail"].lower()
     assert log_length(app, "T1") == before
+
+
+def test_a_players_team_is_changed_then_cleared_and_the_team_standings_follow(app, client, official):
+    """R-tour-32: ``POST …/players/{pid}/team``: TeamChanged with the reason; the same again writes nothing."""
+    create(client, official, rounds=1, matches_per_round=1)
+    players = [{**p, "team": t} for p, t in zip(PLAYERS[:4], ["台北隊", "台北隊", "高雄隊", "高雄隊"])]
+    assert client.post(f"{BASE}/T1/players", json={"players": players}, headers=official).status_code == 201
+    moved = client.post(f"{BASE}/T1/players/P2/team", json={"team": " 高雄隊 ", "reason": "轉隊"}, headers=official)
+    assert moved.status_code == 201, moved.get_json()
+    assert moved.get_json()["records"][0]["event"] == {"type": "TeamChanged", "player_id": "P2", "team": "高雄隊",
+                                                       "reason": "轉隊"}
+    members = {t["team"]: t["members"] for t in client.get(f"{BASE}/T1/standings/teams").get_json()["teams"]}
+    assert members == {"台北隊": ["P1"], "高雄隊": ["P2", "P3", "P4"]}
+    before = log_length(app, "T1")
+    again = client.post(f"{BASE}/T1/players/P2/team", json={"team": "高雄隊"}, headers=official)
+    assert again.status_code == 200 and log_length(app, "T1") == before  # so already: nothing written
+    cleared = client.post(f"{BASE}/T1/players/P1/team", json={"team": None}, headers=official)
+    assert cleared.status_code == 201
+    assert [t["team"] for t in client.get(f"{BASE}/T1/standings/teams").get_json()["teams"]] == ["高雄隊"]
+    before = log_length(app, "T1")
+    problem(client.post(f"{BASE}/T1/players/P1/team", json={"team": "隊" * 41}, headers=official), 400, "team")
+    problem(client.post(f"{BASE}/T1/players/NOPE/team", json={"team": "甲隊"}, headers=official), 409, "player_id")
+    problem(client.post(f"{BASE}/T1/players/P1/team", json={}, headers=official), 400, "team")
+    assert client.post(f"{BASE}/T1/players/P1/team", json={"team": "甲隊"}).status_code == 401
+    assert client.post(f"{BASE}/NOPE/players/P1/team", json={"team": "甲隊"}, headers=official).status_code == 404
+    assert log_length(app, "T1") == before

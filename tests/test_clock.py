@@ -321,6 +321,21 @@ def test_publish_before_start_and_an_unseated_round_waits():
     assert kinds(log.run(201)) == ["SeatingPublished(2)", "RoundStarted(2)"]
 
 
+def test_a_round_seated_again_after_its_publication_is_no_longer_published():
+    """R-tour-31: re-seating a published round withdraws its publication, until it is published again."""
+    log = Log(first_start=None, interval_seconds=None)
+    log.add(SeatingPublished(1, format_time(at(1))), SeatingPublished(2, format_time(at(2))))
+    assert log.state.published.round == 2
+    plans = make_schedule(PLAYERS, 2, seed=7).rounds
+    log.records.append(Record(len(log.records) + 1, RoundSeated(plans[1]), at=format_time(at(3))))
+    state = log.state
+    assert state.round(2).published_at is None and state.round(2).unpublished_at == format_time(at(3))
+    assert state.published.round == 1  # the hall falls back to what the players were told
+    assert state.round(1).unpublished_at is None
+    log.add(SeatingPublished(2, format_time(at(4))))
+    assert log.state.published.round == 2 and log.state.round(2).unpublished_at is None
+
+
 def test_official_start_without_scheduled_times():
     log = Log(first_start=None, interval_seconds=None)
     assert kinds(log.run(1000)) == ["SeatingPublished(1)"]

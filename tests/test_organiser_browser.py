@@ -187,6 +187,19 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
         page.wait_for_selector("#withdrew")
         assert "劉雅婷" in page.locator("#withdrawn").inner_text()
         assert all("P8" not in t["seats"] for t in api(service, "/rounds/2")["tables"])
+        # round 2 was published, then re-seated: no longer published (R-tour-31), until published again
+        assert page.locator("#unpublished-2").is_visible() and page.locator("#published-2").count() == 0
+        assert api(service, "/seating/published")["round"] != 2
+        hall = record["context"].new_page()
+        hall.goto(base + "/t/O1/hall")
+        hall.set_viewport_size({"width": 1920, "height": 1080})
+        assert "第 2 輪座位公布後已重排" in hall.locator("#reseated-2").inner_text()
+        hall.screenshot(path=str(ARTIFACTS / "organiser-hall-reseated-1920.png"))
+        hall.close()
+        shoot(page, "organiser-seating-reseated")
+        page.locator("#publish-2-button").click()
+        page.wait_for_selector("#published-2")
+        assert page.locator("#unpublished-2").count() == 0 and api(service, "/seating/published")["round"] == 2
         shoot(page, "organiser-seating-withdrawn")
         # round 2 seated by round 1's standings instead (R-tour-28): the seven who still play, 1–4 at table 1
         page.locator("#standings-2-button").click()

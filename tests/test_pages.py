@@ -406,11 +406,14 @@ def test_score_sheet_names_the_dealer_a_scorer_entered(client, app):
     assert rows[3].startswith("3</th><td></td>")
 
 
-def test_find_your_seat_is_sorted_by_name(client, seeded):
+def test_find_your_seat_is_sorted_by_name_in_strokes(client, seeded):
+    """R-tour-33: by strokes — 王 4, 吳 7 and 李 7 (by radical: 口 before 木), 林 8, 張 11 and
+    陳 11 (弓 before 阜), 黃 12; a name that starts with a symbol first (ICU's order)."""
     body = text(client.get("/t/taipei/rounds/1/"))
     finder = body[body.index('class="grid finder"'):]
     shown = [pid for pid in re.findall(r"（(p\d)）", finder)]
-    assert shown == sorted(PLAYERS, key=lambda pid: (PLAYERS[pid], pid)) and shown != sorted(PLAYERS)
+    assert shown == ["p7", "p1", "p8", "p2", "p4", "p5", "p3", "p6"]
+    assert shown != sorted(PLAYERS, key=lambda pid: PLAYERS[pid])  # not by code point
 
 
 def test_team_standings_beside_the_players_and_their_csv(client, app):

@@ -74,7 +74,8 @@ def test_the_standings_have_a_column_per_round_and_link_the_players(app, played)
         first = totals(t.state, rounds=[1])
     pid = seats(client, headers, 1)[1]
     assert f'href="/t/E1/players/{pid}"' in html
-    assert re.search(rf'/t/E1/players/{pid}".*?</th>\s*<td class="num">-?\d+</td>\s*<td class="num">{first[pid].points}</td>',
+    assert re.search(rf'/t/E1/players/{pid}".*?</th>\s*<td class="num points">-?\d+</td>\s*'
+                     rf'<td class="num detail round" data-label="第 1 輪">{first[pid].points}</td>',
                      html, re.S)
 
 

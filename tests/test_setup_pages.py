@@ -196,3 +196,33 @@ def test_import_players_with_teams_and_a_bad_team_by_line(signed_in):
     players = signed_in.get(f"{BASE}/E1/players").get_json()["players"]
     assert [(p["id"], p["team"]) for p in players] == [("A1", "台北隊"), ("A2", "高雄隊"), ("A3", None)]
     assert '<td class="team">台北隊</td>' in response.get_data(as_text=True)
+
+
+def test_a_players_team_is_changed_on_the_players_page(signed_in):
+    """R-tour-32: an official sets, changes and clears a player's team; a bad name is refused at the field."""
+    create(signed_in)
+    page = "/t/E1/players/import"
+    signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": "姓名,隊伍\n王小明,台北隊\n李大華,\n"})
+    ids = {p["name"]: p["id"] for p in signed_in.get(f"{BASE}/E1/players").get_json()["players"]}
+    post = "/t/E1/players/team"
+    done = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["李大華"],
+                                      "team": " 台北隊 ", "reason": "報名漏填"})
+    assert done.status_code == 302 and done.headers["Location"].endswith(f"team_changed={ids['李大華']}#players")
+    teams = {p["name"]: p["team"] for p in signed_in.get(f"{BASE}/E1/players").get_json()["players"]}
+    assert teams == {"王小明": "台北隊", "李大華": "台北隊"}
+    shown = signed_in.get(done.headers["Location"]).get_data(as_text=True)
+    assert 'id="team-changed"' in shown and "已將李大華改入「台北隊」" in shown
+    bad = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": "隊" * 41})
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 400 and 'id="team-error"' in html and "隊名" in html and "team name" in html
+    unknown = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": "NOPE", "team": "甲"})
+    assert unknown.status_code == 409 and "未報名" in unknown.get_data(as_text=True)
+    cleared = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": ""})
+    assert cleared.status_code == 302
+    log = signed_in.get(f"{BASE}/E1/log").get_json()
+    changes = [r["event"] for r in log["records"] if r["event"]["type"] == "TeamChanged"]
+    assert changes == [{"type": "TeamChanged", "player_id": ids["李大華"], "team": "台北隊", "reason": "報名漏填"},
+                       {"type": "TeamChanged", "player_id": ids["王小明"], "team": None, "reason": ""}]
+    again = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": ""})
+    assert again.status_code == 302  # already so: nothing written
+    assert len(signed_in.get(f"{BASE}/E1/log").get_json()["records"]) == len(log["records"])

@@ -243,3 +243,152 @@ def test_the_first_batch_after_the_writers_session_ended_commits_on_a_new_connec
     finally:
         writer.close()
         db.close()
+
+
+# --- the lean calls of the live ingest (issue #16 item 5), held to psycopg's execute ----------------
+
+
+def test_the_lean_call_answers_as_execute_does(pg_database):
+    """``PgDatabase.run`` (a prepared statement straight on libpq) gives the rows psycopg's
+    ``execute`` gives, as text; counts what it changed; raises what ``execute`` raises."""
+    from store.dialect import PgDatabase
+
+    db = connect(pg_database)
+    try:
+        assert isinstance(db, PgDatabase)
+        ts.create_table(db, "L1", name="東一 '?'")
+        sql = "SELECT id, name, mode, created_by, 'a ? b' FROM tables WHERE id = ? AND created_by IS NULL"
+        for _ in range(3):  # prepared on the first run, reused after
+            assert db.run(sql, ("L1",)).rows == [
+                tuple(None if v is None else str(v) for v in row) for row in db.execute(sql, ("L1",)).fetchall()]
+        assert db.run(sql, ("L1",)).rows == [("L1", "東一 '?'", "digital", None, "a ? b")]
+        assert db.run(sql, ("nope",)).rows == [] and db.run(sql, ("nope",)).rowcount == 0
+        insert = ("INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
+                  "VALUES (?, 'play', CAST(? AS BIGINT), CAST(? AS BIGINT), 'draw', '{}', '{}', CAST(? AS BIGINT), ?)")
+        assert db.run(insert, ("L1", 1, 1, None, "2026-12-01T00:00:00.000Z")).rowcount == 1
+        with pytest.raises(INTEGRITY_ERRORS) as lean:
+            db.run(insert, ("L1", 1, 1, None, "2026-12-01T00:00:00.000Z"))
+        with pytest.raises(INTEGRITY_ERRORS) as reference:
+            db.execute(insert, ("L1", 1, 1, None, "2026-12-01T00:00:00.000Z"))
+        assert type(lean.value) is type(reference.value)  # UniqueViolation, both
+        with pytest.raises(TypeError, match="float"):
+            db.run(sql, (1.5,))
+        db.run_simple("BEGIN; SELECT 1; SAVEPOINT job")
+        assert db.in_transaction
+        db.run_simple("ROLLBACK")
+        assert not db.in_transaction
+    finally:
+        db.close()
+
+
+def test_a_lost_connection_is_an_operational_error_on_the_lean_calls_too(pg_database):
+    """What the app answers 503 (``api.init_app``): psycopg's ``OperationalError``, as
+    ``execute`` raises it for a session the server ended."""
+    import psycopg
+
+    killer = connect(pg_database)
+    try:
+        for call in (lambda db: db.run("SELECT 1"), lambda db: db.run_simple("COMMIT")):
+            db = connect(pg_database)
+            killer.execute("SELECT pg_terminate_backend(?)", (db.raw.info.backend_pid,))
+            with pytest.raises(psycopg.OperationalError):
+                call(db)
+            assert db.closed
+            db.close()
+    finally:
+        killer.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_appending_at_the_head_stores_what_appending_stores(backend, request, tmp_path):
+    """``append_events_at`` (on PostgreSQL the head check and the inserts in one statement)
+    stores exactly what ``stream_head`` compared, then ``append_events``, store: the same
+    rows in the same log order; nothing when the head moved; a clash refused."""
+    if backend == "sqlite":
+        database = tmp_path / "x.sqlite3"
+        init_db(database)
+    else:
+        database = request.getfixturevalue("pg_database")
+    db = connect(database)
+    try:
+        with db.atomic():
+            ts.create_table(db, "A")
+            ts.create_table(db, "B")
+        batches = [[(1, 1, "hand_start", '{"a":"東"}', '{"ok":1}')],
+                   [(1, 2, "draw", '{"b":2}', '{}'), (1, 3, "discard", '{"c":"?"}', '{"x":[1]}')],
+                   [(2, 1, "hand_start", "{}", "{}")]]
+        head = None
+        for rows in batches:
+            with db.atomic():
+                assert ts.stream_head(db, "A") == head
+                ts.append_events(db, "A", rows, actor=None)
+                assert ts.append_events_at(db, "B", head, rows, actor=None)
+            head = rows[-1][:2]
+        with db.atomic():  # a head that moved: nothing written
+            assert not ts.append_events_at(db, "B", (1, 3), [(2, 2, "draw", "{}", "{}")])
+            assert not ts.append_events_at(db, "B", None, [(1, 1, "draw", "{}", "{}")])
+        with pytest.raises(INTEGRITY_ERRORS), db.atomic():  # below the head: the database refuses it
+            ts.append_events_at(db, "B", (2, 1), [(1, 2, "draw", "{}", "{}")])
+
+        def stored(table):
+            return [(e["hand"], e["seq"], e["type"], e["body"], e["answer"], e["actor"]) for e in ts.events(db, table)]
+
+        assert stored("B") == stored("A") and len(stored("A")) == 4
+        assert [e["seq"] for e in ts.events(db, "B")] == [1, 2, 3, 1]  # log order: the rows' order
+    finally:
+        db.close()
+
+
+def test_one_batch_commits_its_good_jobs_and_rolls_back_each_failing_one(pg_database):
+    """The writer's savepoints on PostgreSQL (opened with the BEGIN, released and reopened in
+    one statement, the last one taken by the COMMIT): in one batch, the jobs that raise are
+    undone alone — two in a row too — and the others commit."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    with db.atomic():
+        ts.create_table(db, "T1")
+    hold, held = threading.Event(), threading.Event()
+
+    def first(tx):
+        held.set()
+        hold.wait(10)  # the other jobs queue meanwhile: they are the next batch
+        ts.append_event(tx.db, "T1", 1, 1, "draw", {})
+
+    def good(seq):
+        return lambda tx: ts.append_event(tx.db, "T1", 1, seq, "draw", {})
+
+    def bad(seq):
+        def work(tx):
+            ts.append_event(tx.db, "T1", 9, seq, "draw", {})
+            raise ValueError(f"job {seq}")
+        return work
+
+    outcomes: dict[int, str] = {}
+
+    def run(seq, work):
+        try:
+            writer.submit(work)
+            outcomes[seq] = "ok"
+        except ValueError:
+            outcomes[seq] = "refused"
+
+    threads = [threading.Thread(target=run, args=(1, first))]
+    threads[0].start()
+    held.wait(10)
+    jobs = [(2, good(2)), (3, bad(3)), (4, bad(4)), (5, good(5)), (6, bad(6))]
+    for seq, work in jobs:
+        threads.append(threading.Thread(target=run, args=(seq, work)))
+        threads[-1].start()
+        while len(writer._pending) < seq - 1:  # queued in this order
+            threading.Event().wait(0.001)
+    commits = writer.commits
+    hold.set()
+    for t in threads:
+        t.join(10)
+    try:
+        assert outcomes == {1: "ok", 2: "ok", 3: "refused", 4: "refused", 5: "ok", 6: "refused"}
+        assert writer.commits == commits + 2  # the first job's batch, then the other five in one
+        assert [(e["hand"], e["seq"]) for e in ts.events(db, "T1")] == [(1, 1), (1, 2), (1, 5)]
+    finally:
+        writer.close()
+        db.close()

@@ -134,3 +134,22 @@ def test_team_csv_has_a_bom_and_the_members():
     rows = list(csv.reader(io.StringIO(text[1:])))
     assert rows[0][:4] == ["名次 Rank", "隊名 Team", "隊員 Members", "總分 Points"]
     assert rows[1][:4] == ["1", "高雄隊", "陳美玲、林志強", "140"] and rows[2][:4] == ["2", "台北隊", "王小明、李大華", "-140"]
+
+
+def test_a_team_changed_moves_the_players_points_to_the_new_team():
+    """R-tour-32: TeamChanged sets a player's team; team standings follow the teams as they are now."""
+    from tournament.events import TeamChanged
+    log = append(_event(), HandRecorded((1, 1, 1, 1), _win(0, 2, 160)))
+    assert team_totals(replay(log))["台北隊"].points == 160
+    moved = append(log, TeamChanged("p0", "高雄隊", "報名誤植"))
+    rows = team_totals(replay(moved))
+    assert rows["高雄隊"].points == 0 and rows["高雄隊"].members == ("p0", "p2", "p3")
+    assert rows["台北隊"].members == ("p1",)
+    assert replay(append(moved, TeamChanged("p0", None))).player("p0").team is None
+    assert decode(encode(TeamChanged("p0", "高雄隊", "x"))) == TeamChanged("p0", "高雄隊", "x")
+    with pytest.raises(EventLogError) as info:
+        append(log, TeamChanged("p9", "甲隊"))
+    assert info.value.field == "player_id"
+    with pytest.raises(EventLogError) as info:
+        append(log, TeamChanged("p0", " "))
+    assert info.value.field == "team"

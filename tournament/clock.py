@@ -32,7 +32,7 @@ from datetime import datetime, timedelta, timezone
 
 from .codec import register
 from .errors import MatchError, TournamentError
-from .events import EventState, HandRecorded, Record, SideEvent, replay
+from .events import EventState, HandRecorded, PlayerWithdrew, Record, RoundSeated, SideEvent, replay
 from .match import DealerRuling, HandOutcome, MatchState, event_max_streak, start_match
 from .results import HandResult
 
@@ -338,6 +338,9 @@ class RoundClock:
     close_reason: str | None = None
     close_due: str = ""
     published_at: str | None = None
+    #: when the round was seated again after its seating was published (R-tour-31): the
+    #: publication is withdrawn (``published_at`` cleared) until the seating is published again
+    unpublished_at: str | None = None
     #: extra time granted: (table, seconds) each, ``None`` for every table (R-tour-27)
     extra: tuple[tuple[int | None, int], ...] = ()
     #: the pauses ended so far, in seconds (R-tour-29); ``paused_since``: the pause under way
@@ -492,7 +495,7 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
             parse_time(event.due, "due")
         return state.with_round(replace(rnd, started_at=event.at, start_due=event.due, start_late=event.late))
     if isinstance(event, SeatingPublished):
-        return state.with_round(replace(rnd, published_at=event.at))
+        return state.with_round(replace(rnd, published_at=event.at, unpublished_at=None))
     if not rnd.started:
         raise _fail(f"round {number} has not started", f"第 {number} 輪尚未開始", "round")
     if rnd.closed:
@@ -576,6 +579,9 @@ def clock_state(records: Iterable[Record]) -> ClockState:
     """
     state = ClockState()
     for record in records:
+        if isinstance(record.event, (RoundSeated, PlayerWithdrew)):
+            state = reseated(state, record)
+            continue
         if not isinstance(record.event, ClockEvent):
             continue
         try:
@@ -583,6 +589,20 @@ def clock_state(records: Iterable[Record]) -> ClockState:
         except ClockError as exc:
             raise ClockError(f"record {record.seq}: {exc.message}", field=exc.field,
                              reason_zh=f"第 {record.seq} 筆：{exc.reason_zh}") from None
+    return state
+
+
+def reseated(state: ClockState, record: Record) -> ClockState:
+    """The clock after a round was seated again (``RoundSeated``, or the rounds a withdrawal
+    re-seats): a round whose seating was already published is no longer (R-tour-31) — the
+    hall would show seats the players were not told of as if they had been — until it is
+    published again (by hand, or by the clock when its publication is due)."""
+    event = record.event
+    rounds = [event.plan.round] if isinstance(event, RoundSeated) else [p.round for p in event.reseated]
+    for number in rounds:
+        rnd = state.round(number)
+        if rnd.published_at is not None:
+            state = state.with_round(replace(rnd, published_at=None, unpublished_at=record.at or rnd.published_at))
     return state
 
 

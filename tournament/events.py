@@ -25,7 +25,7 @@ lists every record that touched a hand, reverted or not.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from referee.errors import MjrefError
@@ -44,6 +44,13 @@ TEAM_MAX = 40
 
 def _fail(message: str, zh: str, field: str = "event") -> EventLogError:
     return EventLogError(message, field=field, reason_zh=zh)
+
+
+def _check_team(team: object) -> None:
+    """A team name (R-tour-30): ``None`` (no team) or 1–:data:`TEAM_MAX` characters, not blank."""
+    if team is not None and (not isinstance(team, str) or not team.strip() or len(team) > TEAM_MAX):
+        raise _fail(f"a team name is 1–{TEAM_MAX} characters, not blank, got {team!r}",
+                    f"隊名須為 1–{TEAM_MAX} 個字且不可空白，收到 {team!r}", "team")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +159,24 @@ class PlayerWithdrew:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamChanged:
+    """A registered player's team (隊名) set, changed or cleared (``None``) by an official
+    (R-tour-32): a misspelt team, a player moved. Team standings follow the players' teams as
+    they are now, over every round (the log keeps what they were)."""
+
+    player_id: str
+    team: str | None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Reverted:
     seq: int
     reason: str
 
 
 Event = (EventCreated | PlayerRegistered | RoundSeated | SubstituteSeated | MatchSeated | HandRecorded
-         | HandCorrected | PlayerWithdrew | Reverted)
+         | HandCorrected | PlayerWithdrew | TeamChanged | Reverted)
 
 #: the records a :class:`Reverted` may undo
 REVERTIBLE = (HandRecorded, HandCorrected, Reverted)
@@ -330,10 +348,17 @@ class _Fold:
                         "player_id")
         if e.player_id in self.players:
             raise _fail(f"{e.player_id!r} is already registered", f"{e.player_id!r} 已報名", "player_id")
-        if e.team is not None and (not isinstance(e.team, str) or not e.team.strip() or len(e.team) > TEAM_MAX):
-            raise _fail(f"a team name is 1–{TEAM_MAX} characters, not blank, got {e.team!r}",
-                        f"隊名須為 1–{TEAM_MAX} 個字且不可空白，收到 {e.team!r}", "team")
+        _check_team(e.team)
         self.players[e.player_id] = Player(e.player_id, e.name, e.substitute, team=e.team)
+
+    def _on_TeamChanged(self, e: TeamChanged) -> None:
+        player = self.players.get(e.player_id) if isinstance(e.player_id, str) else None
+        if player is None:
+            raise _fail(f"{e.player_id!r} is not registered", f"{e.player_id!r} 未報名", "player_id")
+        _check_team(e.team)
+        if not isinstance(e.reason, str):
+            raise _fail(f"reason must be text, got {e.reason!r}", f"理由須為文字，收到 {e.reason!r}", "reason")
+        self.players[e.player_id] = replace(player, team=e.team)
 
     def _on_RoundSeated(self, e: RoundSeated) -> None:
         self._check_plan(e.plan)
@@ -541,5 +566,5 @@ def audit(records: Sequence[Record], key: Sequence[int]) -> list[AuditEntry]:
 __all__ = [
     "AuditEntry", "Event", "EventCreated", "EventSettings", "EventState", "HandCorrected", "HandEntry", "HandRecorded",
     "MatchSeated", "Player", "PlayerRegistered", "TEAM_MAX", "PlayerWithdrew", "Record", "Reverted", "RoundSeated",
-    "SubstituteSeated", "append", "audit", "replay",
+    "SubstituteSeated", "TeamChanged", "append", "audit", "replay",
 ]

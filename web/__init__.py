@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Flask, current_app, g
 
 from web import advancement, clock_page, console, headers, pages, results, seating_admin, setup, tiles, tools
+from web.name_order import by_name
 from web.times import local_time, minutes_left, time_zone
 
 
@@ -29,6 +30,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(lambda when: local_time(when, g.get("time_zone") or zone, current_app.config["CLOCK"].now()),
                             "local_time")
     app.add_template_filter(minutes_left, "minutes_left")
+    # players listed by name in Taiwan's order, by strokes (web/name_order.py, R-tour-33)
+    app.add_template_filter(lambda players: by_name(players, lambda p: p.name), "by_name")
     tiles.init_app(app)
     tools.init_app(app)
     headers.init_app(app)

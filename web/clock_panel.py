@@ -33,6 +33,8 @@ class ClockPanel:
     published_round: int | None = None
     #: the round's time stands still (R-tour-29): ``seconds_left`` is frozen, the countdown too
     paused: bool = False
+    #: rounds seated again after their seating was published, not yet published again (R-tour-31)
+    withdrawn_rounds: tuple[int, ...] = ()
 
 
 def clock_panel(records, now: datetime) -> ClockPanel | None:
@@ -47,11 +49,12 @@ def clock_panel(records, now: datetime) -> ClockPanel | None:
         return None
     zh, en = POLICY_TEXT[settings.at_time]
     published = state.published.round if state.published is not None else None
+    withdrawn = tuple(r.round for r in state.rounds if r.unpublished_at is not None)
     current = state.current
     if current is None:
-        return ClockPanel(None, zh, en, published_round=published)
+        return ClockPanel(None, zh, en, published_round=published, withdrawn_rounds=withdrawn)
     time_at = current.time_at(settings, now)  # paused: as if it ran again now
     left = None if current.closed or time_at is None else int(current.seconds_left(settings, now))
     return ClockPanel(current.round, zh, en, current.started_at, time_at.isoformat() if time_at else None, left,
                       current.time_called, current.closed, current.reported_tables, published,
-                      current.paused and not current.closed)
+                      current.paused and not current.closed, withdrawn)

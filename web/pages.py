@@ -40,6 +40,7 @@ from tournament.standings import (
 from web.clock_panel import clock_panel
 from web.errors import PageError, not_found, render_error
 from web.loading import Tournament, check_access, list_all, load
+from web.name_order import name_key
 
 
 def _now():
@@ -185,9 +186,10 @@ def seating(tournament_id: str, round_no: int):
 def _seating(t: Tournament, round_no: int, refresh: int | None = None):
     plan = t.round(round_no)
     cards = [card(t.name, round_no, table, t.names) for table in plan.tables]
-    # "find your seat": by name, as a player looks for it (then id, for namesakes)
+    # "find your seat": by name in Taiwan's order, by strokes (R-tour-33), as a player looks
+    # for it; namesakes by id
     finder = sorted(((s.label, s.player, c.table, s.wind) for c in cards for s in c.seats if s.player is not None),
-                    key=lambda row: (t.names.get(row[1], row[0]), row[1]))
+                    key=lambda row: (name_key(t.names.get(row[1], row[0])), row[1]))
     return render_template("seating.html", t=t, round_no=round_no, cards=cards, finder=finder, refresh=refresh,
                            clock=clock_panel(t.records, _now()))
 
@@ -200,7 +202,8 @@ def hall_round(t: Tournament) -> int | None:
     """The round the hall screen shows: the round in play while it is (players look for the
     table they play at, even when the next round's seating is already published); between
     rounds the latest whose seating the clock published, else the clock's last round, else the
-    latest round with a result, else the first seated."""
+    latest round with a result, else the first seated. A round seated again after its seating
+    was published is not published until it is published again (R-tour-31): the screen says so."""
     clock = clock_panel(t.records, _now())
     if clock is not None and clock.round is not None and not clock.closed:
         return clock.round
@@ -275,6 +278,7 @@ def standings_page(tournament_id: str):
                            rounds=rounds, columns=_columns(chain), csv_url=csv_url(tournament_id),
                            clock=clock_panel(t.records, _now()), played=played, by_round=by_round,
                            teams=teams, team_by_round=team_by_round,
+                           team_of={p.player_id: p.team for p in t.state.players if p.team},
                            team_csv_url=team_csv_url(tournament_id) if teams else None)
 
 
@@ -294,7 +298,9 @@ def player_page(tournament_id: str, player_id: str):
     if record is None:
         raise not_found(f"選手「{player_id}」", f"player {player_id!r}")
     names = {p.code: (p.zh, p.en) for p in PATTERNS}
-    return render_template("player.html", t=t, p=record, names=names, winds="東南西北")
+    registered = t.state.player(player_id)
+    return render_template("player.html", t=t, p=record, names=names, winds="東南西北",
+                           team=registered.team if registered else None)
 
 
 @bp.get("/<tournament_id>/standings.csv")

@@ -123,6 +123,12 @@ def match_status(loaded, key3: tuple[int, int, int]) -> dict:
     return {"hands": hands, "deal": deal, "over": over, "drawn": first is not None and prov.dealer_of(*key3) is not None}
 
 
+def _teams(loaded, key3) -> list[str | None]:
+    """Each seat's team (R-tour-30), ``None`` for none or an empty 替補 seat."""
+    players = [loaded.state.player(pid) if pid else None for pid in loaded.state.seats(*key3)]
+    return [p.team if p else None for p in players]
+
+
 def _names(loaded, key3) -> list[str]:
     seats = loaded.state.seats(*key3)
     out = []
@@ -270,6 +276,7 @@ def _page(tid: str, key3, *, values=None, errors=None, shown=None, status: int =
                      "entry": entered.entry if entered is not None else None})
     return render_template(
         "results_match.html", tid=tid, key3=key3, name=loaded.settings.name, names=names, rows=rows, state=state,
+        teams=_teams(loaded, key3),
         patterns=_patterns(ruleset), multiple=PlayRules.of(ruleset).multiple_wins, max_also=MAX_ALSO,
         seven_rob_one=table_for(ruleset).seven_rob_one, values=values if values is not None else defaults,
         errors=errors or {}, shown=shown, recorded=recorded, official=person.is_official, winds=WINDS_ZH,

@@ -257,11 +257,12 @@ def _looks_like_id(cell: str) -> bool:
     return bool(re.fullmatch(r"[A-Za-z0-9_-]+", cell))
 
 
-def _players_page(tid: str, *, values=None, errors=None, status: int = 200, added=None):
+def _players_page(tid: str, *, values=None, errors=None, status: int = 200, added=None, team_error=None):
     loaded = load(tid)
+    changed = loaded.state.player(request.args.get("team_changed", ""))
     return render_template("setup_players.html", tid=tid, name=loaded.settings.name, players=loaded.state.players,
-                           values=values or {}, errors=errors or [], added=added,
-                           created=request.args.get("created")), status
+                           values=values or {}, errors=errors or [], added=added, team_error=team_error,
+                           team_changed=changed, created=request.args.get("created")), status
 
 
 @bp.get("/t/<tid>/players/import")
@@ -294,6 +295,20 @@ def players_post(tid: str):
         return _players_page(tid, values=values, errors=[(_line_of(problem.field, lines), problem.detail_zh,
                                                           problem.detail)], status=problem.code)
     return _players_page(tid, added=len(players))
+
+
+@bp.post("/t/<tid>/players/team")
+def team_post(tid: str):
+    """改隊伍 A player's team set, changed or cleared (R-tour-32), from the players' page."""
+    person = _official()
+    player_id = request.form.get("player_id", "")
+    team = request.form.get("team", "")
+    values = {"team_player": player_id, "team": team}
+    try:
+        commands.change_team(tid, player_id, team, request.form.get("reason", "").strip(), actor=person.principal.id)
+    except ApiProblem as problem:
+        return _players_page(tid, values=values, team_error=(problem.detail_zh, problem.detail), status=problem.code)
+    return redirect(url_for("setup.players_page", tid=tid, team_changed=player_id) + "#players")
 
 
 def _line_of(field: str | None, lines: list[int]) -> int:
@@ -340,14 +355,17 @@ def render_seating(tid: str, *, errors=None, status: int = 200, values=None):
 
 def _published(records) -> dict:
     """The clock's publication: ``configured`` (a clock is set, so publishing is possible),
-    ``round`` (the latest published) and ``at`` (when), from :func:`tournament.clock.clock_state`."""
+    ``round`` (the latest published), ``at`` (when), and ``withdrawn``: the rounds seated again
+    after their seating was published, to be published again (R-tour-31), from
+    :func:`tournament.clock.clock_state`."""
     try:
         clock = clock_state(records)
     except ValueError:  # clock events that do not fold: the page still shows the seating
-        return {"configured": False, "round": None, "at": None}
+        return {"configured": False, "round": None, "at": None, "withdrawn": set()}
     shown = clock.published
     return {"configured": clock.settings is not None, "round": shown.round if shown else None,
-            "at": shown.published_at if shown else None}
+            "at": shown.published_at if shown else None,
+            "withdrawn": {r.round for r in clock.rounds if r.unpublished_at is not None}}
 
 
 @bp.get("/t/<tid>/seating")

@@ -162,6 +162,21 @@ def clock_table_hands(clock, count):
     clock["match"] = match
 
 
+@when(parsers.parse("賽事：時鐘於 {hhmm} 重新排第 {number:d} 輪座位"))
+def clock_reseat(clock, hhmm, number):
+    """R-tour-31: the round seated again (another schedule's round) at ``hhmm``."""
+    records = _records(clock)
+    plan = make_schedule(PLAYERS, 2, seed=8).rounds[number - 1]
+    records.append(Record(len(records) + 1, RoundSeated(plan), at=format_time(_at(hhmm))))
+    clock_state(records)
+
+
+@then(parsers.parse("賽事：時鐘第 {number:d} 輪座位未公布，公布於 {hhmm} 撤回"))
+def clock_unpublished(clock, number, hhmm):
+    rnd = clock_state(_records(clock)).round(number)
+    assert rnd.published_at is None and rnd.unpublished_at == format_time(_at(hhmm))
+
+
 @then(parsers.parse("賽事：時鐘記錄 {items}"))
 def clock_recorded(clock, items):
     assert [_describe(e) for e in clock["last"]] == [i.strip() for i in items.split("、")]

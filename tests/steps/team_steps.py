@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from pytest_bdd import given, parsers, then
+from pytest_bdd import given, parsers, then, when
 
-from tournament.events import EventCreated, EventSettings, PlayerRegistered, RoundSeated, append, replay
+from tournament.events import EventCreated, EventSettings, PlayerRegistered, RoundSeated, TeamChanged, append, replay
 from tournament.schedule import RoundPlan, TablePlan
 from tournament.standings import team_standings, team_totals
 
@@ -23,6 +23,17 @@ def team_table_event(tourney, name, players):
     tourney["log"] = append((), EventCreated(EventSettings(name, rounds=1)),
                             *[PlayerRegistered(m["name"], m["name"], team=m["team"]) for m in members],
                             RoundSeated(RoundPlan(1, (TablePlan(1, seats),))), by="official")
+
+
+@when(parsers.parse("賽事：裁判將{player}改入{team}（{reason}）"))
+def team_changed(tourney, player, team, reason):
+    """R-tour-32: a player's team changed by an official, with the reason."""
+    tourney["log"] = append(tourney["log"], TeamChanged(player, team, reason), by="official")
+
+
+@when(parsers.parse("賽事：裁判將{player}移出隊伍（{reason}）"))
+def team_cleared(tourney, player, reason):
+    tourney["log"] = append(tourney["log"], TeamChanged(player, None, reason), by="official")
 
 
 @then(parsers.parse("賽事：隊伍總分 {spec}"))
