@@ -25,3 +25,17 @@ def test_one_surname_goes_on_by_the_next_character_and_latin_names_come_after():
 def test_objects_are_sorted_by_the_name_given_and_keep_their_order_when_equal():
     rows = [("p2", "林志強"), ("p1", "王小明"), ("p3", "林志強")]
     assert by_name(rows, lambda r: r[1]) == [("p1", "王小明"), ("p2", "林志強"), ("p3", "林志強")]
+
+
+def test_without_icu_names_go_by_code_point_and_nothing_fails(monkeypatch):
+    """A machine without the system's ICU lists names by code point (logged), never a 500."""
+    from web import name_order
+
+    name_order._collator.cache_clear()
+    name_order.name_key.cache_clear()
+    monkeypatch.setattr(name_order.ctypes.util, "find_library", lambda name: None)  # the system's part
+    try:
+        assert by_name(["陳一", "王小明", "Alice", "丁一"]) == ["Alice", "丁一", "王小明", "陳一"]
+    finally:
+        name_order._collator.cache_clear()
+        name_order.name_key.cache_clear()

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import logging
 import re
 import threading
 from functools import lru_cache
+
+logger = logging.getLogger(__name__)
 
 #: ICU's locale for Taiwan: its default collation orders Han characters by strokes
 LOCALE = b"zh_Hant_TW"
@@ -61,17 +64,22 @@ class _Collator:
 
 
 @lru_cache(maxsize=1)
-def _collator() -> _Collator:
-    return _Collator(LOCALE)
+def _collator() -> _Collator | None:
+    """The collator, or ``None`` (logged once) where the system has no ICU: a page then lists
+    names by code point rather than fail (``make run`` installs ICU; R-tour-33)."""
+    try:
+        return _Collator(LOCALE)
+    except CollationUnavailable as exc:
+        logger.warning("姓名依字碼排序（無 ICU）/ names sorted by code point, not strokes: %s", exc)
+        return None
 
 
 @lru_cache(maxsize=4096)
 def name_key(name: str) -> bytes:
     """The sort key of a name in Taiwan's order (by strokes; R-tour-33): compare keys as bytes.
-
-    :raises CollationUnavailable: the system has no ICU library.
-    """
-    return _collator().key(name)
+    Without the system's ICU, the name's UTF-32 (big-endian) bytes: code point order."""
+    collator = _collator()
+    return collator.key(name) if collator is not None else name.encode("utf-32-be")
 
 
 def by_name(items, name=lambda item: item):
