@@ -80,10 +80,12 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                  "front": lambda: tree_cpu_seconds(front.pid), "client": time.process_time,
                  "machine": machine_cpu_seconds}
         before = {k: f() for k, f in parts.items()}
+        wall = time.monotonic()
         flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
         result = asyncio.run(run_open(front_port, tokens, flat, args.rate, args.timeout, args.max_batch,
                                       warmup=args.warmup, timeline=args.timeline))
         used = {k: f() - before[k] for k, f in parts.items()}
+        wall = time.monotonic() - wall
         cpu = used["app"]
         import psycopg
 
@@ -97,7 +99,7 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                        "app_cpu_ms_per_post": round(cpu / max(1, result["posts"]) * 1e3, 3),
                        **{f"{k}_cpu_ms_per_event": round(v / max(1, result["events"]) * 1e3, 3)
                           for k, v in used.items() if k != "app"},
-                       "machine_busy_share": round(used["machine"] / (result["seconds"] * os.cpu_count()), 2),
+                       "machine_busy_share": round(used["machine"] / (wall * os.cpu_count()), 2),
                        "load_average": [round(x, 2) for x in os.getloadavg()]})
         return result
     finally:
