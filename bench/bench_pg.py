@@ -128,18 +128,21 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--timeout", type=float, default=15.0, help="stop posting after this many seconds")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--timeline", action="store_true", help="print p50/p99 per second of each run")
+    parser.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="a PostgreSQL server setting for the throwaway cluster (repeatable), e.g. commit_delay=200")
     args = parser.parse_args(argv)
     from tests.pgcluster import Cluster
 
     work = Path(tempfile.mkdtemp(prefix="mjref-bench-pg-"))
     if os.geteuid() == 0:
         os.chmod(work, 0o755)
-    cluster = Cluster(fsync=True).start()
+    settings = dict(item.split("=", 1) for item in args.pg_setting)
+    cluster = Cluster(fsync=True, settings=settings).start()
     results = []
     try:
         for n in args.servers:
             print(f"{n} server(s) ...", file=sys.stderr)
-            results.append(run_one(cluster, n, args, work))
+            results.append({**run_one(cluster, n, args, work), "pg_settings": settings})
             print(json.dumps(results[-1]), file=sys.stderr)
     finally:
         cluster.remove()
@@ -147,7 +150,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     keys = ("servers", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
             "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "inner_nginx_cpu_ms_per_event", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
             "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "machine_busy_share", "threads", "processes_per_server",
-            "load_average")
+            "pg_settings", "load_average")
     print(json.dumps([{k: r[k] for k in keys} for r in results], indent=2))
     return results
 
