@@ -13,7 +13,7 @@ every answer checked, the stored count checked at the end — through the front.
 Everything runs on the one machine: the servers, PostgreSQL, nginx and the load client
 share its cores, so more servers add processes, not cores (see ``docs/performance.md``).
 So each run prints where the CPU went, per event acknowledged: ``app`` (each server's uWSGI
-and its nginx), ``pg`` (the postmaster and its backends, ended ones too), ``front`` (the front
+and its nginx; ``inner_nginx``: those nginx alone), ``pg`` (the postmaster and its backends, ended ones too), ``front`` (the front
 nginx), ``client`` (this process, the load), ``machine`` (the whole machine's busy time, other
 work included: compare it with the sum of the others to see how much was not ours), and
 ``machine_busy_share`` (1.0: both cores busy all along — the run measured a saturated machine).
@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_ingest import admin_token, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
+from bench.bench_ingest import admin_token, cpu_seconds, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
 from tests.servicekit import start_front
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +44,18 @@ def machine_cpu_seconds() -> float:
     with open("/proc/stat") as f:
         fields = [int(x) for x in f.readline().split()[1:]]
     return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def named_cpu_seconds(pid: int, name: str) -> float:
+    """CPU time of the processes called *name* (``/proc/<pid>/comm``) among *pid* and its descendants."""
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            own = cpu_seconds(pid) if f.read().strip() == name else 0.0
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(k) for k in f.read().split()]
+    except OSError:
+        return 0.0
+    return own + sum(named_cpu_seconds(kid, name) for kid in kids)
 
 
 def run_one(cluster, servers: int, args, work: Path) -> dict:
@@ -63,14 +75,17 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
         tokens = asyncio.run(setup_tables(front_port, admin, names))
         postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
         parts = {"app": lambda: sum(tree_cpu_seconds(p.pid) for p in procs),  # uWSGI and each server's nginx
+                 "inner_nginx": lambda: sum(named_cpu_seconds(p.pid, "nginx") for p in procs),  # part of app
                  "pg": lambda: tree_cpu_seconds(postmaster, with_reaped=True),
                  "front": lambda: tree_cpu_seconds(front.pid), "client": time.process_time,
                  "machine": machine_cpu_seconds}
         before = {k: f() for k, f in parts.items()}
+        wall = time.monotonic()
         flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
         result = asyncio.run(run_open(front_port, tokens, flat, args.rate, args.timeout, args.max_batch,
                                       warmup=args.warmup, timeline=args.timeline))
         used = {k: f() - before[k] for k, f in parts.items()}
+        wall = time.monotonic() - wall
         cpu = used["app"]
         import psycopg
 
@@ -84,7 +99,7 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                        "app_cpu_ms_per_post": round(cpu / max(1, result["posts"]) * 1e3, 3),
                        **{f"{k}_cpu_ms_per_event": round(v / max(1, result["events"]) * 1e3, 3)
                           for k, v in used.items() if k != "app"},
-                       "machine_busy_share": round(used["machine"] / (result["seconds"] * os.cpu_count()), 2),
+                       "machine_busy_share": round(used["machine"] / (wall * os.cpu_count()), 2),
                        "load_average": [round(x, 2) for x in os.getloadavg()]})
         return result
     finally:
@@ -113,26 +128,29 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--timeout", type=float, default=15.0, help="stop posting after this many seconds")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--timeline", action="store_true", help="print p50/p99 per second of each run")
+    parser.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="a PostgreSQL server setting for the throwaway cluster (repeatable), e.g. commit_delay=200")
     args = parser.parse_args(argv)
     from tests.pgcluster import Cluster
 
     work = Path(tempfile.mkdtemp(prefix="mjref-bench-pg-"))
     if os.geteuid() == 0:
         os.chmod(work, 0o755)
-    cluster = Cluster(fsync=True).start()
+    settings = dict(item.split("=", 1) for item in args.pg_setting)
+    cluster = Cluster(fsync=True, settings=settings).start()
     results = []
     try:
         for n in args.servers:
             print(f"{n} server(s) ...", file=sys.stderr)
-            results.append(run_one(cluster, n, args, work))
+            results.append({**run_one(cluster, n, args, work), "pg_settings": settings})
             print(json.dumps(results[-1]), file=sys.stderr)
     finally:
         cluster.remove()
         shutil.rmtree(work, ignore_errors=True)
     keys = ("servers", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
-            "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
+            "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "inner_nginx_cpu_ms_per_event", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
             "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "machine_busy_share", "threads", "processes_per_server",
-            "load_average")
+            "pg_settings", "load_average")
     print(json.dumps([{k: r[k] for k in keys} for r in results], indent=2))
     return results
 

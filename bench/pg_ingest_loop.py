@@ -7,8 +7,9 @@ what the app does per POST, for a profiler or callgrind to count::
     .venv/bin/python -m bench.pg_ingest_loop --tables 20 --profile      # cProfile, top 30 by own time
     .venv/bin/python -m bench.pg_ingest_loop --tables 20                # CPU and statements per POST
 
-It prints the process's CPU per POST and the statements sent to PostgreSQL per POST (counted
-at psycopg's ``Connection.execute`` and ``Cursor.executemany``), and checks every answer
+It prints the process's CPU per POST, PostgreSQL's (the postmaster and its backends), and the
+statements sent to PostgreSQL per POST (counted at psycopg's ``Connection.execute`` and
+``Cursor.executemany`` and at :meth:`store.dialect.PgDatabase.run`), and checks every answer
 (200, ``accepted``) and the stored count.
 """
 from __future__ import annotations
@@ -110,6 +111,11 @@ def main(argv: list[str] | None = None) -> dict:
             post(name, data)
         statements.clear()
         profiler = cProfile.Profile(time.thread_time) if args.profile else None
+        from bench.bench_ingest import tree_cpu_seconds
+
+        postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        pg_cpu = tree_cpu_seconds(postmaster, with_reaped=True)
+        pg_sys = tree_cpu_seconds(postmaster, "system")
         cpu, wall, own = time.process_time(), time.perf_counter(), time.thread_time()
         if profiler:
             profiler.enable()
@@ -122,6 +128,8 @@ def main(argv: list[str] | None = None) -> dict:
         if profiler:
             profiler.disable()
         cpu, wall, own = time.process_time() - cpu, time.perf_counter() - wall, time.thread_time() - own
+        pg_cpu = tree_cpu_seconds(postmaster, with_reaped=True) - pg_cpu
+        pg_sys = tree_cpu_seconds(postmaster, "system") - pg_sys  # the live processes' kernel time
         psycopg.Connection.execute, psycopg.Cursor.executemany = execute, executemany
         if lean[0] is not None:
             dialect.PgDatabase.run, dialect.PgDatabase.run_simple = lean
@@ -133,6 +141,8 @@ def main(argv: list[str] | None = None) -> dict:
             raise SystemExit(f"posted {sum(e for _, _, e in posts)} events but {stored} are stored")
         result = {"posts": n, "events": events, "cpu_ms_per_post": round(cpu / n * 1e3, 3),
                   "posting_thread_cpu_ms_per_post": round(own / n * 1e3, 3),
+                  "postgresql_cpu_ms_per_post": round(pg_cpu / n * 1e3, 3),
+                  "postgresql_system_cpu_ms_per_post": round(pg_sys / n * 1e3, 3),
                   "wall_ms_per_post": round(wall / n * 1e3, 3),
                   "statements_per_post": round(sum(statements.values()) / n, 2),
                   "by_statement": {k: round(v / n, 2) for k, v in statements.most_common()},

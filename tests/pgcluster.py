@@ -45,11 +45,13 @@ def _free_port() -> int:
 class Cluster:
     """One PostgreSQL server of the tests' own: :meth:`start`, :meth:`new_database`, :meth:`stop`."""
 
-    def __init__(self, *, fsync: bool = False):
+    def __init__(self, *, fsync: bool = False, settings: dict[str, str] | None = None):
         self.bin = pg_bin()
         if self.bin is None:
             raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql) / 未安裝 PostgreSQL")
         self.fsync = fsync
+        #: more server settings (``-c name=value``), e.g. a benchmark's ``commit_delay``
+        self.settings = dict(settings or {})
         self.folder = Path(tempfile.mkdtemp(prefix="mjref-pg-"))
         self.data = self.folder / "data"
         self.log = self.folder / "server.log"
@@ -76,7 +78,8 @@ class Cluster:
                       "--locale=C.UTF-8", "--no-sync")
         options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} "
                    f"-c max_connections=300 -c shared_buffers=32MB -c fsync={'on' if self.fsync else 'off'} "
-                   "-c full_page_writes=off -c log_min_messages=warning")
+                   "-c full_page_writes=off -c log_min_messages=warning"
+                   + "".join(f" -c {name}={value}" for name, value in self.settings.items()))
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "-t", "60", "start")
         return self
 
