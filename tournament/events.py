@@ -161,12 +161,15 @@ class PlayerWithdrew:
 @dataclass(frozen=True, slots=True)
 class TeamChanged:
     """A registered player's team (隊名) set, changed or cleared (``None``) by an official
-    (R-tour-32): a misspelt team, a player moved. Team standings follow the players' teams as
-    they are now, over every round (the log keeps what they were)."""
+    (R-tour-32). ``from_round`` ``None``: the registration corrected (a misspelt team, the
+    wrong team typed), every round counts for the new team; a round number: the player moves
+    from that round on, the rounds before it stay with the team he played them for (their
+    team totals were announced)."""
 
     player_id: str
     team: str | None
     reason: str = ""
+    from_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +204,33 @@ class Player:
     withdrawn_before: int | None = None
     #: the team the player plays for (R-tour-30), ``None`` outside team events
     team: str | None = None
+    #: the teams he played for before a move (R-tour-32): ``(until_round, team)`` pairs in
+    #: order, ``team`` for the rounds before ``until_round`` (and from the previous pair's)
+    teams_before: tuple[tuple[int, str | None], ...] = ()
+
+    def team_in(self, round_no: int) -> str | None:
+        """The team the player's hands in round ``round_no`` count for (R-tour-32)."""
+        for until, team in self.teams_before:
+            if round_no < until:
+                return team
+        return self.team
+
+    def moved(self, team: str | None, from_round: int | None = None) -> "Player":
+        """The player after a :class:`TeamChanged` to ``team`` from ``from_round`` (``None``:
+        every round, the registration corrected)."""
+        if from_round is None or from_round <= 1:
+            return replace(self, team=team, teams_before=())
+        pairs = [(until, t) for until, t in self.teams_before if until < from_round]
+        pairs.append((from_round, self.team_in(from_round - 1)))
+        merged: list[tuple[int, str | None]] = []
+        for until, t in pairs:  # a segment of the same team as the next is one segment
+            if merged and merged[-1][1] == t:
+                merged[-1] = (until, t)
+            else:
+                merged.append((until, t))
+        if merged and merged[-1][1] == team:
+            merged.pop()
+        return replace(self, team=team, teams_before=tuple(merged))
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +388,11 @@ class _Fold:
         _check_team(e.team)
         if not isinstance(e.reason, str):
             raise _fail(f"reason must be text, got {e.reason!r}", f"理由須為文字，收到 {e.reason!r}", "reason")
-        self.players[e.player_id] = replace(player, team=e.team)
+        rounds = self.settings.rounds
+        if e.from_round is not None and (type(e.from_round) is not int or not 1 <= e.from_round <= rounds):
+            raise _fail(f"from_round must be 1–{rounds} or none, got {e.from_round!r}",
+                        f"轉隊輪次須為 1–{rounds} 或不填（更正報名），收到 {e.from_round!r}", "from_round")
+        self.players[e.player_id] = player.moved(e.team, e.from_round)
 
     def _on_RoundSeated(self, e: RoundSeated) -> None:
         self._check_plan(e.plan)
@@ -444,7 +478,7 @@ class _Fold:
         if played:
             raise _fail(f"round {played[0]} already has results", f"第 {played[0]} 輪已有成績，退賽須自下一輪起",
                         "before_round")
-        self.players[e.player_id] = Player(player.player_id, player.name, player.substitute, e.before_round, player.team)
+        self.players[e.player_id] = replace(player, withdrawn_before=e.before_round)
         given = sorted(p.round for p in e.reseated)
         if given != later:
             raise _fail(f"the withdrawal must re-seat rounds {later}, it gives {given}",
