@@ -297,6 +297,14 @@ class _Fold:
         self.played: set[int] = set()
         self.seq = 0
 
+    def copy(self) -> "_Fold":
+        """A fold that goes on from this one, this one unchanged (its values are frozen)."""
+        out = _Fold()
+        out.settings, out.seq = self.settings, self.seq
+        out.players, out.rounds, out.seatings = dict(self.players), dict(self.rounds), dict(self.seatings)
+        out.hands, out.counts, out.played = dict(self.hands), dict(self.counts), set(self.played)
+        return out
+
     def freeze(self, last_seq: int) -> EventState:
         return EventState(self.settings, tuple(self.players.values()),
                           tuple(self.rounds[k] for k in sorted(self.rounds)),
@@ -525,19 +533,56 @@ def replay(records: Iterable[Record]) -> EventState:
     :raises EventLogError: a gap in the sequence numbers, or an event that does not apply;
         the message names the record.
     """
+    return replay_kept(records).state
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A log's state and the fold that made it, which :func:`replay_more` carries on over the
+    records appended since (the fold is never changed once made: it is copied first)."""
+
+    state: EventState
+    fold: "_Fold"
+
+
+def replay_kept(records: Iterable[Record]) -> Replay:
+    """:func:`replay`, keeping the fold for :func:`replay_more`."""
     records = list(records)
     for n, record in enumerate(records, 1):
         if record.seq != n:
             raise _fail(f"record {n} has sequence number {record.seq}", f"第 {n} 筆紀錄序號為 {record.seq}", "seq")
     effective, _ = _in_effect(records)
     fold = _Fold()
-    for record in effective:
+    _fold_all(fold, effective)
+    return Replay(fold.freeze(len(records)), fold)
+
+
+def replay_more(done: Replay, records: Sequence[Record]) -> Replay:
+    """The replay of ``records``, a log whose first ``done.state.last_seq`` records ``done``
+    replayed (the log is append-only): only the records after them are folded — the same
+    state as :func:`replay` of them all (``tests/test_tournament_events.py`` holds it to it).
+    A :class:`Reverted` among them undoes an earlier record, so the log is then replayed
+    from the start.
+
+    :raises EventLogError: as :func:`replay`.
+    """
+    start = done.state.last_seq
+    added = list(records[start:])
+    if len(records) < start or any(isinstance(r.event, Reverted) for r in added) \
+            or any(r.seq != start + k for k, r in enumerate(added, 1)):
+        return replay_kept(records)
+    fold = done.fold.copy()
+    _fold_all(fold, added)
+    return Replay(fold.freeze(len(records)), fold)
+
+
+def _fold_all(fold: "_Fold", records: Iterable[Record]) -> None:
+    for record in records:
         fold.seq = record.seq
         try:
             fold.apply(record)
         except MjrefError as exc:
             raise _at_record(record.seq, exc) from (None if isinstance(exc, EventLogError) else exc)
-    return fold.freeze(len(records))
 
 
 def _at_record(seq: int, exc: MjrefError) -> EventLogError:
@@ -600,5 +645,5 @@ def audit(records: Sequence[Record], key: Sequence[int]) -> list[AuditEntry]:
 __all__ = [
     "AuditEntry", "Event", "EventCreated", "EventSettings", "EventState", "HandCorrected", "HandEntry", "HandRecorded",
     "MatchSeated", "Player", "PlayerRegistered", "TEAM_MAX", "PlayerWithdrew", "Record", "Reverted", "RoundSeated",
-    "SubstituteSeated", "TeamChanged", "append", "audit", "replay",
+    "Replay", "SubstituteSeated", "TeamChanged", "append", "audit", "replay", "replay_kept", "replay_more",
 ]
