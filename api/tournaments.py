@@ -262,9 +262,10 @@ def withdraw(data: dict, tid: str):
 @_idempotent
 def change_player_team(data: dict, tid: str, player_id: str):
     """改隊伍 A player's team set, changed or cleared (R-tour-32): a ``TeamChanged`` record with the
-    reason; the team standings follow the teams as they are now. 409 for a player not registered."""
+    reason: every round (``from_round`` null, the registration corrected) or from ``from_round`` on (a
+    move: the rounds before stay with the team he played them for). 409 for a player not registered."""
     principal = _official()
-    return change_team(tid, player_id, data["team"], data["reason"], actor=principal.id)
+    return change_team(tid, player_id, data["team"], data["reason"], actor=principal.id, from_round=data["from_round"])
 
 
 # --- 搬風 and 定莊 ---------------------------------------------------------------------------------

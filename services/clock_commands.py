@@ -109,6 +109,8 @@ def round_view(rnd: RoundClock, state: ClockState, event_state: EventState, now:
         "closed_at": rnd.closed_at,
         "close_reason": rnd.close_reason,
         "seating_published_at": rnd.published_at,
+        # seated again after its publication, not published since (R-tour-31): publish it again
+        "seating_withdrawn_at": rnd.unpublished_at,
         "extra": [{"table": t, "seconds": s} for t, s in rnd.extra],
         "table_time_at": {str(t): format_time(rnd.table_time_at(state.settings, t)) for t in rnd.extended_tables}
         if state.settings and rnd.started else {},

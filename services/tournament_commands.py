@@ -138,32 +138,47 @@ def register(tid: str, data: dict, *, actor: int | None) -> Response:
     return write(tid, events, actor=actor, answer=lambda w: answer(w.added, w.loaded.state))
 
 
-def change_team(tid: str, player_id: str, team: str | None, reason: str, *, actor: int | None) -> Response:
+def change_team(tid: str, player_id: str, team: str | None, reason: str, *, actor: int | None,
+                from_round: int | None = None) -> Response:
     """A player's team set, changed or cleared (R-tour-32): a :class:`TeamChanged` record for
-    ``actor`` (the players' page and ``POST …/players/{pid}/team``). Nothing is written when the
-    team is already so (200).
+    ``actor`` (the players' page and ``POST …/players/{pid}/team``), every round when
+    ``from_round`` is ``None`` (the registration corrected), else from that round on (a move:
+    the rounds before stay with the team he played them for). Nothing is written when the
+    teams are already so (200).
 
-    :raises ApiProblem: 404 no such event; 400 naming ``team`` for a name too long; 409 for a player
-        not registered.
+    :raises ApiProblem: 404 no such event; 400 naming ``team`` for a name too long, ``reason``
+        for a reason too long, ``from_round`` for a round the event does not have; 409 for a
+        player not registered.
     """
     load(tid)
     team = _team(team)
     if team is not None and len(team) > TEAM_MAX:
         raise bad_request("bad_team", "team", f"a team name is 1–{TEAM_MAX} characters, got {len(team)}",
                           f"隊名須為 1–{TEAM_MAX} 個字，收到 {len(team)} 個字")
+    if len(reason) > REASON_MAX:
+        raise bad_request("bad_reason", "reason", f"a reason is at most {REASON_MAX} characters, got {len(reason)}",
+                          f"理由至多 {REASON_MAX} 個字，收到 {len(reason)} 個字")
 
     def events(db):
         loaded = replayed(db, tid)
+        rounds = loaded.settings.rounds
+        if from_round is not None and not 1 <= from_round <= rounds:
+            raise bad_request("bad_round", "from_round", f"from_round must be 1–{rounds}, got {from_round}",
+                              f"轉隊輪次須為第 1–{rounds} 輪，收到 {from_round}")
         player = loaded.state.player(player_id)
         if player is None:
             raise refused(EventLogError(f"{player_id!r} is not registered", field="player_id",
                                         reason_zh=f"選手「{player_id}」未報名"))
-        if player.team == team:
+        if player.moved(team, from_round) == player:
             raise Duplicate({"records": [], "players": [player_dict(p) for p in loaded.state.players]})
-        return [TeamChanged(player_id, team, reason)]
+        return [TeamChanged(player_id, team, reason, from_round)]
 
     return write(tid, events, actor=actor,
                  answer=lambda w: {"records": records_of(w.added), "players": [player_dict(p) for p in w.loaded.state.players]})
+
+
+#: the longest reason a team change takes (as ``TeamChangeSchema``)
+REASON_MAX = 500
 
 
 def _team(name: str | None) -> str | None:

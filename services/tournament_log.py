@@ -3,20 +3,23 @@
 The log is the truth (``tournament_events``); every read replays it with
 :func:`tournament.events.replay` and folds the side events with
 :func:`tournament.provenance.fold`. A replay is kept per tournament and reused while the
-log's last sequence number is unchanged (the log is append-only: same number, same log).
+log's last sequence number is unchanged (the log is append-only: same number, same log);
+when records were appended since, only those are folded onto it
+(:func:`tournament.events.replay_more`): in a hall where every table enters hands, a read
+(the scorer's preview, a page) would otherwise replay the whole event after each write.
 Appends are :func:`services.tournament_write.write` (the API's and the pages').
 """
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import current_app
 
 from services.problems import not_found
 from store import get_db
 from store import tournaments as tstore
-from tournament.events import EventState, Record, replay
+from tournament.events import EventState, Record, Replay, replay_kept, replay_more
 from tournament.provenance import Provenance, fold
 
 
@@ -28,6 +31,8 @@ class Loaded:
     records: tuple[Record, ...]
     state: EventState
     provenance: Provenance
+    #: the replay's fold, carried on by the next :func:`load` (not part of what is compared)
+    replay: Replay | None = field(default=None, compare=False, repr=False)
 
     @property
     def settings(self):
@@ -53,7 +58,13 @@ def load(tournament_id: str, db=None) -> Loaded:
     if hit is not None and hit.records and hit.records[-1].seq == last and hit.row["created_at"] == row["created_at"]:
         return hit
     records = tuple(tstore.load_records(db, tournament_id))
-    loaded = Loaded(row, records, replay(records), fold(records))
+    if hit is not None and hit.replay is not None and hit.row["created_at"] == row["created_at"] \
+            and len(records) >= len(hit.records) and (not hit.records or records[len(hit.records) - 1] == hit.records[-1]):
+        done = replay_more(hit.replay, records)  # only the records appended since
+        provenance = fold(records[len(hit.records):], hit.provenance)
+    else:
+        done, provenance = replay_kept(records), fold(records)
+    loaded = Loaded(row, records, done.state, provenance, done)
     with lock:
         entries[tournament_id] = loaded
     return loaded
@@ -62,7 +73,8 @@ def load(tournament_id: str, db=None) -> Loaded:
 def replayed(db, tournament_id: str) -> Loaded:
     """The tournament as *db* sees it (inside a transaction too), past the cache."""
     records = tuple(tstore.load_records(db, tournament_id))
-    return Loaded(tstore.get_tournament(db, tournament_id), records, replay(records), fold(records))
+    done = replay_kept(records)
+    return Loaded(tstore.get_tournament(db, tournament_id), records, done.state, fold(records), done)
 
 
 def keep(loaded: Loaded) -> None:

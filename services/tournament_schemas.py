@@ -104,6 +104,9 @@ class TeamChangeSchema(Schema):
     team = fields.String(required=True, allow_none=True, validate=validate.Length(max=TEAM_MAX),
                          metadata={"description": "隊名 the team (1–40 characters; blank or null: no team)"})
     reason = fields.String(load_default="", validate=validate.Length(max=500))
+    from_round = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(1, MAX_INT),
+                                metadata={"description": "轉隊自第幾輪起（不填：更正報名，所有輪次）the first round the "
+                                                         "new team counts for (null: the registration corrected, every round)"})
 
 
 class SeatDrawSchema(Schema):

@@ -637,7 +637,7 @@ def test_a_players_team_is_changed_then_cleared_and_the_team_standings_follow(ap
     moved = client.post(f"{BASE}/T1/players/P2/team", json={"team": " 高雄隊 ", "reason": "轉隊"}, headers=official)
     assert moved.status_code == 201, moved.get_json()
     assert moved.get_json()["records"][0]["event"] == {"type": "TeamChanged", "player_id": "P2", "team": "高雄隊",
-                                                       "reason": "轉隊"}
+                                                       "reason": "轉隊", "from_round": None}
     members = {t["team"]: t["members"] for t in client.get(f"{BASE}/T1/standings/teams").get_json()["teams"]}
     assert members == {"台北隊": ["P1"], "高雄隊": ["P2", "P3", "P4"]}
     before = log_length(app, "T1")
@@ -653,3 +653,35 @@ def test_a_players_team_is_changed_then_cleared_and_the_team_standings_follow(ap
     assert client.post(f"{BASE}/T1/players/P1/team", json={"team": "甲隊"}).status_code == 401
     assert client.post(f"{BASE}/NOPE/players/P1/team", json={"team": "甲隊"}, headers=official).status_code == 404
     assert log_length(app, "T1") == before
+
+
+def test_a_player_moved_from_round_2_leaves_round_1_with_his_old_team(app, client, official):
+    """R-tour-32: ``from_round``: a move counts from that round; round 1's team totals stay as played."""
+    create(client, official, rounds=2, matches_per_round=1)
+    players = [{**p, "team": t} for p, t in zip(PLAYERS[:4], ["台北隊", "台北隊", "高雄隊", "高雄隊"])]
+    assert client.post(f"{BASE}/T1/players", json={"players": players}, headers=official).status_code == 201
+    seats = {"tables": [{"table": 1, "seats": ["P1", "P2", "P3", "P4"]}]}
+    for r in (1, 2):
+        assert client.put(f"{BASE}/T1/rounds/{r}", json=seats, headers=official).status_code in (200, 201)
+    hand = {"round": 1, "table": 1, "match": 1, "hand": 1, "payments": [-120, 0, 0, 120],
+            "wins": [{"seat": 3, "tai": 1, "deal_in": 0}]}
+    assert client.post(f"{BASE}/T1/hands", json=hand, headers=official).status_code == 201
+    points = lambda: {t["team"]: t["points"] for t in client.get(f"{BASE}/T1/standings/teams").get_json()["teams"]}
+    assert points() == {"台北隊": -120, "高雄隊": 120}
+    moved = client.post(f"{BASE}/T1/players/P1/team", json={"team": "高雄隊", "reason": "轉隊", "from_round": 2},
+                        headers=official)
+    assert moved.status_code == 201, moved.get_json()
+    assert moved.get_json()["records"][0]["event"]["from_round"] == 2
+    assert points() == {"台北隊": -120, "高雄隊": 120}  # round 1 was played for 台北隊
+    before = log_length(app, "T1")
+    again = client.post(f"{BASE}/T1/players/P1/team", json={"team": "高雄隊", "from_round": 2}, headers=official)
+    assert again.status_code == 200 and log_length(app, "T1") == before
+    problem(client.post(f"{BASE}/T1/players/P1/team", json={"team": "甲隊", "from_round": 3}, headers=official),
+            400, "from_round")
+    problem(client.post(f"{BASE}/T1/players/P1/team", json={"team": "甲隊", "from_round": "2"}, headers=official),
+            400, "from_round")
+    problem(client.post(f"{BASE}/T1/players/P1/team", json={"team": "甲隊", "reason": "x" * 501}, headers=official),
+            400, "reason")
+    assert log_length(app, "T1") == before
+    fixed = client.post(f"{BASE}/T1/players/P1/team", json={"team": "高雄隊", "reason": "報名誤植"}, headers=official)
+    assert fixed.status_code == 201 and points() == {"台北隊": 0, "高雄隊": 0}  # every round: P1 was 高雄隊's

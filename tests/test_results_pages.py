@@ -165,3 +165,30 @@ def test_corrections_and_reverts_with_a_reason_and_who_owes(app, client, event):
     scorer(app, client)
     assert post(client, f"{PAGE}/1/revert", {"reason": "x", "seq": "1"}).status_code == 403
     assert "第 1 將" in text(client.get("/t/M1/results/")) and "第 2 桌" not in text(client.get("/t/M1/results/"))
+
+
+def test_previews_on_the_replay_carried_on_are_those_of_a_replay_from_the_start(app, client, event):
+    """The preview after each hand recorded reads the log's replay carried on over the records
+    appended since (services.tournament_log.load, docs/performance.md 「成績預覽」): the same
+    answers, hand after hand, as on a replay from the start (the kept replay dropped)."""
+    from services.tournament_log import load, replayed
+    from store import get_db
+
+    scorer(app, client)
+    forms = [{"dealer": "0", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "0", "item": ["concealed_hand"]},
+             {"dealer": "1", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "self", "item": ["self_draw", "full_flush"]},
+             {"dealer": "1", "streak": "1", "outcome": "draw"},
+             {"dealer": "1", "streak": "2", "outcome": "win", "winner": "3", "deal_in": "1", "item": ["half_flush"]},
+             {"dealer": "2", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "self", "item": ["full_flush"]}]
+    recorded = [forms[0], forms[1], forms[2]]  # 下莊 to seat 1, 連莊 by 自摸, 連莊 by a draw
+    for hand in [None, *recorded]:
+        if hand is not None:
+            done = post(client, PAGE, {**hand, "action": "record"})
+            assert done.status_code == 302, text(done)[-1500:]
+        carried = [post(client, f"{PAGE}/preview", f).get_json() for f in forms]
+        with app.test_request_context():
+            kept = load("M1")
+            assert kept.replay is not None and kept.state == replayed(get_db(), "M1").state
+        app.extensions["mjref.tournaments"][0].clear()  # a replay from the start
+        assert [post(client, f"{PAGE}/preview", f).get_json() for f in forms] == carried
+    assert len(api_hands(client, event)) == 3 and carried[4]["ok"] is False and carried[0]["ok"] is True

@@ -190,6 +190,17 @@ def test_publish_a_round_and_run_the_clock(event):
     assert post(client, f"{clock}/close", page=clock).status_code == 302
     assert client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["round"]["closed_at"]
     assert 'id="published-2"' in client.get("/t/E1/seating").get_data(as_text=True)
+    # round 2 re-seated after its publication (R-tour-31): the clock's page and API say it must be published again
+    tables = client.get(f"{BASE}/E1/rounds/2", headers=event["headers"]).get_json()["tables"]
+    seats = [{"table": t["table"], "seats": t["seats"][::-1]} for t in tables]
+    assert client.put(f"{BASE}/E1/rounds/2", json={"tables": seats}, headers=event["headers"]).status_code in (200, 201)
+    rounds = {r["round"]: r for r in client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["rounds"]}
+    assert rounds[2]["seating_published_at"] is None and rounds[2]["seating_withdrawn_at"]
+    assert rounds[1]["seating_withdrawn_at"] is None
+    page = client.get(clock).get_data(as_text=True)
+    assert 'id="reseated-2"' in page and "第 2 輪座位公布後已重排" in page and "publish it again" in page
+    assert post(client, "/t/E1/seating/2/publish", page="/t/E1/seating").status_code == 302
+    assert 'id="reseated-2"' not in client.get(clock).get_data(as_text=True)
 
 
 def test_a_player_withdraws_from_the_seating_page(event):

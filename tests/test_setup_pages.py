@@ -221,8 +221,35 @@ def test_a_players_team_is_changed_on_the_players_page(signed_in):
     assert cleared.status_code == 302
     log = signed_in.get(f"{BASE}/E1/log").get_json()
     changes = [r["event"] for r in log["records"] if r["event"]["type"] == "TeamChanged"]
-    assert changes == [{"type": "TeamChanged", "player_id": ids["李大華"], "team": "台北隊", "reason": "報名漏填"},
-                       {"type": "TeamChanged", "player_id": ids["王小明"], "team": None, "reason": ""}]
+    assert changes == [{"type": "TeamChanged", "player_id": ids["李大華"], "team": "台北隊", "reason": "報名漏填", "from_round": None},
+                       {"type": "TeamChanged", "player_id": ids["王小明"], "team": None, "reason": "", "from_round": None}]
     again = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": ""})
     assert again.status_code == 302  # already so: nothing written
+    assert len(signed_in.get(f"{BASE}/E1/log").get_json()["records"]) == len(log["records"])
+
+
+def test_a_player_moved_from_a_round_on_the_players_page(signed_in):
+    """R-tour-32: the form's 「自第 N 輪起」 records a move (``from_round``); the table shows both teams;
+    a bad round is refused at its field with the form kept."""
+    create(signed_in)
+    page = "/t/E1/players/import"
+    signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": "姓名,隊伍\n王小明,台北隊\n李大華,高雄隊\n"})
+    ids = {p["name"]: p["id"] for p in signed_in.get(f"{BASE}/E1/players").get_json()["players"]}
+    form = signed_in.get(page).get_data(as_text=True)
+    assert 'id="team-from"' in form and "自第 4 輪起" in form and "自第 5 輪起" not in form and "every round" in form
+    post = "/t/E1/players/team"
+    done = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"],
+                                      "team": "高雄隊", "reason": "轉隊", "from_round": "3"})
+    assert done.status_code == 302
+    log = signed_in.get(f"{BASE}/E1/log").get_json()
+    assert log["records"][-1]["event"] == {"type": "TeamChanged", "player_id": ids["王小明"], "team": "高雄隊",
+                                           "reason": "轉隊", "from_round": 3}
+    shown = signed_in.get(done.headers["Location"]).get_data(as_text=True)
+    assert "台北隊（至第 2 輪" in shown and "→ 高雄隊" in shown
+    for start, code in (("9", 400), ("x", 400)):
+        bad = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["李大華"],
+                                         "team": "台北隊", "reason": "轉隊", "from_round": start})
+        html = bad.get_data(as_text=True)
+        assert bad.status_code == code and 'id="team-from-error"' in html and "轉隊輪次" in html, html
+        assert 'value="轉隊"' in html  # the reason typed is kept
     assert len(signed_in.get(f"{BASE}/E1/log").get_json()["records"]) == len(log["records"])

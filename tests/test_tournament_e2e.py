@@ -19,7 +19,7 @@ import pytest
 
 from tests.servicekit import bearer, create_table, hand_events, make_token
 from tournament import codec, provenance  # noqa: F401 - provenance registers its side events
-from tournament.events import Record, replay
+from tournament.events import Record, Reverted, replay, replay_kept, replay_more
 from tournament.standings import standings as rank_standings
 
 BASE = "/api/v1/tournaments/E48"
@@ -170,9 +170,19 @@ def test_a_48_player_event_from_creation_to_standings(app, client, official):
 
     # --- the log is the truth: its records, replayed, give the same standings ------------------------
     records = ok(client.get(f"{BASE}/log"), 200)["records"]
-    state = replay([Record(r["seq"], codec.decode(r["event"]), r["by"], r["at"]) for r in records])
+    log = [Record(r["seq"], codec.decode(r["event"]), r["by"], r["at"]) for r in records]
+    state = replay(log)
     assert [(s.totals.player_id, s.totals.points, s.rank) for s in rank_standings(state)] == [
         (s["player_id"], s["points"], s["rank"]) for s in standings]
+    # the replay carried on over the records appended since (services.tournament_log.load) is the
+    # replay from the start, wherever the log is cut: registrations, seatings, synced and entered
+    # hands, a correction and its revert, a withdrawal, a substitute
+    assert any(isinstance(r.event, Reverted) for r in log)
+    whole = provenance.fold(log)
+    for cut in range(len(log) + 1):
+        done = replay_more(replay_kept(log[:cut]), log)
+        assert done.state == state, cut
+        assert provenance.fold(log[cut:], provenance.fold(log[:cut])) == whole, cut
 
     # --- 時鐘 clocks: round 1 started, time called, every table reported → closed, round 2 published -----
     # (the scheduler's own jobs, and its calls of sync_table_results, are in tests/test_clocks_*.py)

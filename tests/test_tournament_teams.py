@@ -153,3 +153,47 @@ def test_a_team_changed_moves_the_players_points_to_the_new_team():
     with pytest.raises(EventLogError) as info:
         append(log, TeamChanged("p0", " "))
     assert info.value.field == "team"
+
+
+def _two_rounds():
+    seats = RoundPlan(1, (TablePlan(1, ("p0", "p1", "p2", "p3")),))
+    log = append((), EventCreated(EventSettings("聯賽", rounds=3)),
+                 *[PlayerRegistered(p, NAMES[p], team=TEAMS[p]) for p in NAMES],
+                 *[RoundSeated(RoundPlan(r, seats.tables)) for r in (1, 2, 3)])
+    # round 1: 王小明 (台北隊) wins 160 from 陳美玲 (高雄隊)
+    return append(log, HandRecorded((1, 1, 1, 1), _win(0, 2, 160)))
+
+
+def test_a_player_moved_from_a_round_leaves_his_earlier_points_with_his_old_team():
+    """R-tour-32: a move between rounds (``from_round``) counts from that round; the rounds
+    before it stay with the team he played them for (their totals were announced)."""
+    from tournament.events import TeamChanged
+    moved = append(_two_rounds(), TeamChanged("p0", "高雄隊", "轉隊", from_round=2))
+    state = replay(moved)
+    assert state.player("p0").team == "高雄隊"
+    assert [state.player("p0").team_in(r) for r in (1, 2, 3)] == ["台北隊", "高雄隊", "高雄隊"]
+    assert team_totals(state, rounds=[1])["台北隊"].points == 160  # round 1 as announced
+    later = append(moved, HandRecorded((2, 1, 1, 1), _win(0, 1, 120)))  # now for 高雄隊, from 李大華
+    rows = team_totals(replay(later))
+    assert rows["台北隊"].points == 160 - 120 and rows["高雄隊"].points == -160 + 120
+    assert rows["台北隊"].members == ("p0", "p1") and rows["高雄隊"].members == ("p0", "p2", "p3")
+    assert team_totals(replay(later), rounds=[2])["台北隊"].members == ("p1",)
+    # a correction (no from_round) applies to every round: the registration was wrong
+    fixed = replay(append(later, TeamChanged("p0", "高雄隊", "報名誤植")))
+    assert fixed.player("p0").team_in(1) == "高雄隊" and team_totals(fixed)["高雄隊"].points == 160 - 160 + 120
+    # a second move keeps the first: 台北隊 in round 1, 高雄隊 in round 2, none from round 3
+    again = replay(append(later, TeamChanged("p0", None, "改為個人", from_round=3)))
+    assert [again.player("p0").team_in(r) for r in (1, 2, 3)] == ["台北隊", "高雄隊", None]
+    assert decode(encode(TeamChanged("p0", "高雄隊", "x", 2))) == TeamChanged("p0", "高雄隊", "x", 2)
+    assert decode({"type": "TeamChanged", "player_id": "p0", "team": "高雄隊"}).from_round is None  # a log from before
+    for bad in (0, 4, "2", True):
+        with pytest.raises(EventLogError) as info:
+            append(later, TeamChanged("p0", "甲隊", from_round=bad))
+        assert info.value.field == "from_round"
+
+
+def test_a_withdrawal_after_a_move_keeps_the_teams_played_for():
+    from tournament.events import TeamChanged
+    log = append(_two_rounds(), TeamChanged("p0", "高雄隊", "轉隊", from_round=2))
+    state = replay(append(log, PlayerWithdrew("p0", 3, reseated=(RoundPlan(3, (TablePlan(1, (None, "p1", "p2", "p3")),)),))))
+    assert state.player("p0").team_in(1) == "台北隊" and state.player("p0").team_in(2) == "高雄隊"

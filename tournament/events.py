@@ -161,12 +161,15 @@ class PlayerWithdrew:
 @dataclass(frozen=True, slots=True)
 class TeamChanged:
     """A registered player's team (隊名) set, changed or cleared (``None``) by an official
-    (R-tour-32): a misspelt team, a player moved. Team standings follow the players' teams as
-    they are now, over every round (the log keeps what they were)."""
+    (R-tour-32). ``from_round`` ``None``: the registration corrected (a misspelt team, the
+    wrong team typed), every round counts for the new team; a round number: the player moves
+    from that round on, the rounds before it stay with the team he played them for (their
+    team totals were announced)."""
 
     player_id: str
     team: str | None
     reason: str = ""
+    from_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +204,33 @@ class Player:
     withdrawn_before: int | None = None
     #: the team the player plays for (R-tour-30), ``None`` outside team events
     team: str | None = None
+    #: the teams he played for before a move (R-tour-32): ``(until_round, team)`` pairs in
+    #: order, ``team`` for the rounds before ``until_round`` (and from the previous pair's)
+    teams_before: tuple[tuple[int, str | None], ...] = ()
+
+    def team_in(self, round_no: int) -> str | None:
+        """The team the player's hands in round ``round_no`` count for (R-tour-32)."""
+        for until, team in self.teams_before:
+            if round_no < until:
+                return team
+        return self.team
+
+    def moved(self, team: str | None, from_round: int | None = None) -> "Player":
+        """The player after a :class:`TeamChanged` to ``team`` from ``from_round`` (``None``:
+        every round, the registration corrected)."""
+        if from_round is None or from_round <= 1:
+            return replace(self, team=team, teams_before=())
+        pairs = [(until, t) for until, t in self.teams_before if until < from_round]
+        pairs.append((from_round, self.team_in(from_round - 1)))
+        merged: list[tuple[int, str | None]] = []
+        for until, t in pairs:  # a segment of the same team as the next is one segment
+            if merged and merged[-1][1] == t:
+                merged[-1] = (until, t)
+            else:
+                merged.append((until, t))
+        if merged and merged[-1][1] == team:
+            merged.pop()
+        return replace(self, team=team, teams_before=tuple(merged))
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +296,14 @@ class _Fold:
         self.counts: dict[tuple[int, int, int], int] = {}
         self.played: set[int] = set()
         self.seq = 0
+
+    def copy(self) -> "_Fold":
+        """A fold that goes on from this one, this one unchanged (its values are frozen)."""
+        out = _Fold()
+        out.settings, out.seq = self.settings, self.seq
+        out.players, out.rounds, out.seatings = dict(self.players), dict(self.rounds), dict(self.seatings)
+        out.hands, out.counts, out.played = dict(self.hands), dict(self.counts), set(self.played)
+        return out
 
     def freeze(self, last_seq: int) -> EventState:
         return EventState(self.settings, tuple(self.players.values()),
@@ -358,7 +396,11 @@ class _Fold:
         _check_team(e.team)
         if not isinstance(e.reason, str):
             raise _fail(f"reason must be text, got {e.reason!r}", f"理由須為文字，收到 {e.reason!r}", "reason")
-        self.players[e.player_id] = replace(player, team=e.team)
+        rounds = self.settings.rounds
+        if e.from_round is not None and (type(e.from_round) is not int or not 1 <= e.from_round <= rounds):
+            raise _fail(f"from_round must be 1–{rounds} or none, got {e.from_round!r}",
+                        f"轉隊輪次須為 1–{rounds} 或不填（更正報名），收到 {e.from_round!r}", "from_round")
+        self.players[e.player_id] = player.moved(e.team, e.from_round)
 
     def _on_RoundSeated(self, e: RoundSeated) -> None:
         self._check_plan(e.plan)
@@ -444,7 +486,7 @@ class _Fold:
         if played:
             raise _fail(f"round {played[0]} already has results", f"第 {played[0]} 輪已有成績，退賽須自下一輪起",
                         "before_round")
-        self.players[e.player_id] = Player(player.player_id, player.name, player.substitute, e.before_round, player.team)
+        self.players[e.player_id] = replace(player, withdrawn_before=e.before_round)
         given = sorted(p.round for p in e.reseated)
         if given != later:
             raise _fail(f"the withdrawal must re-seat rounds {later}, it gives {given}",
@@ -491,19 +533,56 @@ def replay(records: Iterable[Record]) -> EventState:
     :raises EventLogError: a gap in the sequence numbers, or an event that does not apply;
         the message names the record.
     """
+    return replay_kept(records).state
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A log's state and the fold that made it, which :func:`replay_more` carries on over the
+    records appended since (the fold is never changed once made: it is copied first)."""
+
+    state: EventState
+    fold: "_Fold"
+
+
+def replay_kept(records: Iterable[Record]) -> Replay:
+    """:func:`replay`, keeping the fold for :func:`replay_more`."""
     records = list(records)
     for n, record in enumerate(records, 1):
         if record.seq != n:
             raise _fail(f"record {n} has sequence number {record.seq}", f"第 {n} 筆紀錄序號為 {record.seq}", "seq")
     effective, _ = _in_effect(records)
     fold = _Fold()
-    for record in effective:
+    _fold_all(fold, effective)
+    return Replay(fold.freeze(len(records)), fold)
+
+
+def replay_more(done: Replay, records: Sequence[Record]) -> Replay:
+    """The replay of ``records``, a log whose first ``done.state.last_seq`` records ``done``
+    replayed (the log is append-only): only the records after them are folded — the same
+    state as :func:`replay` of them all (``tests/test_tournament_events.py`` holds it to it).
+    A :class:`Reverted` among them undoes an earlier record, so the log is then replayed
+    from the start.
+
+    :raises EventLogError: as :func:`replay`.
+    """
+    start = done.state.last_seq
+    added = list(records[start:])
+    if len(records) < start or any(isinstance(r.event, Reverted) for r in added) \
+            or any(r.seq != start + k for k, r in enumerate(added, 1)):
+        return replay_kept(records)
+    fold = done.fold.copy()
+    _fold_all(fold, added)
+    return Replay(fold.freeze(len(records)), fold)
+
+
+def _fold_all(fold: "_Fold", records: Iterable[Record]) -> None:
+    for record in records:
         fold.seq = record.seq
         try:
             fold.apply(record)
         except MjrefError as exc:
             raise _at_record(record.seq, exc) from (None if isinstance(exc, EventLogError) else exc)
-    return fold.freeze(len(records))
 
 
 def _at_record(seq: int, exc: MjrefError) -> EventLogError:
@@ -566,5 +645,5 @@ def audit(records: Sequence[Record], key: Sequence[int]) -> list[AuditEntry]:
 __all__ = [
     "AuditEntry", "Event", "EventCreated", "EventSettings", "EventState", "HandCorrected", "HandEntry", "HandRecorded",
     "MatchSeated", "Player", "PlayerRegistered", "TEAM_MAX", "PlayerWithdrew", "Record", "Reverted", "RoundSeated",
-    "SubstituteSeated", "TeamChanged", "append", "audit", "replay",
+    "Replay", "SubstituteSeated", "TeamChanged", "append", "audit", "replay", "replay_kept", "replay_more",
 ]

@@ -19,7 +19,7 @@ Registered with :mod:`tournament.codec` on import.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from . import codec
 from .events import Record, SideEvent
@@ -118,9 +118,10 @@ class Provenance:
         return drawn.dealer_draw.dealer if drawn else None
 
 
-def fold(records: Iterable[Record]) -> Provenance:
-    """The side events of a log (a later :class:`MatchDrawn` replaces an earlier one)."""
-    out = Provenance()
+def fold(records: Iterable[Record], base: Provenance | None = None) -> Provenance:
+    """The side events of a log (a later :class:`MatchDrawn` replaces an earlier one); with
+    ``base``, of the log ``base`` was folded from followed by ``records`` (``base`` unchanged)."""
+    out = Provenance(*(dict(getattr(base, f.name)) for f in fields(Provenance))) if base is not None else Provenance()
     for record in records:
         e = record.event
         if isinstance(e, TableLinked):

@@ -190,17 +190,26 @@ def team_totals(state: EventState, *, rounds: Iterable[int] | None = None) -> di
     """Every team's totals over ``rounds`` (all when ``None``), by team name (R-tour-30).
 
     A team's points are its members' points as played: a substitute registered with the team
-    counts for it, one of no team for nobody; a withdrawn member's hands before he left stay."""
-    rows = totals(state, rounds=rounds, include_substitutes=True)
+    counts for it, one of no team for nobody; a withdrawn member's hands before he left stay;
+    a player moved from a round on (R-tour-32) counts for the team he played each round for
+    (:meth:`~tournament.events.Player.team_in`). ``members`` are the players of the team now
+    and those who played for it in ``rounds``, in registration order."""
+    only = set(rounds) if rounds is not None else None
+    played = sorted({key[0] for key, _, _ in state.hand_rows() if only is None or key[0] in only})
     acc: dict[str, dict] = {}
     for p in state.players:
-        if p.team is None:
-            continue
-        team = acc.setdefault(p.team, {"members": [], "names": [], **dict.fromkeys(_SUMMED, 0)})
-        team["members"].append(p.player_id)
-        team["names"].append(p.name)
-        for field in _SUMMED:
-            team[field] += getattr(rows[p.player_id], field)
+        for name in dict.fromkeys([p.team, *(p.team_in(r) for r in played)]):
+            if name is not None:
+                team = acc.setdefault(name, {"members": [], "names": [], **dict.fromkeys(_SUMMED, 0)})
+                team["members"].append(p.player_id)
+                team["names"].append(p.name)
+    for r in played:
+        rows = totals(state, rounds=[r], include_substitutes=True)
+        for p in state.players:
+            name = p.team_in(r)
+            if name is not None:
+                for field in _SUMMED:
+                    acc[name][field] += getattr(rows[p.player_id], field)
     return {name: TeamTotals(name, tuple(t.pop("members")), tuple(t.pop("names")), **t) for name, t in acc.items()}
 
 

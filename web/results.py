@@ -124,9 +124,10 @@ def match_status(loaded, key3: tuple[int, int, int]) -> dict:
 
 
 def _teams(loaded, key3) -> list[str | None]:
-    """Each seat's team (R-tour-30), ``None`` for none or an empty 替補 seat."""
+    """Each seat's team in the round (R-tour-30; a move from a later round not yet, R-tour-32),
+    ``None`` for none or an empty 替補 seat."""
     players = [loaded.state.player(pid) if pid else None for pid in loaded.state.seats(*key3)]
-    return [p.team if p else None for p in players]
+    return [p.team_in(key3[0]) if p else None for p in players]
 
 
 def _names(loaded, key3) -> list[str]:

@@ -41,7 +41,7 @@ from services.validation import first_error, reason_zh
 from tournament.clock import clock_state
 from referee.errors import MjrefError
 from referee.ruleset import available_profiles
-from services.problems import ApiProblem
+from services.problems import ApiProblem, bad_request
 from web import console
 from web.errors import PageError
 from web.times import DEFAULT_TIME_ZONE, ZONES
@@ -261,6 +261,7 @@ def _players_page(tid: str, *, values=None, errors=None, status: int = 200, adde
     loaded = load(tid)
     changed = loaded.state.player(request.args.get("team_changed", ""))
     return render_template("setup_players.html", tid=tid, name=loaded.settings.name, players=loaded.state.players,
+                           rounds=loaded.settings.rounds,
                            values=values or {}, errors=errors or [], added=added, team_error=team_error,
                            team_changed=changed, created=request.args.get("created")), status
 
@@ -303,11 +304,18 @@ def team_post(tid: str):
     person = _official()
     player_id = request.form.get("player_id", "")
     team = request.form.get("team", "")
-    values = {"team_player": player_id, "team": team}
+    reason = request.form.get("reason", "").strip()
+    start = request.form.get("from_round", "").strip()  # blank: every round (the registration corrected)
+    values = {"team_player": player_id, "team": team, "reason": reason, "from_round": start}
     try:
-        commands.change_team(tid, player_id, team, request.form.get("reason", "").strip(), actor=person.principal.id)
+        if start and not start.isdigit():
+            raise bad_request("bad_round", "from_round", f"from_round must be a round number, got {start!r}",
+                              f"轉隊輪次須為輪次數字，收到「{start}」")
+        commands.change_team(tid, player_id, team, reason, actor=person.principal.id,
+                             from_round=int(start) if start else None)
     except ApiProblem as problem:
-        return _players_page(tid, values=values, team_error=(problem.detail_zh, problem.detail), status=problem.code)
+        return _players_page(tid, values=values, team_error=(problem.detail_zh, problem.detail, problem.field),
+                             status=problem.code)
     return redirect(url_for("setup.players_page", tid=tid, team_changed=player_id) + "#players")
 
 

@@ -20,7 +20,7 @@ def team_table_event(tourney, name, players):
     members = [_MEMBER.match(p.strip()).groupdict() for p in players.split("、")]
     seats = tuple(m["name"] for m in members)
     tourney["seats"] = seats
-    tourney["log"] = append((), EventCreated(EventSettings(name, rounds=1)),
+    tourney["log"] = append((), EventCreated(EventSettings(name, rounds=2)),
                             *[PlayerRegistered(m["name"], m["name"], team=m["team"]) for m in members],
                             RoundSeated(RoundPlan(1, (TablePlan(1, seats),))), by="official")
 
@@ -29,6 +29,12 @@ def team_table_event(tourney, name, players):
 def team_changed(tourney, player, team, reason):
     """R-tour-32: a player's team changed by an official, with the reason."""
     tourney["log"] = append(tourney["log"], TeamChanged(player, team, reason), by="official")
+
+
+@when(parsers.parse("賽事：裁判記錄{player}自第 {start:d} 輪起轉入{team}（{reason}）"))
+def team_moved(tourney, player, start, team, reason):
+    """R-tour-32: a move from a round on; the rounds before stay with the old team."""
+    tourney["log"] = append(tourney["log"], TeamChanged(player, team, reason, from_round=start), by="official")
 
 
 @when(parsers.parse("賽事：裁判將{player}移出隊伍（{reason}）"))
