@@ -666,7 +666,9 @@ def test_a_player_moved_from_round_2_leaves_round_1_with_his_old_team(app, clien
     hand = {"round": 1, "table": 1, "match": 1, "hand": 1, "payments": [-120, 0, 0, 120],
             "wins": [{"seat": 3, "tai": 1, "deal_in": 0}]}
     assert client.post(f"{BASE}/T1/hands", json=hand, headers=official).status_code == 201
-    points = lambda: {t["team"]: t["points"] for t in client.get(f"{BASE}/T1/standings/teams").get_json()["teams"]}
+    def points():
+        return {t["team"]: t["points"] for t in client.get(f"{BASE}/T1/standings/teams").get_json()["teams"]}
+
     assert points() == {"台北隊": -120, "高雄隊": 120}
     moved = client.post(f"{BASE}/T1/players/P1/team", json={"team": "高雄隊", "reason": "轉隊", "from_round": 2},
                         headers=official)
