@@ -320,6 +320,9 @@ def test_check_order_equals_its_definition(keys, start):
 
 _PROTOCOL_ORDER = ["type", "seq", "ts", "table", "hand", "seat", "tiles", "tile", "count", "kind", "dice", "exposed",
                    "by_other", "code", "clause", "note", "v"]
+#: well-formed events of generated hands, as dicts (the usual lines' events)
+_POOL = [json.loads(line) for seed in (0, 1) for line in to_jsonl(generate_hand(seed)).splitlines()
+         if '"seat": ' in line]
 _TABLES = st.sampled_from(["gen", "T1", "", "東1", 'a"b', "a\\b", "t\x01", "x, \"seat\": 1", 7, None])
 
 
@@ -329,11 +332,16 @@ def usual_texts(draw):
     ``": "``), seq and ts changed from line to line, so that read_events learns the pieces of the
     first and reads the next by them; now and then changed: compact separators, two keys swapped,
     a key or a text escaped (``\\u``), a key repeated, a value of the wrong type, the line cut."""
-    raw = draw(raw_events())
-    if draw(st.booleans()):
-        raw["table"] = draw(_TABLES)
+    raw = dict(draw(st.sampled_from(_POOL))) if draw(st.integers(0, 4)) else draw(raw_events())
+    if draw(st.integers(0, 4)) == 0:  # one field of the wrong type or out of range, or not the type's
+        key = draw(st.sampled_from(sorted(_FIELD_VALUES)))
+        raw[key] = draw(_FIELD_VALUES[key])
     if draw(st.integers(0, 3)) == 0:
+        raw["table"] = draw(_TABLES)
+    if draw(st.integers(0, 5)) == 0:
         raw["hand"] = draw(st.sampled_from([-3, 0, 12, 10**20, "1", 1.0]))
+    if draw(st.integers(0, 5)) == 0:
+        raw.pop(draw(st.sampled_from(["table", "hand", "seat", "ts"])), None)
     keys = sorted(raw, key=lambda k: _PROTOCOL_ORDER.index(k) if k in _PROTOCOL_ORDER else 99)
     members = [[f'"{k}"', json.dumps(raw[k], ensure_ascii=draw(st.integers(0, 9)) == 0)] for k in keys]
     change = draw(st.integers(0, 9))
@@ -349,7 +357,8 @@ def usual_texts(draw):
     sep, colon = (", ", ": ") if draw(st.integers(0, 4)) else draw(st.sampled_from([(",", ":"), (",  ", ": "), (", ", " : ")]))
     out = []
     for _ in range(draw(st.integers(1, 3))):
-        seq, ts = draw(st.integers(0, 10**6)), draw(st.one_of(st.integers(0, 10**12), st.sampled_from([-1, 0])))
+        seq = draw(st.one_of(st.integers(0, 300), st.integers(0, 10**20)))
+        ts = draw(st.one_of(st.integers(0, 10**6), st.sampled_from([-1, 0, 10**18, 10**19])))
         line = [m if m[0] not in ('"seq"', '"ts"') else [m[0], str(seq if m[0] == '"seq"' else ts)] for m in members]
         text = "{" + sep.join(k + colon + v for k, v in line) + "}"
         if draw(st.integers(0, 14)) == 0:
