@@ -226,6 +226,62 @@ def rule_answer(hand: Any) -> dict[str, Any]:
 
 ANSWERS = {"replay": replay_answer, "rule": rule_answer}
 
+_COMPACT = {"ensure_ascii": False, "separators": (",", ":")}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, **_COMPACT)
+
+
+def replay_text(hand: Any) -> str:
+    """``flask replay``'s answer as its compact JSON text: byte for byte
+    ``json.dumps(replay_answer(hand), ensure_ascii=False, separators=(",", ":"))``, with the
+    verdicts — one per event, most of them ``{"seq":n,"verdict":"accepted"}`` — written as
+    text (:func:`verdicts_text`) instead of a dict each (issue #17: about 7.5 kB a hand, most
+    of it verdicts). The members are :meth:`penalties.adjudicator.HandResult.to_dict`'s, in
+    its order; ``tests/test_batch.py`` holds the two texts equal on generated and irregular hands."""
+    adj = hand.adjudication
+    penalties = hand.rulings.to_dict()
+    penalties["rulings"] = [g.to_dict() for g in hand.given]
+    head = _dumps({"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
+                   "outcome": hand.result.to_dict(), "closed_at": hand.closed_at,
+                   "irregularities": [i.to_dict() for i in adj.irregularities]})
+    tail = _dumps({"final": adj.final, "penalties": penalties})
+    return f'{head[:-1]},"verdicts":{verdicts_text(adj.verdicts)},{tail[1:]}'
+
+
+def rule_text(hand: Any) -> str:
+    """``flask rule``'s answer as its compact JSON text: byte for byte ``json.dumps`` of
+    :func:`rule_answer` (:func:`api.rulings.hand_rulings`), without writing the verdicts it
+    leaves out (``tests/test_batch.py`` holds the two equal)."""
+    adj = hand.adjudication
+    penalties = hand.rulings.to_dict()
+    penalties["rulings"] = [g.to_dict() for g in hand.given]
+    return _dumps({"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
+                   "outcome": hand.result.to_dict(), "closed_at": hand.closed_at, **penalties})
+
+
+#: the accepted verdict of one event, ``%`` its seq (ints are written alike by json and %d)
+_ACCEPTED_TEXT = '{"seq":%d,"verdict":"accepted"}'
+
+
+def verdicts_text(verdicts: Any) -> str:
+    """The answer's ``verdicts`` as compact JSON text: ``json.dumps`` of each verdict's
+    ``to_dict(seq)`` in a list; a :class:`referee.verdicts.VerdictLog`'s accepted events
+    written from :data:`_ACCEPTED_TEXT`, the others by their own ``to_dict``."""
+    from referee.verdicts import VerdictLog
+
+    if type(verdicts) is not VerdictLog:
+        return _dumps([v.to_dict(seq) for seq, v in verdicts])
+    accepted = _ACCEPTED_TEXT
+    if not verdicts.odd:
+        return f"[{','.join([accepted % seq for seq in verdicts.seqs])}]"
+    get = verdicts.odd.get
+    return f"[{','.join([accepted % seq if (v := get(seq)) is None else _dumps(v.to_dict(seq)) for seq in verdicts.seqs])}]"
+
+
+TEXTS = {"replay": replay_text, "rule": rule_text}
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -277,8 +333,7 @@ def answer_hand(hand: HandText, settings: Settings) -> Answer:
         if not events or events[0].type is not EventType.HAND_START:
             split_hands(events)  # the stream's own error for events before hand_start
         hand_result = judge(events, settings.ruleset, settings.mode, settings.names)
-        answer = ANSWERS[settings.command](hand_result)
-        text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+        text = TEXTS[settings.command](hand_result)  # json.dumps(ANSWERS[…](hand_result)), compact
     except MjrefError as error:
         from api import problem
 

@@ -13,9 +13,10 @@ through :func:`api.adjudications.adjudication_document` and indented JSON, as ``
 answered before (the stream parsed and replayed twice: once for the referee, once for penalties);
 run it in an older tree too (``PYTHONPATH`` or a checkout) to compare with before.
 
-``--phase decode|judge|answer|dumps``: only that part of the batch path, repeated (the
+``--phase decode|judge|answer|dumps|text``: only that part of the batch path, repeated (the
 hands decoded, judged and answered once before, outside the difference): where a hand's
-instructions go. The same hands (:data:`HANDS`, seed 0) as the default.
+instructions go. ``answer`` and ``dumps`` are the answer's dict and its ``json.dumps``;
+``text`` is what ``answer_hand`` runs instead of both (:func:`api.batch.replay_text`). The same hands (:data:`HANDS`, seed 0) as the default.
 
 ``--time``: no callgrind; both paths timed in this process in turn (CPU time, best of 3
 rounds over the hands), ms per hand and their ratio — the machine's load moves both alike.
@@ -79,6 +80,8 @@ def _phase(name: str, texts: list[str]):
         "judge": lambda: [batch.judge(evs) for evs in events],
         "answer": lambda: [batch.replay_answer(result) for result in results],
         "dumps": lambda: [json.dumps(answer, ensure_ascii=False, separators=(",", ":")) for answer in answers],
+        # what answer_hand runs for the two above: the answer's text, its verdicts written as text
+        "text": lambda: [batch.replay_text(result) for result in results],
     }
     run = parts[name]
     return lambda: run() and None

@@ -5,7 +5,8 @@ Run: ``.venv/bin/python -m bench.bench_decode [HANDS]``: the lines of HANDS gene
 (:mod:`referee.generator`, about 151 events each) decoded by the fast path
 (:func:`referee.events.read_line` + :func:`referee.events.parse_event`) and by the reference
 (:func:`json.loads` + :func:`referee.events.parse_event_reference`), and by the batch's loop
-(:func:`referee.events.read_events`, what ``flask replay`` runs), in turn, in one process:
+(:func:`referee.events.read_events`, what ``flask replay`` runs: the usual lines by their pieces,
+:func:`referee.events.read_usual_line`, the rest as the fast path), in turn, in one process:
 µs per event (CPU time, best of 5 rounds) and the ratio, which the machine's load moves less.
 
 Instruction counts (callgrind; the difference between decoding the lines once and twice is one

@@ -22,6 +22,7 @@ JSON in, :class:`Event` out: :func:`parse_event`, :func:`parse_stream`; back to 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -655,27 +656,145 @@ def read_line(line: str | bytes, number: int) -> Any:
                    line.rstrip("\r\n")[:80]) from None
 
 
+# --- the usual lines, read by their text (issue #17 item 5) ----------------------------------
+#
+# ``to_jsonl`` — and a table writing the protocol as documented — writes an event as
+#
+#     {"type": "discard", "seq": 27, "ts": 20087, "table": "gen", "hand": 1, "seat": 3, "tiles": "2z"}
+#
+# the keys in the protocol's order, ``", "`` and ``": "`` between them. Of such a line only seq
+# and ts change from one event to the next; the table and hand stay for a whole hand, and what
+# follows ``"seat": `` (the seat, the tiles, a count, a kind: the *tail*) is one of a few hundred
+# texts over a whole log. So :func:`read_usual_line` cuts the line at ``"seat": `` and at its first
+# three ``", "``, and looks each piece up in a table of pieces already read: the head
+# (``{"type": "discard"``), the seq (``"seq": 27``), the table and hand (``"table": "gen",
+# "hand": 1, ``), the tail; only ts is converted each time. A piece is put in its table by
+# :func:`learn_usual_line`, from a line the full decoder has just read, and only when what the
+# pieces say agrees with the event decoded. The tables are bounded (:data:`_USUAL_LIMIT`).
+#
+# Why the line is then read as the full decoder reads it: the head, seq, ts and context pieces are
+# exactly the members ``"type": "…"``, ``"seq": n``, ``"ts": n``, ``"table": "…"``, ``"hand": n``
+# (checked character by character when learnt), so the line is ``{`` those members, ``"seat": ``
+# and a tail; a tail is learnt only when its members repeat none of those keys (nor ``seat``), so
+# the event's other fields — and whether it is valid at all — depend on the type and the tail
+# alone (``parse_event_reference`` reads nothing else for them). Events read so are made as the
+# fast path's (:class:`_Draft`). Anything else — another key order, other spacing, an escape, an
+# unseen tail, every error — is read by the full decoder; ``tests/test_events.py`` holds
+# :func:`read_events` to ``json.loads`` + :func:`parse_event_reference` over generated lines of
+# every such kind.
+
+#: the head piece of each type (``{"type": "discard"``) → that type's tails: tail → the event's
+#: fields but seq, ts, table and hand
+_USUAL_HEADS: dict[bytes, dict[bytes, tuple]] = {f'{{"type": "{t.wire}"'.encode(): {} for t in EventType}
+#: ``"seq": 27`` → 27
+_USUAL_SEQS: dict[bytes, int] = {}
+#: ``"table": "gen", "hand": 1, `` (either member may be missing) → ("gen", 1)
+_USUAL_CONTEXTS: dict[bytes, tuple[str, int]] = {}
+#: entries per table (each type's tails counted apart)
+_USUAL_LIMIT = 4096
+_SEQ_PIECE = re.compile(rb'"seq": (0|[1-9][0-9]{0,17})')
+_TS_PIECE = re.compile(rb'"ts": (0|[1-9][0-9]{0,17})')
+_CONTEXT_PIECE = re.compile(rb'(?:"table": "([^"\\\x00-\x1f]*)", )?(?:"hand": (-?(?:0|[1-9][0-9]{0,17})), )?')
+#: keys a tail may not hold: the pieces before it said them
+_CONTEXT_KEYS = frozenset({"type", "seq", "ts", "table", "hand", "seat"})
+_new = object.__new__
+
+
+def read_usual_line(line: bytes) -> Event | None:
+    """The event of a usual line (see above) whose pieces are all known; None for any other
+    line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
+    An event it returns is the one ``json.loads`` + :func:`parse_event_reference` read."""
+    head, seat, tail = line.partition(b'"seat": ')
+    if not seat:
+        return None
+    pieces = head.split(b", ", 3)
+    if len(pieces) != 4:
+        return None
+    first, seq, ts, context = pieces
+    tails = _USUAL_HEADS.get(first)
+    if tails is None:
+        return None
+    fields = tails.get(tail)
+    seq = _USUAL_SEQS.get(seq)
+    where = _USUAL_CONTEXTS.get(context)
+    if fields is None or seq is None or where is None:
+        return None
+    digits = ts[6:]  # ts: '"ts": ' and a JSON integer ≥ 0 (no sign, no leading zero), as _TS_PIECE
+    if ts[:6] != b'"ts": ' or not digits.isdigit() or (digits[0] == 48 and len(digits) > 1) or len(digits) > 18:
+        return None
+    event = _new(_Draft)
+    (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed, event.by_other,
+     event.code, event.clause, event.note, event.setup) = fields
+    event.seq = seq
+    event.ts = int(digits)
+    event.table, event.hand = where
+    event.__class__ = _EVENT  # the same slots: now a frozen Event (see _Draft)
+    return event
+
+
+def learn_usual_line(line: bytes, event: Event) -> None:
+    """Remember the pieces of *line*, which the full decoder read as *event*, when the line is
+    a usual one and its pieces say what *event* holds (see above); otherwise nothing."""
+    head, seat, tail = line.partition(b'"seat": ')
+    pieces = head.split(b", ", 3)
+    if not seat or len(pieces) != 4:
+        return
+    first, seq, ts, context = pieces
+    tails = _USUAL_HEADS.get(first)
+    seq_read, ts_read, context_read = _SEQ_PIECE.fullmatch(seq), _TS_PIECE.fullmatch(ts), _CONTEXT_PIECE.fullmatch(context)
+    if tails is None or seq_read is None or ts_read is None or context_read is None:
+        return
+    table, hand = context_read.groups()
+    try:
+        table = "" if table is None else table.decode()  # JSON text is UTF-8 (json.loads: also lone surrogates)
+        members = json.loads(b'{"seat": ' + tail, object_pairs_hook=list)
+    except ValueError:
+        return
+    keys = [key for key, _value in members]
+    if keys.count("seat") != 1 or _CONTEXT_KEYS.intersection(keys) != {"seat"}:
+        return
+    where = (table, 0 if hand is None else int(hand))
+    if (event.seq, event.ts, event.table, event.hand) != (int(seq_read[1]), int(ts_read[1]), *where) or \
+            f'{{"type": "{event.type.wire}"'.encode() != first:
+        return
+    if len(_USUAL_SEQS) < _USUAL_LIMIT:
+        _USUAL_SEQS[seq] = event.seq
+    if len(_USUAL_CONTEXTS) < _USUAL_LIMIT:
+        _USUAL_CONTEXTS[context] = where
+    if len(tails) < _USUAL_LIMIT:
+        tails[tail] = (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
+                       event.by_other, event.code, event.clause, event.note, event.setup)
+
+
 def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: int = 0) -> list[Event]:
     """The events of JSON Lines *lines* (text or bytes; blank lines skipped): exactly
     ``[parse_event(read_line(line, n), index=i) ...]`` with *n* counted from *first_line* and
-    *i* from *first_index*, both calls written out in one loop (two calls less per event: this
-    is the batch's decoding, ``flask replay`` / ``flask rule``). ``tests/test_events.py`` holds
-    it to ``json.loads`` + :func:`parse_event_reference`, line by line.
+    *i* from *first_index* (this is the batch's decoding, ``flask replay`` / ``flask rule``).
+    A usual line of known pieces is read by :func:`read_usual_line`; any other by the C
+    scanner and :func:`parse_event` (both calls written out in the loop), and then
+    :func:`learn_usual_line` learns its pieces. ``tests/test_events.py`` holds it to
+    ``json.loads`` + :func:`parse_event_reference`, line by line.
 
     :raises EventError: the first line that is not JSON (naming the line) or not an event
         (naming the field, ``events[i].tiles``).
     """
     events: list[Event] = []
     append = events.append
-    scan, fast = _SCAN, _FAST
+    scan, fast, usual = _SCAN, _FAST, read_usual_line
     i = first_index
     for number, line in enumerate(lines, first_line):
+        is_bytes = type(line) is bytes  # text lines are not cut (json.loads reads text and bytes apart)
+        if is_bytes:
+            event = usual(line)
+            if event is not None:
+                append(event)
+                i += 1
+                continue
         if line.isspace():
             continue
         raw = None
         try:  # read_line, inline
-            text = line.decode() if type(line) is bytes else line
-            text = text.strip(" \t\n\r")
+            text = (line.decode() if is_bytes else line).strip(" \t\n\r")
             value, end = scan(text, 0)
             if end == len(text):
                 raw = value
@@ -683,17 +802,18 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
             pass
         if raw is None:
             raw = read_line(line, number)  # the reference's decoding, or its error
+        event = None
         if type(raw) is dict:  # parse_event, inline
             kind = raw.get("type")
             if type(kind) is str:
                 spec = fast.get(kind)
                 if spec is not None and raw.keys() <= spec[1]:
                     event = _fast_event(raw, spec)
-                    if event is not None:
-                        append(event)
-                        i += 1
-                        continue
-        append(parse_event_reference(raw, index=i))
+        if event is None:
+            event = parse_event_reference(raw, index=i)
+        if is_bytes:
+            learn_usual_line(line, event)
+        append(event)
         i += 1
     return events
 

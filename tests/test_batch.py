@@ -235,3 +235,30 @@ def test_the_answers_verdicts_written_directly_equal_each_verdicts_own():
         odd += bool(log.odd)
         assert log.to_dicts() == [v.to_dict(seq) for seq, v in log]
     assert odd > 10  # irregular verdicts were among them
+
+
+def test_the_answers_written_as_text_equal_json_dumps_of_the_answers_dicts():
+    """``replay_text`` / ``rule_text`` (the verdicts written as text, issue #17) are byte for
+    byte ``json.dumps`` of ``replay_answer`` / ``rule_answer``, compact, on hands with
+    irregularities, rulings and names (non-ASCII text) and on legal ones."""
+    from penalties.adjudicator import HandAdjudicator
+    from referee.events import parse_event
+    from testkit.irregular import irregular_hand
+
+    streams = [[parse_event(raw) for raw in irregular_hand(seed, 7, 1 + seed % 4, physical=seed % 2 == 0)]
+               for seed in range(40)] + [list(events) for events in generate_hands(10, seed=6)]
+    odd = ruled = 0
+    for n, events in enumerate(streams):
+        names = ("王小明", None, "Lee", "林") if n % 3 == 0 else None
+        try:
+            result = HandAdjudicator(names=names).feed_all(events)
+        except Exception:  # noqa: BLE001 - a stream refused: no answer to write
+            continue
+        odd += bool(result.adjudication.verdicts.odd)
+        ruled += bool(result.given)
+        for text, answer in ((batch.replay_text, batch.replay_answer), (batch.rule_text, batch.rule_answer)):
+            assert text(result) == json.dumps(answer(result), ensure_ascii=False, separators=(",", ":"))
+        pairs = list(result.adjudication.verdicts)  # a list of pairs: written by each verdict's to_dict
+        assert batch.verdicts_text(pairs) == json.dumps([v.to_dict(s) for s, v in pairs], ensure_ascii=False,
+                                                              separators=(",", ":"))
+    assert odd > 10 and ruled > 5  # irregular verdicts and rulings were among them

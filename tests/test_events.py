@@ -314,3 +314,103 @@ def test_check_order_equals_its_definition(keys, start):
     """check_order's one-hand loop against the definition: seq strictly rising per (table, hand)."""
     events = [Event(EventType.DRAW, seq, 0, 0, table=table, hand=hand) for seq, table, hand in keys]
     assert _order_outcome(events, start) == _order_reference(events, start)
+
+
+# --- the usual lines (read_usual_line): lines as to_jsonl writes them, and near misses -------------
+
+_PROTOCOL_ORDER = ["type", "seq", "ts", "table", "hand", "seat", "tiles", "tile", "count", "kind", "dice", "exposed",
+                   "by_other", "code", "clause", "note", "v"]
+#: well-formed events of generated hands, as dicts (the usual lines' events)
+_POOL = [json.loads(line) for seed in (0, 1) for line in to_jsonl(generate_hand(seed)).splitlines()
+         if '"seat": ' in line]
+_TABLES = st.sampled_from(["gen", "T1", "", "東1", 'a"b', "a\\b", "t\x01", "x, \"seat\": 1", 7, None])
+
+
+@st.composite
+def usual_texts(draw):
+    """A few lines of one event as ``to_jsonl`` writes it (the protocol's key order, ``", "`` and
+    ``": "``), seq and ts changed from line to line, so that read_events learns the pieces of the
+    first and reads the next by them; now and then changed: compact separators, two keys swapped,
+    a key or a text escaped (``\\u``), a key repeated, a value of the wrong type, the line cut."""
+    raw = dict(draw(st.sampled_from(_POOL))) if draw(st.integers(0, 4)) else draw(raw_events())
+    if draw(st.integers(0, 4)) == 0:  # one field of the wrong type or out of range, or not the type's
+        key = draw(st.sampled_from(sorted(_FIELD_VALUES)))
+        raw[key] = draw(_FIELD_VALUES[key])
+    if draw(st.integers(0, 3)) == 0:
+        raw["table"] = draw(_TABLES)
+    if draw(st.integers(0, 5)) == 0:
+        raw["hand"] = draw(st.sampled_from([-3, 0, 12, 10**20, "1", 1.0]))
+    if draw(st.integers(0, 5)) == 0:
+        raw.pop(draw(st.sampled_from(["table", "hand", "seat", "ts"])), None)
+    keys = sorted(raw, key=lambda k: _PROTOCOL_ORDER.index(k) if k in _PROTOCOL_ORDER else 99)
+    members = [[f'"{k}"', json.dumps(raw[k], ensure_ascii=draw(st.integers(0, 9)) == 0)] for k in keys]
+    change = draw(st.integers(0, 9))
+    if change == 0 and len(members) > 2:  # two keys swapped
+        i = draw(st.integers(0, len(members) - 2))
+        members[i], members[i + 1] = members[i + 1], members[i]
+    elif change == 1:  # a key escaped
+        i = draw(st.integers(0, len(members) - 1))
+        members[i][0] = '"\\u00' + f"{ord(members[i][0][1]):02x}" + members[i][0][2:]
+    elif change == 2:  # a key repeated, perhaps with another value
+        key = draw(st.sampled_from(["type", "seq", "ts", "table", "hand", "seat", "tiles", "count", "v"]))
+        members.insert(draw(st.integers(0, len(members))), [f'"{key}"', json.dumps(draw(_FIELD_VALUES.get(key, _VALUES)))])
+    sep, colon = (", ", ": ") if draw(st.integers(0, 4)) else draw(st.sampled_from([(",", ":"), (",  ", ": "), (", ", " : ")]))
+    out = []
+    for _ in range(draw(st.integers(1, 3))):
+        seq = draw(st.one_of(st.integers(0, 300), st.integers(0, 10**20)))
+        ts = draw(st.one_of(st.integers(0, 10**6), st.sampled_from([-1, 0, 10**18, 10**19])))
+        line = [m if m[0] not in ('"seq"', '"ts"') else [m[0], str(seq if m[0] == '"seq"' else ts)] for m in members]
+        text = "{" + sep.join(k + colon + v for k, v in line) + "}"
+        if draw(st.integers(0, 14)) == 0:
+            text = text[:draw(st.integers(0, len(text)))]  # the line cut
+        out.append(text + draw(st.sampled_from(["", " ", "\r", "\t "])))
+    return out
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(usual_texts(), min_size=1, max_size=4), st.integers(1, 50), st.integers(0, 50))
+def test_the_usual_line_reader_equals_json_loads_and_the_reference(groups, first_line, first_index):
+    """read_events with its usual-line reader (the pieces learnt from the lines before: within
+    the example and from earlier ones) against json.loads and parse_event_reference line by
+    line: the same events (frozen Events), or the same error."""
+    lines = [(t + "\n").encode("utf-8") for group in groups for t in group]
+    fast = _lines_outcome(lines, first_line, first_index, False)
+    assert fast == _lines_outcome(lines, first_line, first_index, True)
+    if isinstance(fast, list):
+        ref = _lines_outcome(lines, first_line, first_index, True)
+        assert all(type(e) is Event and hash(e) == hash(r) and repr(e) == repr(r) for e, r in zip(fast, ref))
+
+
+@pytest.mark.parametrize("lines", [
+    # a tail repeating seq / ts / table / hand / seat / type: never learnt, so the second line is the reference's
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "seq": 1}', '{"type": "draw", "seq": 5, "ts": 2, "seat": 0, "seq": 1}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "ts": 2}', '{"type": "draw", "seq": 5, "ts": 9, "seat": 0, "ts": 2}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0, "hand": 1}',
+     '{"type": "draw", "seq": 2, "ts": 3, "hand": 2, "seat": 0, "hand": 1}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "seat": 0, "seat": 9}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "type": "draw"}', '{"type": "draw", "seq": 2, "ts": 3, "seat": 0, "type": "x"}'],
+    # the same tail after a bad seq, ts, table or hand
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 01, "ts": 2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 2, "ts": -2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "table": "a", "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 2, "ts": 3, "table": "a\\u0000", "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "hand": 1, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 2, "ts": 3, "hand": 1.5, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 2, "ts": 3, "seat": 0, "tiles": "5m"} x'],
+])
+def test_the_usual_line_reader_never_takes_a_line_the_reference_reads_otherwise(lines):
+    data = [(t + "\n").encode() for t in lines]
+    for _ in range(2):  # the second time, every piece the first lines could teach is known
+        assert _lines_outcome(data, 1, 0, False) == _lines_outcome(data, 1, 0, True)
+        assert _lines_outcome(data[1:], 1, 0, False) == _lines_outcome(data[1:], 1, 0, True)
+
+
+def test_usual_lines_of_generated_hands_are_read_by_their_pieces():
+    """Lines as to_jsonl writes them are read by the usual-line reader once learnt (not by chance
+    through the full decoder): every one of a second hand with the first's pieces but seq and ts."""
+    from referee import events as ev
+
+    first = [line.encode() for line in to_jsonl(generate_hand(4)).splitlines()]
+    read_events(first)
+    usual = [line for line in first if b'"seat": ' in line]
+    assert usual and all(ev.read_usual_line(line) == parse_event_reference(json.loads(line)) for line in usual)
