@@ -48,7 +48,6 @@ from referee.verdicts import ACCEPTED, Irregularity, Status, Verdict, VerdictLog
 
 from .dead_hand import REFEREE_CAUSES
 from .errors import AdjudicationError
-from .priority import CLAIMS
 from .record import HandRecord, hand_record
 from .rulings import Payment, Ruling, Rulings
 from .side_stakes import SideStake
@@ -87,11 +86,8 @@ _REJECTED = Status.REJECTED
 _NO_PAYMENTS = (0, 0, 0, 0)
 #: the referee's handler of each event type, for the batch loops' inline path; None for the
 #: types that go :meth:`HandAdjudicator._feed`'s way whatever their verdict: those that may
-#: close the hand or be ruled on whatever their verdict (hand_start, report, hand_end,
-#: skip_last_tile), and the claims that may mark a priority window (win, pung, kong,
-#: :data:`penalties.priority.CLAIMS`: :meth:`HandAdjudicator._feed` keeps their indices)
-_INLINE = {t: (None if t in (_HAND_START, _REPORT, _HAND_END, _SKIP_LAST) or t in CLAIMS else h)
-           for t, h in _DISPATCH.items()}
+#: close the hand or be ruled on whatever their verdict
+_INLINE = {t: (None if t in (_HAND_START, _REPORT, _HAND_END, _SKIP_LAST) else h) for t, h in _DISPATCH.items()}
 
 
 def seat_totals(payments: Iterable[Payment]) -> tuple[int, int, int, int]:
@@ -266,7 +262,7 @@ class HandAdjudicator:
         reference the tests hold the short cut to.
     """
 
-    __slots__ = ("ruleset", "mode", "stakes", "side_stakes", "referee", "events", "moments", "claims", "closed",
+    __slots__ = ("ruleset", "mode", "stakes", "side_stakes", "referee", "events", "moments", "closed",
                  "reference", "names", "_seen_findings", "_given", "_taken", "_deferred", "_ended", "_reported")
 
     def __init__(self, ruleset: Ruleset | None = None, mode: Mode | None = None, *, stakes: Stakes | None = None,
@@ -281,8 +277,6 @@ class HandAdjudicator:
         self.events: list[Event] = []
         #: the wall after each event (:func:`penalties.record.wall_facts`), in order
         self.moments: list[tuple] = []
-        #: the indices in :attr:`events` of the wins, pungs and kongs (for the priority analysis)
-        self.claims: list[int] = []
         #: the hand's result, once closed
         self.closed: HandResult | None = None
         self._seen_findings = 0
@@ -417,8 +411,6 @@ class HandAdjudicator:
             log.seqs.append(seq)
             if verdict is not _ACCEPTED:
                 log.odd[seq] = verdict
-        if etype in CLAIMS:
-            self.claims.append(len(self.events))
         self.events.append(event)
         w = st.wall  # wall_facts(st), inline
         self.moments.append((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
@@ -470,7 +462,7 @@ class HandAdjudicator:
         from .rule import rule_quiet, rule_record
 
         record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
-                             names=self.names, claims=self.claims)
+                             names=self.names)
         rulings = None
         if not self.reference and not self.side_stakes:
             rulings = rule_quiet(record, reported=self._reported)  # nothing to rule on: the short cut
@@ -538,7 +530,7 @@ class HandAdjudicator:
 
         with self.referee.provisional():
             record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
-                                 names=self.names, claims=self.claims)
+                                 names=self.names)
             return rule_record(record, side_stakes=self.side_stakes)
 
     def _give(self, ruling: Ruling, seq: int, key: tuple) -> Given:

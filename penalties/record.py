@@ -63,8 +63,8 @@ class HandRecord:
     mode: Any = None
     #: seat → player's name at a tournament table (the rulings name the players), or None
     names: Any = None
-    #: the indices in :attr:`events` of the wins, pungs and kongs, in order, when the one who
-    #: fed the referee kept them (the adjudicator); None: found when needed
+    #: the indices in :attr:`events` of the wins, pungs and kongs, in order, as the referee
+    #: kept them (:attr:`referee.machine.Referee.claim_indices`); None: found when needed
     #: (:func:`penalties.priority.contested`)
     claims: tuple[int, ...] | None = None
 
@@ -243,22 +243,23 @@ class WallLog(Mapping):
 
 
 def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Moment] | Sequence[tuple], *, stakes: Stakes | None = None,
-                mode: Any = None, names: Any = None, claims: Sequence[int] | None = None) -> HandRecord:
+                mode: Any = None, names: Any = None) -> HandRecord:
     """The closed hand's record from a referee that has followed *events* (the stakes, unless
     given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee.
-    *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order;
-    *claims*: :attr:`HandRecord.claims`, when kept."""
+    *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order."""
     events = tuple(events)
     setup = events[0].setup or Setup()
     seqs = ref.verdicts.seqs  # the referee's log holds each event's seq, in order: read, not made again
+    claims = ref.claim_indices  # the wins', pungs' and kongs' indices, kept by the referee as well
     if len(seqs) != len(events) or (seqs and seqs[-1] != events[-1].seq):
         seqs = [e.seq for e in events]
+        claims = None
     index = SeqIndex(seqs)
     if not isinstance(moments, Mapping):  # wall_facts per event, in the events' order
         moments = WallLog(index, moments)
     return HandRecord(events, ref.finish(), moments, ref.state.rules.ruleset,
                       stakes or Stakes(setup.base, setup.per_tai), index, mode, names,
-                      None if claims is None else tuple(claims))
+                      None if claims is None else tuple(claims))  # copied: a live referee goes on
 
 
 def state_before(record: HandRecord, seq: int) -> Any:

@@ -158,9 +158,10 @@ def test_property_contested_equals_its_reference_on_any_sequence(events):
 
 
 def test_contested_from_the_kept_claims_equals_finding_them():
-    """The claims' indices the adjudicator keeps (:attr:`HandRecord.claims`) are those
-    :func:`priority.claim_indices` finds in the events, and :func:`priority.contested` from
-    them answers as from the events alone; a record without them (a replay) finds them."""
+    """The claims' indices the referee keeps (:attr:`Referee.claim_indices`, the record's
+    :attr:`HandRecord.claims`) are those :func:`priority.claim_indices` finds in the events,
+    and :func:`priority.contested` from them answers as from the events alone; a record
+    without them finds them."""
     from penalties.record import build
 
     for seed in range(30):
@@ -170,4 +171,6 @@ def test_contested_from_the_kept_claims_equals_finding_them():
         assert list(record.claims) == [i for i, e in enumerate(record.events) if e.type in priority.CLAIMS]
         assert priority.contested(record.events, record.claims) == priority.contested_reference(record.events)
         replayed = build(record.events)
-        assert replayed.claims is None and priority.analyze(replayed) == priority.analyze(record)
+        assert replayed.claims == record.claims and priority.analyze(replayed) == priority.analyze(record)
+        bare = replace(record, claims=None)
+        assert priority.analyze(bare) == priority.analyze(record)
