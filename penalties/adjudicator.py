@@ -34,7 +34,7 @@ A ruling given at a moment is given again, unchanged, at the close.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +84,10 @@ _RULED = frozenset({*REFEREE_CAUSES, "wrong_kong", "exposed_discard", "lost_prio
                     "unfulfilled_call", "second_intake"})
 _REJECTED = Status.REJECTED
 _NO_PAYMENTS = (0, 0, 0, 0)
+#: the referee's handler of each event type, for the batch loops' inline path; None for the
+#: types that go :meth:`HandAdjudicator._feed`'s way whatever their verdict: those that may
+#: close the hand or be ruled on whatever their verdict
+_INLINE = {t: (None if t in (_HAND_START, _REPORT, _HAND_END, _SKIP_LAST) else h) for t, h in _DISPATCH.items()}
 
 
 def seat_totals(payments: Iterable[Payment]) -> tuple[int, int, int, int]:
@@ -299,48 +303,96 @@ class HandAdjudicator:
         """Feed every event of one hand, then close it (batch): :meth:`feed` on each, the
         same work but for the :class:`Step` answers nobody reads.
 
-        An event the referee accepts with nothing found, nothing reported and no ruling held
-        back for a claim window (nearly every event) is applied and recorded here, inline;
-        any other goes through :meth:`feed`'s own path. ``tests/test_penalties_fast.py`` holds
-        this loop to :meth:`feed` event by event."""
-        ref = self.referee
-        feed = self._feed
+        Events are applied and recorded here, inline, while the hand is quiet
+        (:meth:`_feed_quiet`: every event accepted with nothing found), then, from the first
+        finding or ruling held back for a claim window, by :meth:`_feed_rest`; an event that
+        may close the hand or be ruled on whatever its verdict goes through :meth:`feed`'s
+        own path. ``tests/test_penalties_fast.py`` holds these loops to :meth:`feed` event
+        by event."""
         it = iter(events)
         for ev in it:  # hand_start (and a stream that does not start with it) the usual way
-            feed(ev, False)
+            self._feed(ev, False)
             break
+        if self.referee.state is not None and not self._feed_quiet(it):
+            self._feed_rest(it)
+        return self.close()
+
+    def _feed_quiet(self, it: Iterator[Event]) -> bool:
+        """:meth:`feed_all` while nothing was found and no ruling is held back: each event
+        applied as :meth:`_feed` applies it, with one test on the common path (accepted,
+        nothing found); True when *it* ran out, False after the event that ended the quiet
+        (the rest goes to :meth:`_feed_rest`)."""
+        ref = self.referee
         st = ref.state
-        if st is None:
-            return self.close()
-        dispatch = _DISPATCH
+        feed = self._feed
+        after = self._after
+        inline = _INLINE
         log = ref.verdicts
         record_seq = log.seqs.append
         odd = log.odd
         record_event = self.events.append
         record_wall = self.moments.append
         found = ref.findings
-        report, hand_end, skip_last, hand_start = _REPORT, _HAND_END, _SKIP_LAST, _HAND_START
+        accepted = _ACCEPTED
+        last = st.last_seq
+        try:
+            for ev in it:
+                seq = ev.seq
+                handler = inline[ev.type]
+                if handler is None or seq <= last:  # the long way (as _feed_rest)
+                    st.last_seq = last
+                    feed(ev, False)
+                    last = st.last_seq
+                else:
+                    verdict = handler(ref, st, ev)  # as _feed, inline
+                    last = seq
+                    record_seq(seq)
+                    record_event(ev)
+                    w = st.wall  # wall_facts(st), inline (an attrgetter costs more)
+                    record_wall((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
+                    if verdict is accepted and not found:
+                        continue
+                    if verdict is not accepted:
+                        odd[seq] = verdict
+                    st.last_seq = last
+                    after(ev, verdict, False)
+                if found or self._deferred is not None:
+                    return False
+            return True
+        finally:
+            st.last_seq = last
+
+    def _feed_rest(self, it: Iterator[Event]) -> None:
+        """:meth:`feed_all` once something was found or a ruling is held back: an accepted
+        event with nothing new found and no ruling held back is applied inline, any other
+        goes through :meth:`_feed`'s own path."""
+        ref = self.referee
+        st = ref.state
+        feed = self._feed
+        inline = _INLINE
+        log = ref.verdicts
+        record_seq = log.seqs.append
+        odd = log.odd
+        record_event = self.events.append
+        record_wall = self.moments.append
+        found = ref.findings
         for ev in it:
-            etype = ev.type
             seq = ev.seq
-            # by identity (an Enum's hash is slow): the types that may close the hand or be
-            # ruled on whatever their verdict go the long way
-            if etype is report or etype is hand_end or etype is skip_last or etype is hand_start \
-                    or seq <= st.last_seq or self._deferred is not None:
+            handler = inline[ev.type]
+            if handler is None or seq <= st.last_seq or self._deferred is not None:
                 feed(ev, False)
                 continue
-            verdict = dispatch[etype](ref, st, ev)  # as _feed, inline
+            verdict = handler(ref, st, ev)  # as _feed, inline
             st.last_seq = seq
             record_seq(seq)
             record_event(ev)
-            w = st.wall
+            w = st.wall  # wall_facts(st), inline
             record_wall((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
             if verdict is not _ACCEPTED:
                 odd[seq] = verdict
                 self._after(ev, verdict, False)
             elif len(found) > self._seen_findings:
                 self._after(ev, verdict, False)
-        return self.close()
 
     def _feed(self, event: Event, answer: bool) -> Step | None:
         """:meth:`feed`; with *answer* false the step is not made (rulings final at a moment

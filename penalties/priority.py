@@ -32,7 +32,10 @@ pung priority makes a dead hand liable for others' self-draws within the next ei
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from referee.events import Call, Event, EventType
 from referee.melds import MeldKind
@@ -153,7 +156,7 @@ def analyze(record: HandRecord) -> list[Decision]:
     Only the discards whose window may hold a conflict are looked at (:func:`contested`);
     the same as
     :func:`analyze_all` (the reference, every discard: ``tests/test_penalties_fast.py``)."""
-    return _analyze(record, contested(record.events))
+    return _analyze(record, contested(record.events, record.claims))
 
 
 def analyze_all(record: HandRecord) -> list[Decision]:
@@ -169,13 +172,89 @@ _DRAW = EventType.DRAW
 _CHOW = EventType.CHOW
 
 
-def contested(events) -> set[int]:
+def contested(events, claims: Sequence[int] | None = None) -> set[int]:
+    """:func:`contested_reference`'s seqs, found from the claims: only a win, a pung or a
+    kong marks a window (the last two discards' before it), so each claim's two discards are
+    looked for back from it, and the 下家's draw or chow only in a window a pung marked and
+    no win did. On a legal hand: a few claims, no walk over the ~150 events in Python
+    (``tests/test_penalties_fast.py`` holds it to the reference on generated hands and on
+    arbitrary event sequences).
+
+    :param claims: the indices in *events* of its wins, pungs and kongs, in order, when the
+        caller kept them (the adjudicator does, :attr:`penalties.record.HandRecord.claims`);
+        found here otherwise (:func:`claim_indices`).
+    """
+    evs = events if isinstance(events, (list, tuple)) else list(events)
+    if claims is None:
+        claims = claim_indices(evs)
+    marks: dict[int, list[bool]] = {}  # a discard's index → [a win marks it, a pung marks it]
+    for j in claims:
+        ev = evs[j]
+        latest = before = -1
+        for i in range(j - 1, -1, -1):  # the last two discards before the claim
+            if evs[i].type is _DISCARD:
+                if latest < 0:
+                    latest = i
+                else:
+                    before = i
+                    break
+        if latest < 0:
+            continue
+        for i in (latest, before) if before >= 0 else (latest,):
+            d = evs[i]
+            x = d.tiles[0] if d.tiles else None
+            mark = marks.setdefault(i, [False, False])
+            if ev.type is _WIN:  # in the window: any win; after the next discard: one shown on this tile
+                if i == latest or (ev.tiles and ev.tiles[-1] == x):
+                    mark[0] = True
+            elif ev.tiles and ev.seat != d.seat and ev.seat != _next(d.seat) and x in ev.tiles:
+                mark[1] = True
+    out: set[int] = set()
+    for i, (win, pung) in marks.items():
+        if win or (pung and _next_took(evs, i)):
+            out.add(evs[i].seq)
+    return out
+
+
+#: the claims that may mark a window: a win, a pung, a kong
+CLAIMS = frozenset({EventType.WIN, EventType.PUNG, EventType.KONG})
+_TYPE = attrgetter("type")
+_CLAIM_KINDS = re.compile(b"[%s]" % re.escape(bytes(sorted(CLAIMS))))
+
+
+def claim_indices(events: Sequence[Event]) -> list[int]:
+    """The indices of the wins, pungs and kongs (:data:`CLAIMS`) in *events*, in order: the
+    events' types read into bytes (an ``EventType`` is an ``IntEnum``), the claims found by a
+    regular expression, in C."""
+    return [m.start() for m in _CLAIM_KINDS.finditer(bytes(map(_TYPE, events)))]
+
+
+def _next(seat: int | None) -> int | None:
+    """The 下家 of *seat* (None when the discard's seat is unknown)."""
+    return None if seat is None else (seat + 1) % 4
+
+
+def _next_took(evs: Sequence[Event], i: int) -> bool:
+    """The discarder's 下家 drew or chowed after the discard at *i*, before the next discard."""
+    n = _next(evs[i].seat)
+    for k in range(i + 1, len(evs)):
+        ev = evs[k]
+        t = ev.type
+        if t is _DISCARD:
+            return False
+        if (t is _DRAW or t is _CHOW) and ev.seat == n:
+            return True
+    return False
+
+
+def contested_reference(events) -> set[int]:
     """Seqs of the discards whose window (:class:`_Window`: the events up to the second
     discard after it) may hold a conflict (:func:`_decide`): a win in it (after the next
     discard, only one shown on this tile), or a pung or melded kong of its tile by a seat
     neither the discarder nor its 下家 while the 下家 drew or chowed before the next discard.
     Every other window decides nothing (no winner, no pung against a chow, a draw or a
-    self-draw). One pass, the last two discards' windows in locals (for speed)."""
+    self-draw). One pass over the events, the last two discards' windows in locals: the plain
+    reading of the rule above, that :func:`contested` is held to (``tests/test_penalties_fast.py``)."""
     out: set[int] = set()
     # the last discard's window (1) and the one before (2): seq, discarder, 下家, tile, a
     # win in it, a pung of its tile by another seat, the 下家 took a tile before the next discard
@@ -333,4 +412,4 @@ def _decide(w: _Window) -> list[Decision]:
     return out
 
 
-__all__ = ["Decision", "analyze", "analyze_all", "contested"]
+__all__ = ["CLAIMS", "Decision", "analyze", "analyze_all", "claim_indices", "contested", "contested_reference"]

@@ -10,6 +10,7 @@ Penalties never changes the referee's state; it reads.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,11 +57,16 @@ class HandRecord:
     moments: dict[int, Moment]
     ruleset: Ruleset
     stakes: Stakes
-    index: dict[int, int] = field(default_factory=dict)
+    #: seq → the event's index in :attr:`events` (:class:`SeqIndex`)
+    index: Mapping[int, int] = field(default_factory=dict)
     #: the table mode forced on the replay (None: the stream's own)
     mode: Any = None
     #: seat → player's name at a tournament table (the rulings name the players), or None
     names: Any = None
+    #: the indices in :attr:`events` of the wins, pungs and kongs, in order, as the referee
+    #: kept them (:attr:`referee.machine.Referee.claim_indices`); None: found when needed
+    #: (:func:`penalties.priority.contested`)
+    claims: tuple[int, ...] | None = None
 
     # ---- the table
     @property
@@ -172,9 +178,46 @@ def moment(st: Any) -> Moment:
 def wall_facts(st: Any) -> tuple:
     """What :class:`Moment` is made of, as the referee's state holds it right after an event
     (a plain tuple: the adjudicator keeps one per event, a :class:`Moment` is made only when
-    a ruling reads it, :class:`WallLog`)."""
+    a ruling reads it, :class:`WallLog`; its batch loops build the same tuple inline)."""
     w = st.wall
     return (w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed)
+
+
+class SeqIndex(Mapping):
+    """seq → the event's index in a hand's events, found by bisection in their seqs (which
+    strictly increase: the referee refuses a seq not above the last before it is recorded,
+    :class:`referee.machine.StreamError`). The same answers as ``{e.seq: i for i, e in
+    enumerate(events)}``, without a dict made per hand (``tests/test_adjudicator_facts.py``
+    holds the two equal).
+
+    :param seqs: the events' seqs in order (copied).
+    """
+
+    __slots__ = ("_seqs",)
+
+    def __init__(self, seqs: Sequence[int]) -> None:
+        self._seqs = list(seqs)
+
+    def __getitem__(self, seq: int) -> int:
+        seqs = self._seqs
+        i = bisect_left(seqs, seq)
+        if i < len(seqs) and seqs[i] == seq:
+            return i
+        raise KeyError(seq)
+
+    def get(self, seq: int, default: Any = None) -> Any:
+        seqs = self._seqs
+        i = bisect_left(seqs, seq)
+        return i if i < len(seqs) and seqs[i] == seq else default
+
+    def __contains__(self, seq: object) -> bool:
+        return self.get(seq) is not None
+
+    def __iter__(self):
+        return iter(self._seqs)
+
+    def __len__(self) -> int:
+        return len(self._seqs)
 
 
 class WallLog(Mapping):
@@ -183,7 +226,7 @@ class WallLog(Mapping):
 
     __slots__ = ("_index", "_facts")
 
-    def __init__(self, index: dict[int, int], facts: Sequence[tuple]) -> None:
+    def __init__(self, index: Mapping[int, int], facts: Sequence[tuple]) -> None:
         self._index = index
         self._facts = facts
 
@@ -206,11 +249,17 @@ def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Mom
     *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order."""
     events = tuple(events)
     setup = events[0].setup or Setup()
-    index = {e.seq: i for i, e in enumerate(events)}
+    seqs = ref.verdicts.seqs  # the referee's log holds each event's seq, in order: read, not made again
+    claims = ref.claim_indices  # the wins', pungs' and kongs' indices, kept by the referee as well
+    if len(seqs) != len(events) or (seqs and seqs[-1] != events[-1].seq):
+        seqs = [e.seq for e in events]
+        claims = None
+    index = SeqIndex(seqs)
     if not isinstance(moments, Mapping):  # wall_facts per event, in the events' order
         moments = WallLog(index, moments)
     return HandRecord(events, ref.finish(), moments, ref.state.rules.ruleset,
-                      stakes or Stakes(setup.base, setup.per_tai), index, mode, names)
+                      stakes or Stakes(setup.base, setup.per_tai), index, mode, names,
+                      None if claims is None else tuple(claims))  # copied: a live referee goes on
 
 
 def state_before(record: HandRecord, seq: int) -> Any:
@@ -225,4 +274,4 @@ def state_before(record: HandRecord, seq: int) -> Any:
     return ref.state
 
 
-__all__ = ["HandRecord", "Moment", "WallLog", "build", "hand_record", "moment", "state_before", "wall_facts"]
+__all__ = ["HandRecord", "Moment", "SeqIndex", "WallLog", "build", "hand_record", "moment", "state_before", "wall_facts"]

@@ -46,7 +46,10 @@ class ClaimsMixin:
 
     def _claim(self, st: TableState, ev: Event) -> Verdict:
         """吃 / 碰 on the latest discard (play.chi, play.pon, app.chi, app.pon)."""
-        return self._claim_discard(st, ev, _CHOW if ev.type is _CHOW_EVENT else _PUNG)
+        if ev.type is _CHOW_EVENT:
+            return self._claim_discard(st, ev, _CHOW)
+        self.claim_indices.append(len(self.verdicts.seqs))  # a pung: Referee.claim_indices
+        return self._claim_discard(st, ev, _PUNG)
 
     def _claim_discard(self, st: TableState, ev: Event, intake: Intake, dry: bool = False):
         if st.phase is _ENDED or st.wins:
@@ -241,6 +244,7 @@ class ClaimsMixin:
         """槓 (play.kong.concealed, play.kong.exposed, app.kong, app.kong.limits): a melded
         kong claims a discard; concealed and added kongs are made in one's own turn; every
         kong is replaced from the tail."""
+        self.claim_indices.append(len(self.verdicts.seqs))  # Referee.claim_indices
         kind = ev.kind
         if kind is _MELDED:
             return self._claim_discard(st, ev, _MELDED_KONG_INTAKE)

@@ -72,7 +72,8 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     and returns its :class:`referee.outcome.Adjudication`.
     """
 
-    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings", "names")
+    __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings", "names",
+                 "claim_indices")
 
     #: take a legal draw and discard on the fast paths of :meth:`_draw` and :meth:`_discard`;
     #: :class:`ReferenceReferee` turns them off, and tests/test_fast_paths.py holds the two equal
@@ -92,6 +93,10 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         self.mode = mode
         self._finished = None
         self.findings: list[Irregularity] = []
+        #: the index (among the events applied, as in :attr:`verdicts`) of each win, pung and
+        #: kong, whatever its verdict: where a priority conflict may be
+        #: (:func:`penalties.priority.contested`); kept by their handlers
+        self.claim_indices: list[int] = []
 
     # ------------------------------------------------------------------ driving
 
@@ -282,6 +287,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def _win(self, st: TableState, ev: Event) -> Verdict:
         """胡 (play.win, app.win-ways): on a discard, by self-draw, by robbing a kong, or by
         flowers; checked against the hand, 過水 and the self-draw limits."""
+        self.claim_indices.append(len(self.verdicts.seqs))  # Referee.claim_indices
         if st.wrong_kongs:
             self._follow_wrong_kongs(st, ev)
         return check_win(self, st, ev)

@@ -117,3 +117,29 @@ def test_the_tables_kept_at_wins_and_reports_are_the_replayed_ones():
                 _same_table(st_final.report_faces[ev.seq], state_before(record, ev.seq + 1).seats[ev.seat])
                 checked += 1
     assert checked > 20
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 400), salt=st.integers(0, 100_000), count=st.integers(0, 4), physical=st.booleans(),
+       probes=st.lists(st.integers(-5, 400), max_size=20))
+def test_property_the_seq_index_answers_as_a_dict_of_the_events(seed, salt, count, physical, probes):
+    """:class:`penalties.record.SeqIndex` (bisection in the seqs) against the dict it replaced,
+    ``{e.seq: i for i, e in enumerate(events)}``: every seq, and seqs the hand does not have."""
+    import pytest
+
+    events = _hand(seed, salt, count, physical) if count else _events(irregular_hand(seed, salt, 0, physical=physical))
+    try:
+        record = HandAdjudicator().feed_all(events).record
+    except MjrefError:
+        return
+    index = record.index
+    plain = {e.seq: i for i, e in enumerate(record.events)}
+    assert dict(index) == plain and list(index) == list(plain) and len(index) == len(plain)
+    for seq in [*plain, *probes]:
+        assert index.get(seq) == plain.get(seq) and index.get(seq, -1) == plain.get(seq, -1)
+        assert (seq in index) == (seq in plain)
+        if seq in plain:
+            assert index[seq] == plain[seq] and record.event(seq).seq == seq
+        else:
+            with pytest.raises(KeyError):
+                index[seq]

@@ -17,7 +17,7 @@ from penalties import priority
 from penalties.adjudicator import HandAdjudicator, _events
 from testkit.irregular import irregular_hand
 from penalties.rule import rule_quiet, rule_record
-from referee.events import EventType
+from referee.events import Event, EventType
 from referee.generator import generate_hand, physical_view
 
 
@@ -63,6 +63,7 @@ def test_property_the_short_cuts_equal_the_full_walk(seed, salt, count, physical
         events = physical_view(events) if physical else events
     if shuffle:
         events = _shuffled_times(events, random.Random(salt))
+    assert priority.contested(events) == priority.contested_reference(events)
     try:
         _same(events)
     except Exception as e:  # a stream the referee cannot follow is refused both ways
@@ -111,8 +112,9 @@ def test_property_the_batch_loop_equals_feeding_each_event(seed, salt, count, ph
     events = _events(irregular_hand(seed, salt, count, physical=physical)) if count else generate_hand(seed)
     from referee.errors import MjrefError
 
+    adj = HandAdjudicator()
     try:
-        batch = HandAdjudicator().feed_all(events)
+        batch = adj.feed_all(events)
     except MjrefError:
         return
     one = HandAdjudicator()
@@ -120,3 +122,55 @@ def test_property_the_batch_loop_equals_feeding_each_event(seed, salt, count, ph
         one.feed(ev)
     fed = one.close()
     assert batch.to_dict() == fed.to_dict() and batch.given == fed.given
+    # what the loops record on the way: the events, the wall after each, the referee's log
+    assert adj.events == one.events and adj.moments == one.moments
+    assert list(adj.referee.verdicts) == list(one.referee.verdicts)
+    assert adj.referee.state.last_seq == one.referee.state.last_seq == events[-1].seq
+    assert adj.referee.findings == one.referee.findings
+
+
+_CLAIMISH = (EventType.DISCARD, EventType.DISCARD, EventType.DRAW, EventType.CHOW, EventType.PUNG, EventType.KONG,
+             EventType.WIN, EventType.PASS, EventType.TAIL_DRAW)
+
+
+@st.composite
+def _claimish_events(draw):
+    """Any sequence of discards, draws, chows, pungs, kongs, wins and passes, seats and
+    tiles known or not: far more ways than a table plays (a pung by the discarder, a win
+    shown on an old tile, an event without a seat)."""
+    out = []
+    for seq in range(1, draw(st.integers(0, 40)) + 1):
+        etype = draw(st.sampled_from(_CLAIMISH))
+        seat = draw(st.one_of(st.none(), st.integers(0, 3)))
+        tiles = draw(st.one_of(st.none(), st.just(()), st.lists(st.integers(0, 3), min_size=1, max_size=4).map(tuple)))
+        out.append(Event(etype, seq, seat=seat, tiles=tiles))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(events=_claimish_events())
+def test_property_contested_equals_its_reference_on_any_sequence(events):
+    """:func:`priority.contested` (found from the claims) against the one pass over every
+    event, :func:`priority.contested_reference`, on arbitrary sequences of the events that
+    mark or fill a window."""
+    assert priority.contested(events) == priority.contested_reference(events)
+    assert priority.contested(iter(events)) == priority.contested_reference(events)
+
+
+def test_contested_from_the_kept_claims_equals_finding_them():
+    """The claims' indices the referee keeps (:attr:`Referee.claim_indices`, the record's
+    :attr:`HandRecord.claims`) are those :func:`priority.claim_indices` finds in the events,
+    and :func:`priority.contested` from them answers as from the events alone; a record
+    without them finds them."""
+    from penalties.record import build
+
+    for seed in range(30):
+        events = _events(irregular_hand(seed, seed + 3, seed % 4, physical=seed % 2 == 0))
+        record = HandAdjudicator().feed_all(events).record
+        assert list(record.claims) == priority.claim_indices(record.events)
+        assert list(record.claims) == [i for i, e in enumerate(record.events) if e.type in priority.CLAIMS]
+        assert priority.contested(record.events, record.claims) == priority.contested_reference(record.events)
+        replayed = build(record.events)
+        assert replayed.claims == record.claims and priority.analyze(replayed) == priority.analyze(record)
+        bare = replace(record, claims=None)
+        assert priority.analyze(bare) == priority.analyze(record)
