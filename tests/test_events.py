@@ -367,7 +367,7 @@ def usual_texts(draw):
     return out
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(usual_texts(), min_size=1, max_size=4), st.integers(1, 50), st.integers(0, 50))
 def test_the_usual_line_reader_equals_json_loads_and_the_reference(groups, first_line, first_index):
     """read_events with its usual-line reader (the pieces learnt from the lines before: within
