@@ -7,6 +7,7 @@ loopback port.
 """
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -95,6 +96,23 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def official_server(folder: Path, name: str):
+    """The service as ``make run`` starts it (:func:`start_server`, 8 threads a worker) on a
+    fresh ``<name>.sqlite3`` in *folder*, and an official's token (王裁判): yields ``{"port",
+    "base", "secret", "headers", "database", "tmp"}``, the pages' tests' ``service``; stops it."""
+    database = folder / f"{name}.sqlite3"
+    port = free_port()
+    proc = start_server(database, port, threads=8, log=folder / "server.log")
+    try:
+        secret = make_token(database, "official", label="王裁判")
+        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": bearer(secret),
+               "database": str(database), "tmp": folder}
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 def start_server(database: Path, port: int, *, threads: int | None = None, processes: int = 2,

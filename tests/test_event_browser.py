@@ -27,7 +27,7 @@ import pytest
 from services.pins import create_pin
 from store import connect
 from tests import browser_kit
-from tests.servicekit import bearer, free_port, make_token, request, start_server
+from tests.servicekit import official_server, request
 from tests.test_console_browser import _context, chromium  # noqa: F401 (the module's browser)
 from tests.test_pages_browser import _pdf_pages
 
@@ -64,17 +64,8 @@ def pdf_text_pages(path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("event48")
-    database = tmp / "event48.sqlite3"
-    port = free_port()
-    proc = start_server(database, port, threads=8, log=tmp / "server.log")
-    try:
-        secret = make_token(database, "official", label="王裁判")
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": bearer(secret), "tmp": tmp,
-               "database": str(database)}
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with official_server(tmp_path_factory.mktemp("event48"), "event48") as service:
+        yield service
 
 
 def api(service, path: str):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.servicekit import bearer, free_port, make_token, request, start_server
+from tests.servicekit import official_server, request
 from tests.test_console_browser import _context, _external, chromium, shoot  # noqa: F401 (the module's browser)
 
 SURNAMES = "王李陳林張黃吳劉蔡楊許鄭"
@@ -17,16 +17,8 @@ GIVEN = "小明 大華 美玲 志強"
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("setup")
-    database = tmp / "setup.sqlite3"
-    port = free_port()
-    proc = start_server(database, port, threads=8, log=tmp / "server.log")
-    try:
-        secret = make_token(database, "official", label="王裁判")
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": bearer(secret)}
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with official_server(tmp_path_factory.mktemp("setup"), "setup") as service:
+        yield service
 
 
 def test_create_an_event_and_import_its_players(chromium, service, tmp_path):

@@ -12,7 +12,7 @@ import io
 import pytest
 
 from tests import browser_kit
-from tests.servicekit import bearer, free_port, make_token, request, start_server
+from tests.servicekit import official_server, request
 
 ARTIFACTS = browser_kit.artifacts_dir("console")
 
@@ -35,19 +35,11 @@ def shoot(page, name: str) -> None:
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """The server; event L1 (1 round of 1 將), no players yet; an official's token."""
-    tmp = tmp_path_factory.mktemp("teams")
-    database = tmp / "teams.sqlite3"
-    port = free_port()
-    proc = start_server(database, port, threads=8, log=tmp / "server.log")
-    try:
-        secret = make_token(database, "official", label="王裁判")
-        headers = bearer(secret)
-        status, answer = request(port, "POST", BASE, {"id": "L1", "name": "北高聯賽", "rounds": 1}, headers)
+    with official_server(tmp_path_factory.mktemp("teams"), "teams") as service:
+        status, answer = request(service["port"], "POST", BASE, {"id": "L1", "name": "北高聯賽", "rounds": 1},
+                                 service["headers"])
         assert status == 201, answer
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": headers}
-    finally:
-        proc.terminate()
-        proc.wait(10)
+        yield service
 
 
 def test_import_players_in_teams_and_see_the_team_standings(service):
