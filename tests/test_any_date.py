@@ -28,7 +28,7 @@ def test_the_clock_tests_pass_on_another_date(shift, tmp_path):
     shifted = subprocess.run([faketime, "-f", shift, "date", "+%Y"], capture_output=True, text=True, env=env)
     assert int(shifted.stdout) > int(subprocess.run(["date", "+%Y"], capture_output=True, text=True).stdout)
     run = subprocess.run([faketime, "-f", shift, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          "-n", "2", "--basetemp", str(tmp_path / "t"),
+                          "-p", "no:xdist", "--basetemp", str(tmp_path / "t"),
                           # the scheduler's PostgreSQL leader runs the same clock code as its file lock
                           # (tests/test_clocks_service.py): not a second cluster under faketime
                           "-m", "not postgresql", *CLOCK_TESTS],
