@@ -98,6 +98,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def scorer_pin(database: str | os.PathLike, table: str, label: str = "陳計分") -> str:
+    """A scorer's PIN for *table*, written into a running server's SQLite file (waiting for its
+    writer), as the console's PIN page would: the PIN."""
+    from services.pins import create_pin
+
+    db = connect(database)
+    db.conn.execute("PRAGMA busy_timeout = 30000")
+    try:
+        with db.atomic():
+            pin, _row = create_pin(db, table=table, label=label)
+    finally:
+        db.close()
+    return pin
+
+
 @contextlib.contextmanager
 def official_server(folder: Path, name: str):
     """The service as ``make run`` starts it (:func:`start_server`, 8 threads a worker) on a

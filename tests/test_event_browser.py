@@ -24,10 +24,8 @@ import subprocess
 
 import pytest
 
-from services.pins import create_pin
-from store import connect
 from tests import browser_kit
-from tests.servicekit import official_server, request
+from tests.servicekit import official_server, request, scorer_pin
 from tests.test_console_browser import _context, chromium  # noqa: F401 (the module's browser)
 from tests.test_pages_browser import _pdf_pages
 
@@ -159,13 +157,7 @@ def test_a_48_player_event_from_setup_to_printed_standings(chromium, service):
                            (f"{BASE}/{TID}/links", {"table_id": "R1", "round": 1, "table": 1})):
             status, answer = request(service["port"], "POST", path, body, service["headers"])
             assert status == 201, answer
-        db = connect(service["database"])
-        db.conn.execute("PRAGMA busy_timeout = 30000")
-        try:
-            with db.atomic():
-                pin, _row = create_pin(db, table="R1", label="陳計分")
-        finally:
-            db.close()
+        pin = scorer_pin(service["database"], "R1")
         # --- the clock, round 1 published, the hall screen -------------------------------------------
         page.goto(f"{base}/t/{TID}/clock")
         page.fill("#round_minutes", "60")

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from store import connect
-from tests.servicekit import bearer, make_token, request, start_server, free_port
+from tests.servicekit import bearer, free_port, make_token, request, scorer_pin, start_server
 from tests.test_console_browser import _context, _external, chromium, shoot  # noqa: F401 (the module's browser)
-from services.pins import create_pin
 
 BASE = "/api/v1/tournaments"
 PLAYERS = [{"id": f"P{i}", "name": name} for i, name in enumerate(
@@ -39,13 +37,7 @@ def service(tmp_path_factory):
                               (f"{BASE}/M1/links", {"table_id": "R1", "round": 1, "table": 1})):
             status, answer = request(port, "POST", path, payload, headers)
             assert status == 201, (path, answer)
-        db = connect(database)
-        db.conn.execute("PRAGMA busy_timeout = 30000")
-        try:
-            with db.atomic():
-                pin, _row = create_pin(db, table="R1", label="陳計分")
-        finally:
-            db.close()
+        pin = scorer_pin(database, "R1")
         yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": headers, "pin": pin}
     finally:
         proc.terminate()
