@@ -45,11 +45,11 @@ answered **200** ``"duplicate": true`` with the records that made it.
 """
 from __future__ import annotations
 
-from urllib.parse import quote
 
-from flask import Response, jsonify
+from flask import jsonify
 
 from api import auth, idempotency
+from services.downloads import csv_download
 from services.idempotency import Duplicate
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from services.live import service as live_service
@@ -485,11 +485,7 @@ def get_standings(query: dict, tid: str):
     rows = st.standings(loaded.state, chain, rounds=_rounds(query["rounds"]),
                         include_substitutes=query["include_substitutes"])
     if query["format"] == "csv":
-        response = Response(st.to_csv_file(rows), content_type="text/csv; charset=utf-8")  # BOM: Excel
-        # RFC 6266: an ASCII fallback name and the UTF-8 one (ids may be Chinese)
-        response.headers["Content-Disposition"] = (f'attachment; filename="standings.csv"; '
-                                                   f"filename*=UTF-8''{quote(tid)}-standings.csv")
-        return response
+        return csv_download(st.to_csv_file(rows), "standings.csv", f"{tid}-standings.csv")
     return jsonify({"tie_breaks": [c.name.lower() for c in chain], "standings": [_standing(s) for s in rows]})
 
 
@@ -514,10 +510,7 @@ def get_team_standings(query: dict, tid: str):
     chain = chain_of(query["tie_breaks"])
     rows = st.team_standings(loaded.state, chain, rounds=_rounds(query["rounds"]))
     if query["format"] == "csv":
-        response = Response(st.teams_to_csv_file(rows), content_type="text/csv; charset=utf-8")  # BOM: Excel
-        response.headers["Content-Disposition"] = (f'attachment; filename="team-standings.csv"; '
-                                                   f"filename*=UTF-8''{quote(tid)}-team-standings.csv")
-        return response
+        return csv_download(st.teams_to_csv_file(rows), "team-standings.csv", f"{tid}-team-standings.csv")
     return jsonify({"tie_breaks": [c.name.lower() for c in chain], "teams": [_team_standing(s) for s in rows]})
 
 

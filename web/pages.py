@@ -23,11 +23,11 @@ zh-TW first, English second. Errors are HTML pages (:mod:`web.errors`).
 """
 from __future__ import annotations
 
-from urllib.parse import quote
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request, url_for
 
 from referee.scoring.patterns import PATTERNS
+from services.downloads import csv_download
 from services.tournament_commands import settle_for
 from tournament.player_record import player_record, won_items
 from tournament.printouts import card, sheet
@@ -309,10 +309,8 @@ def standings_csv(tournament_id: str):
     API's ``?format=csv``; the pages link here only when the app has no API endpoint for it."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    body = to_csv_file(standings(t.state, chain, rounds=rounds))
-    return Response(body, mimetype="text/csv", headers={
-        "Content-Disposition": f"attachment; filename=\"standings-{_ascii(tournament_id)}.csv\"; "
-                               f"filename*=UTF-8''standings-{quote(tournament_id, safe='')}.csv"})
+    return csv_download(to_csv_file(standings(t.state, chain, rounds=rounds)),
+                        f"standings-{_ascii(tournament_id)}.csv", f"standings-{tournament_id}.csv")
 
 
 @bp.get("/<tournament_id>/standings-teams.csv")
@@ -321,10 +319,8 @@ def team_standings_csv(tournament_id: str):
     ``…/standings/teams?format=csv``; linked only when the app has no API endpoint for it."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    body = teams_to_csv_file(team_standings(t.state, chain, rounds=rounds))
-    return Response(body, mimetype="text/csv", headers={
-        "Content-Disposition": f"attachment; filename=\"team-standings-{_ascii(tournament_id)}.csv\"; "
-                               f"filename*=UTF-8''team-standings-{quote(tournament_id, safe='')}.csv"})
+    return csv_download(teams_to_csv_file(team_standings(t.state, chain, rounds=rounds)),
+                        f"team-standings-{_ascii(tournament_id)}.csv", f"team-standings-{tournament_id}.csv")
 
 
 @bp.get("/<path:rest>")
