@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from referee.tiles import tile_name
+from referee.verdicts import seat_name
 
 #: code → (clause, zh-TW template, English template)
 CODES: dict[str, tuple[str, str, str]] = {
@@ -172,22 +173,12 @@ def seat_words(seat: int, east: int | None, names: Any = None) -> tuple[str, str
     seat *east* is known (「南家」, "South (seat 1)"), else by number (「1 號座」, "seat 1")."""
     from .words import seat_en, seat_zh
 
-    name = _name(names, seat)
+    name = seat_name(names, seat)
     if east is None:
         return (f"{seat} 號座 {name}", f"seat {seat} ({name})") if name else (f"{seat} 號座", f"seat {seat}")
     if name:
         return f"{seat_zh(seat, east)} {name}", f"{seat_en(seat, east)[:-1]}, {name})"
     return seat_zh(seat, east), seat_en(seat, east)
-
-
-def _name(names: Any, seat: int) -> str | None:
-    if not names:
-        return None
-    try:
-        name = names[seat]
-    except (KeyError, IndexError, TypeError):
-        return None
-    return str(name).strip() or None if name is not None else None
 
 
 def streak_zh(n: int) -> str:
