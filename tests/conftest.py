@@ -88,10 +88,12 @@ def pg_cluster(tmp_path_factory):
 
 @pytest.fixture()
 def pg_database(pg_cluster):
-    """A fresh PostgreSQL database (a copy of the migrated template), dropped afterwards."""
-    url = pg_cluster.new_database()
+    """A PostgreSQL database in the migrated template's state, put back into it afterwards
+    (:meth:`tests.pgcluster.Cluster.reset_database`: a few milliseconds, where a new copy of the
+    template costs 0.1–0.5 s)."""
+    url = pg_cluster.clean_database()
     yield url
-    pg_cluster.drop_database(url)
+    pg_cluster.reset_database(url)
 
 
 @pytest.fixture(scope="session")
