@@ -58,6 +58,89 @@ def named_cpu_seconds(pid: int, name: str) -> float:
     return own + sum(named_cpu_seconds(kid, name) for kid in kids)
 
 
+def _descendants(pid: int) -> list[int]:
+    """*pid* and every process below it (``/proc/<pid>/task/<pid>/children``)."""
+    out = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(k) for k in f.read().split()]
+    except OSError:
+        return out
+    for kid in kids:
+        out += _descendants(kid)
+    return out
+
+
+def _reaped_seconds(pid: int, part: str = "both") -> float:
+    """CPU time of *pid*'s children that have ended and been waited for (``cutime + cstime``,
+    or ``cstime`` alone for *part* ``system``)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return ((int(fields[13]) if part == "both" else 0) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def pg_role(pid: int, postmaster: int) -> str:
+    """What a PostgreSQL process is: ``postmaster``, ``backend`` (a client's session), or its
+    auxiliary's name (``walwriter``, ``checkpointer``, ``background writer``, ...)."""
+    if pid == postmaster:
+        return "postmaster"
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            title = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return "gone"
+    title = title.removeprefix("postgres: ")
+    for aux in ("walwriter", "checkpointer", "background writer", "autovacuum launcher", "autovacuum worker",
+                "logical replication launcher", "stats collector"):
+        if title.startswith(aux):
+            return aux
+    return "backend"
+
+
+def components(procs, front, postmaster: int, part: str = "both") -> dict[str, float]:
+    """CPU seconds so far of each part of the service, summed over its processes (``/proc``):
+    the front nginx; each server's own nginx, uWSGI master and uWSGI workers; PostgreSQL's
+    backends (with the ended ones: the postmaster's reaped children), its walwriter and its
+    other auxiliaries; this process (the load client); and the whole machine. *part*:
+    ``both`` (user + system), or ``system`` alone (the kernel's work for them; the machine's
+    then left at 0)."""
+    parts = dict.fromkeys(("front_nginx", "inner_nginx", "uwsgi_master", "uwsgi_workers", "pg_backends",
+                           "pg_walwriter", "pg_other", "client", "machine"), 0.0)
+    parts["front_nginx"] = sum(_safe_cpu(p, part) for p in _descendants(front.pid))
+    for proc in procs:
+        for pid in _descendants(proc.pid):
+            comm = _comm(pid)
+            key = ("inner_nginx" if comm == "nginx" else "uwsgi_master" if pid == proc.pid
+                   else "uwsgi_workers")
+            parts[key] += _safe_cpu(pid, part)
+    for pid in _descendants(postmaster):
+        role = pg_role(pid, postmaster)
+        key = {"backend": "pg_backends", "walwriter": "pg_walwriter"}.get(role, "pg_other")
+        parts[key] += _safe_cpu(pid, part)
+    parts["pg_backends"] += _reaped_seconds(postmaster, part)
+    if part == "both":
+        parts["client"] = time.process_time()
+        parts["machine"] = machine_cpu_seconds()
+    else:
+        parts["client"] = os.times().system
+    return parts
+
+
+def _comm(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def _safe_cpu(pid: int, part: str = "both") -> float:
+    try:
+        return cpu_seconds(pid, part)
+    except OSError:
+        return 0.0
+
+
 def run_one(cluster, servers: int, args, work: Path) -> dict:
     url = cluster.new_database(f"bench{servers}", template=None)
     ports = [free_port() for _ in range(servers)]
@@ -80,11 +163,16 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                  "front": lambda: tree_cpu_seconds(front.pid), "client": time.process_time,
                  "machine": machine_cpu_seconds}
         before = {k: f() for k, f in parts.items()}
+        split = components(procs, front, postmaster)
+        split_sys = components(procs, front, postmaster, "system")
         wall = time.monotonic()
         flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
         result = asyncio.run(run_open(front_port, tokens, flat, args.rate, args.timeout, args.max_batch,
                                       warmup=args.warmup, timeline=args.timeline))
         used = {k: f() - before[k] for k, f in parts.items()}
+        split = {k: v - split[k] for k, v in components(procs, front, postmaster).items()}
+        split_sys = {k: v - split_sys[k] for k, v in components(procs, front, postmaster, "system").items()
+                     if k != "machine"}
         wall = time.monotonic() - wall
         cpu = used["app"]
         import psycopg
@@ -99,6 +187,11 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                        "app_cpu_ms_per_post": round(cpu / max(1, result["posts"]) * 1e3, 3),
                        **{f"{k}_cpu_ms_per_event": round(v / max(1, result["events"]) * 1e3, 3)
                           for k, v in used.items() if k != "app"},
+                       "cpu_ms_per_post": {k: round(v / max(1, result["posts"]) * 1e3, 3) for k, v in split.items()},
+                       "system_cpu_ms_per_post": {k: round(v / max(1, result["posts"]) * 1e3, 3)
+                                                  for k, v in split_sys.items()},
+                       "ours_cpu_ms_per_post": round(sum(v for k, v in split.items() if k != "machine")
+                                                     / max(1, result["posts"]) * 1e3, 3),
                        "machine_busy_share": round(used["machine"] / (wall * os.cpu_count()), 2),
                        "load_average": [round(x, 2) for x in os.getloadavg()]})
         return result
@@ -149,7 +242,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
         shutil.rmtree(work, ignore_errors=True)
     keys = ("servers", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
             "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "inner_nginx_cpu_ms_per_event", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
-            "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "machine_busy_share", "threads", "processes_per_server",
+            "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "posts", "cpu_ms_per_post", "system_cpu_ms_per_post", "ours_cpu_ms_per_post",
+            "machine_busy_share", "threads", "processes_per_server",
             "pg_settings", "load_average")
     print(json.dumps([{k: r[k] for k in keys} for r in results], indent=2))
     return results

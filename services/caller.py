@@ -133,7 +133,8 @@ class _TokenCache:
     the cache empties itself when the marker's mtime changes (one ``stat`` per lookup); on
     PostgreSQL, where servers share no disk (issue #16 item 2), the revoke's own transaction
     counts itself in ``meta.tokens_revoked`` (:func:`store.tokens.revoke_token`) and every
-    lookup reads that count (one indexed row) through *open_db*.
+    lookup reads that count (one indexed row) through *open_db* — or, for a write that
+    checks it itself in its own transaction (the live ingest, :meth:`peek`), none at all.
     Entries also expire after ``TOKEN_CACHE_SECONDS``, for a token revoked some other way."""
 
     def __init__(self, ttl: float, marker: str | None = None, size: int = 10_000, *, in_database: bool = False):
@@ -167,6 +168,21 @@ class _TokenCache:
         if entry is None or entry[1] < time.monotonic():
             return None
         return entry[0]
+
+    def peek(self, key: str) -> tuple[Principal, int] | None:
+        """PostgreSQL only: the cached principal of *key* and the revocation count the cache
+        was last checked at, **without** reading the count (``None``: not cached, expired, or
+        SQLite). The caller must check that count itself before it acts on the principal:
+        the live ingest's write compares it with the count its transaction reads
+        (``store.writer.Tx.revocations``) and refuses when it moved."""
+        if not self.in_database:
+            return None
+        with self._lock:
+            seen = self._marker_seen
+            entry = self._entries.get(key)
+        if seen is None or entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0], seen
 
     def put(self, key: str, principal: Principal) -> None:
         with self._lock:
@@ -244,6 +260,17 @@ def principal_of(header: str, app: Flask, open_db: Callable) -> Principal:
         principal = Principal(row["id"], row["role"], row["table"], row["label"])
         cache.put(key, principal)
     return principal
+
+
+def cached_principal(header: str, app: Flask) -> tuple[Principal, int] | None:
+    """The principal of an ``Authorization`` header's token if the token cache holds it, with
+    the revocation count the cache was checked at (:meth:`_TokenCache.peek`: PostgreSQL
+    only, no read of the database); ``None`` otherwise (then :func:`principal_of`)."""
+    scheme, _, secret = header.strip().partition(" ")
+    secret = secret.strip()
+    if scheme.lower() != "bearer" or not secret:
+        return None
+    return app.extensions["mjref.token_cache"].peek(digest(secret))
 
 
 def _need_token() -> ApiProblem:
