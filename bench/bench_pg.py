@@ -27,6 +27,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -34,7 +35,29 @@ import time
 from pathlib import Path
 
 from bench.bench_ingest import admin_token, cpu_seconds, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
-from tests.servicekit import start_front
+from tests.servicekit import start_front, start_front_of
+from tests.servicekit import start_server as start_servicekit_server
+
+
+def free_ports(count: int) -> int:
+    """The first of *count* consecutive free loopback ports (worker *i* of a ``--protocol
+    uwsgi`` server listens on the first + *i* − 1)."""
+    for _ in range(100):
+        first = free_port()
+        try:
+            for i in range(1, count):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", first + i))
+            return first
+        except OSError:
+            continue
+    raise RuntimeError(f"no {count} consecutive free ports")
+
+
+def start_uwsgi_server(url: str, port: int, *, threads: int, log: Path, processes: int):
+    """An app server with no nginx of its own (``python -m mjref.serve --protocol uwsgi``), ready."""
+    return start_servicekit_server(url, port, threads=threads, processes=processes, log=log, protocol="uwsgi",
+                                   env={"MJREF_SQLITE_SYNCHRONOUS": "FULL"})
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,10 +171,18 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
     procs = []
     front = None
     try:
-        for p in ports:
-            procs.append(start_server(url, p, threads=args.threads, synchronous="FULL", log=log,
-                                      processes=args.processes))
-        front, front_port = start_front(work, ports, max_fails=0, log=log)
+        if args.shape == "nested":  # each server's own nginx, the front proxying HTTP to it
+            for p in ports:
+                procs.append(start_server(url, p, threads=args.threads, synchronous="FULL", log=log,
+                                          processes=args.processes))
+            front, front_port = start_front(work, ports, max_fails=0, log=log)
+        else:  # "front": the one nginx, passing the uwsgi protocol to every server's workers
+            ports = [free_ports(args.processes) for _ in range(servers)]
+            for p in ports:
+                procs.append(start_uwsgi_server(url, p, threads=args.threads, log=work / f"servers-{servers}.log",
+                                                processes=args.processes))
+            front, front_port = start_front_of(work, [p + i for p in ports for i in range(args.processes)],
+                                               max_fails=0, log=log)
         names = [f"T{i:03d}" for i in range(args.tables)]
         plan = streams(names, args.hands, 1)
         admin = admin_token(url)
@@ -181,7 +212,7 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
             stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         if stored != result["events"]:
             raise SystemExit(f"acknowledged {result['events']} events but {stored} are stored")
-        result.update({"servers": servers, "processes_per_server": args.processes, "threads": args.threads,
+        result.update({"servers": servers, "shape": args.shape, "processes_per_server": args.processes, "threads": args.threads,
                        "tables": args.tables,
                        "stored": stored, "app_cpu_ms_per_event": round(cpu / max(1, result["events"]) * 1e3, 3),
                        "app_cpu_ms_per_post": round(cpu / max(1, result["posts"]) * 1e3, 3),
@@ -221,6 +252,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--timeout", type=float, default=15.0, help="stop posting after this many seconds")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--timeline", action="store_true", help="print p50/p99 per second of each run")
+    parser.add_argument("--shape", choices=("nested", "front"), default="nested",
+                        help="nested: each app server with its own nginx, the front nginx proxying HTTP to them; "
+                             "front: one nginx (python -m mjref.serve --front-of) passing the uwsgi protocol to "
+                             "every server's workers (--protocol uwsgi), none on the servers (docs/deploy.md)")
     parser.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
                         help="a PostgreSQL server setting for the throwaway cluster (repeatable), e.g. commit_delay=200")
     args = parser.parse_args(argv)
@@ -240,7 +275,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     finally:
         cluster.remove()
         shutil.rmtree(work, ignore_errors=True)
-    keys = ("servers", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
+    keys = ("servers", "shape", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
             "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "inner_nginx_cpu_ms_per_event", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
             "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "posts", "cpu_ms_per_post", "system_cpu_ms_per_post", "ours_cpu_ms_per_post",
             "machine_busy_share", "threads", "processes_per_server",
