@@ -164,6 +164,19 @@ def _safe_cpu(pid: int, part: str = "both") -> float:
         return 0.0
 
 
+def pg_counters(url: str) -> dict[str, int]:
+    """PostgreSQL's own counts so far: transactions committed in the database, WAL records,
+    WAL writes and WAL syncs (``fsync``: one per commit that flushed, fewer when commits
+    share a flush) — ``pg_stat_database`` and ``pg_stat_wal`` (PostgreSQL 14+), after
+    ``pg_stat_force_next_flush`` where it exists (15+) so that the counts are current."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        commits = conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()").fetchone()[0]
+        wal = conn.execute("SELECT wal_records, wal_write, wal_sync FROM pg_stat_wal").fetchone()
+    return {"commits": int(commits), "wal_records": int(wal[0]), "wal_writes": int(wal[1]), "wal_syncs": int(wal[2])}
+
+
 def run_one(cluster, servers: int, args, work: Path) -> dict:
     url = cluster.new_database(f"bench{servers}", template=None)
     ports = [free_port() for _ in range(servers)]
@@ -196,6 +209,7 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
         before = {k: f() for k, f in parts.items()}
         split = components(procs, front, postmaster)
         split_sys = components(procs, front, postmaster, "system")
+        counts = pg_counters(url)
         wall = time.monotonic()
         flat = {t: [chunk[0] for chunk in chunks] for t, chunks in plan.items()}
         result = asyncio.run(run_open(front_port, tokens, flat, args.rate, args.timeout, args.max_batch,
@@ -206,6 +220,8 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                      if k != "machine"}
         wall = time.monotonic() - wall
         cpu = used["app"]
+        time.sleep(0.6)  # PostgreSQL's statistics reach pg_stat_* within 0.5 s of a transaction's end
+        counts = {k: v - counts[k] for k, v in pg_counters(url).items()}
         import psycopg
 
         with psycopg.connect(url) as conn:
@@ -221,6 +237,7 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                        "cpu_ms_per_post": {k: round(v / max(1, result["posts"]) * 1e3, 3) for k, v in split.items()},
                        "system_cpu_ms_per_post": {k: round(v / max(1, result["posts"]) * 1e3, 3)
                                                   for k, v in split_sys.items()},
+                       "pg_per_post": {k: round(v / max(1, result["posts"]), 3) for k, v in counts.items()},
                        "ours_cpu_ms_per_post": round(sum(v for k, v in split.items() if k != "machine")
                                                      / max(1, result["posts"]) * 1e3, 3),
                        "machine_busy_share": round(used["machine"] / (wall * os.cpu_count()), 2),
@@ -277,7 +294,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         shutil.rmtree(work, ignore_errors=True)
     keys = ("servers", "shape", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
             "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "inner_nginx_cpu_ms_per_event", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
-            "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "posts", "cpu_ms_per_post", "system_cpu_ms_per_post", "ours_cpu_ms_per_post",
+            "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "posts", "cpu_ms_per_post", "system_cpu_ms_per_post", "pg_per_post", "ours_cpu_ms_per_post",
             "machine_busy_share", "threads", "processes_per_server",
             "pg_settings", "load_average")
     print(json.dumps([{k: r[k] for k in keys} for r in results], indent=2))

@@ -67,7 +67,9 @@ nginx that holds the clients — this module's configuration (:func:`nginx_conf`
 timeouts, limits and problem+json answers) before every worker of every server, a table's
 requests to one worker, a dead server's request resent to the next (``MJREF_FRONT_MAX_FAILS``:
 failures before a server is left alone for 5 s, default 2; 0 never). One nginx per request
-instead of two: about 0.2 ms of CPU less per post (``docs/performance.md``).
+instead of two; but nginx opens a connection per request in the uwsgi protocol, so on one
+machine this measured no cheaper than the front proxying HTTP to servers with their own
+nginx (``docs/performance.md``, ``docs/deploy.md``): it moves that CPU off the app hosts.
 """
 from __future__ import annotations
 
@@ -492,6 +494,7 @@ def uwsgi_argv(host: str, port: int, threads: int, processes: int, run: Path,
     else:
         for i, address in enumerate(uwsgi_sockets(host, port, processes)):
             sockets += ["--socket", address, "--map-socket", f"{i}:{i + 1}"]
+        sockets.append("--tcp-nodelay")  # an answer's head and body leave at once, not after an ACK (Nagle)
     drop = []
     if user is not None:
         uid, gid = user
