@@ -35,8 +35,7 @@ import time
 from pathlib import Path
 
 from bench.bench_ingest import admin_token, cpu_seconds, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
-from tests.servicekit import start_front, start_front_of
-from tests.servicekit import start_server as start_servicekit_server
+from tests.servicekit import start_front
 
 
 def free_ports(count: int) -> int:
@@ -56,6 +55,8 @@ def free_ports(count: int) -> int:
 
 def start_uwsgi_server(url: str, port: int, *, threads: int, log: Path, processes: int):
     """An app server with no nginx of its own (``python -m mjref.serve --protocol uwsgi``), ready."""
+    from tests.servicekit import start_server as start_servicekit_server
+
     return start_servicekit_server(url, port, threads=threads, processes=processes, log=log, protocol="uwsgi",
                                    env={"MJREF_SQLITE_SYNCHRONOUS": "FULL"})
 
@@ -190,6 +191,8 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
                                           processes=args.processes))
             front, front_port = start_front(work, ports, max_fails=0, log=log)
         else:  # "front": the one nginx, passing the uwsgi protocol to every server's workers
+            from tests.servicekit import start_front_of
+
             ports = [free_ports(args.processes) for _ in range(servers)]
             for p in ports:
                 procs.append(start_uwsgi_server(url, p, threads=args.threads, log=work / f"servers-{servers}.log",
