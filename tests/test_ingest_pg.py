@@ -84,3 +84,32 @@ def test_another_tokens_revocation_leaves_a_cached_token_working(two_apps):
         assert status == 200 and answer["results"][0]["verdict"] == "accepted"
     assert _stored(database, "C1") == [(1, s) for s in range(1, 7)]
     assert other != token
+
+
+def test_a_token_looked_up_just_before_its_revocation_is_not_taken_after_it(two_apps):
+    """The race the cache closes: a thread reads the count, looks the token up (still live),
+    the token is revoked, another thread sees the new count and empties the cache, and only
+    then the first thread caches what it looked up. That entry is never taken: it holds the
+    count read before its lookup, no longer the count."""
+    from services.caller import Principal, digest
+    from store import connect
+
+    database, (first, second) = two_apps
+    admin, token = _setup(database, first)
+    cache = second.extensions["mjref.token_cache"]
+    db = connect(database)
+    try:
+        open_db = lambda: db  # noqa: E731 - a read connection, as the fast path's
+        principal, seen = cache.get(digest(token), open_db)  # a miss: the lookup follows
+        assert principal is None
+        [(token_id, role, table)] = sql_rows(database, "SELECT id, role, table_id FROM tokens WHERE role = 'table'")
+        looked_up = Principal(token_id, role, table, "")  # what the lookup found, the token still live
+        assert first.test_client().delete(f"/api/v1/tokens/{token_id}", headers=bearer(admin)).status_code == 200
+        assert cache.get("another", open_db) == (None, seen + 1)  # another thread sees the revocation
+        cache.put(digest(token), looked_up, seen)  # the first thread caches late
+        assert cache.get(digest(token), open_db)[0] is None
+    finally:
+        db.close()
+    status, problem = _post(second.test_client(), token, "C1", hand_events(6)[0])  # the fast path: peek, then the write
+    assert status == 401 and problem["code"] == "invalid_token"
+    assert _stored(database, "C1") == []
