@@ -18,6 +18,16 @@ nginx), ``client`` (this process, the load), ``machine`` (the whole machine's bu
 work included: compare it with the sum of the others to see how much was not ours), and
 ``machine_busy_share`` (1.0: both cores busy all along — the run measured a saturated machine).
 ``--timeline`` prints p50/p99 per second.
+
+``cpu_ms_per_post`` splits our CPU per POST by process (``system_cpu_ms_per_post``: its kernel
+part): ``front_nginx``, ``inner_nginx`` (the servers' own), ``uwsgi_master``, ``uwsgi_workers``,
+``pg_backends`` (ended ones too), ``pg_walwriter``, ``pg_other``, ``client``, and ``machine``;
+``ours_cpu_ms_per_post`` sums ours; ``pg_per_post`` counts PostgreSQL's commits (read-only
+transactions too), WAL records, writes and syncs per POST. At a modest ``--rate`` (one event
+per POST) this is the cost of a POST by component, comparable between runs in the same minutes
+even on a busy machine (``docs/performance.md``). ``--shape front``: no nginx on the servers
+(``python -m mjref.serve --protocol uwsgi``), one front passing the uwsgi protocol to every
+worker (``--front-of``).
 """
 from __future__ import annotations
 
