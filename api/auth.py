@@ -23,8 +23,8 @@ from api.clikit import cli_db, emit, reports_errors
 from api.openapi import BEARER, Blueprint, link, links
 from services.problems import not_found
 from services.caller import (  # who is calling, shared with the pages; re-exported for the API's views (__all__)
-    ROLES, Principal, TokenRequestError, _TokenCache, _need_token, check_post_events, check_read, create_token,
-    current_principal, note_revocation, principal_of, require, revocation_marker,
+    ROLES, Principal, TokenRequestError, _TokenCache, _need_token, cached_principal, check_post_events, check_read,
+    create_token, current_principal, note_revocation, principal_of, require, revocation_marker,
 )
 from store import get_db, get_writer
 from store.dialect import is_postgres
@@ -260,7 +260,8 @@ def init_app(app: Flask) -> None:
 
 
 #: the API's own names, and those of :mod:`services.caller` its views reach as ``auth.…``
-__all__ = ["OFFICIALS", "ROLES", "WRITE_METHODS", "Principal", "TokenRequestError", "blp", "check_post_events",
+__all__ = ["OFFICIALS", "ROLES", "WRITE_METHODS", "Principal", "TokenRequestError", "blp", "cached_principal",
+           "check_post_events",
            "check_read", "create_token", "current_principal", "guard", "init_app", "principal_of", "read_access",
            "require", "requires", "tokens_cli"]
 

@@ -59,6 +59,17 @@ it when missing) is a daemon of that master (``attach-daemon2``).
 Configuration: ``MJREF_*`` environment variables (:func:`app.create_app`); ``--processes``
 defaults to ``MJREF_PROCESSES``, else 2; ``--threads`` to ``MJREF_THREADS``, else 128;
 ``--user`` to ``MJREF_USER``, else none (stay who started it).
+
+**Behind a front** (several app servers, ``docs/deploy.md``, issue #16 item 5): ``--protocol
+uwsgi`` starts no nginx here; worker *i* serves the uwsgi protocol on TCP ``--port`` + *i* − 1
+(:func:`uwsgi_sockets`), and ``python -m mjref.serve --front-of HOST:PORT …`` runs the one
+nginx that holds the clients — this module's configuration (:func:`nginx_conf`: the same
+timeouts, limits and problem+json answers) before every worker of every server, a table's
+requests to one worker, a dead server's request resent to the next (``MJREF_FRONT_MAX_FAILS``:
+failures before a server is left alone for 5 s, default 2; 0 never). One nginx per request
+instead of two; but nginx opens a connection per request in the uwsgi protocol, so on one
+machine this measured no cheaper than the front proxying HTTP to servers with their own
+nginx (``docs/performance.md``, ``docs/deploy.md``): it moves that CPU off the app hosts.
 """
 from __future__ import annotations
 
@@ -178,10 +189,21 @@ def _too_large(limit: int) -> tuple:
             f"請求內容超過 {limit} 位元組（MAX_CONTENT_LENGTH）", "body")
 
 
-def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int | None = None) -> str:
+def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int | None = None,
+               upstreams: list[str] | None = None, max_fails: int = 2) -> str:
     """nginx's whole configuration: one process, listening on *host*:*port*, passing whole
     requests to the uWSGI workers' sockets in *run* (one per worker, :func:`worker_sockets`);
     every path it writes is in *run*.
+
+    *upstreams* (the front of several app servers, ``--front-of``, issue #16 item 5): the
+    uwsgi-protocol sockets of **every** worker of every app server (``host:port``, each
+    served by ``python -m mjref.serve --protocol uwsgi``) instead of this server's own: the
+    same bounds on every client and the same problem+json answers, here at the front,
+    with no second nginx on each app server. A table's requests then go to one worker of
+    one server; a server's socket that refuses or fails is left alone for 5 s after
+    *max_fails* failures (0: never), and a request whose server died is sent to the next
+    one (``uwsgi_next_upstream … non_idempotent``: a resent post is answered as a
+    duplicate, so resending a POST is safe, as ``docs/deploy.md`` says).
 
     A table's requests all go to one worker (``hash`` of the table id in the path): each
     worker keeps the referee of the tables it serves in memory (:class:`services.live.LiveService`),
@@ -193,7 +215,7 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int |
     one (a request that reached a worker is never sent twice)."""
     limit = body_limit() if limit is None else limit
     problems = [*NGINX_PROBLEMS, _too_large(limit)]
-    listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    listen = _listen_address(host, port)
     # URI locations, not named ones: a request line nginx cannot read has no URI to keep
     pages = "\n".join(f"        error_page {status} /.mjref-error/{status};" for status, *_ in problems)
     named = "\n".join(
@@ -205,7 +227,12 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int |
         + f"            return {status} {_problem(status, *rest)};\n"
         "        }" for status, *rest in problems)
     temp = "\n".join(f"    {kind}_temp_path {run}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    servers = "\n".join(f"        server unix:{path};" for path in worker_sockets(run, processes))
+    if upstreams is None:
+        servers = "\n".join(f"        server unix:{path};" for path in worker_sockets(run, processes))
+        resend = ""  # one server: a request that reached a worker is never sent twice
+    else:
+        servers = "\n".join(f"        server {address} max_fails={max_fails} fail_timeout=5s;" for address in upstreams)
+        resend = "        uwsgi_next_upstream error timeout non_idempotent;  # a dead server's request to the next\n"
     return f"""# written by python -m mjref.serve (mjref/serve.py) at every start; edits are lost
 daemon off;
 master_process off;  # one process under the uWSGI master: it dies with it (mjref/serve.py)
@@ -275,7 +302,8 @@ http {{
         uwsgi_param SERVER_NAME $host;
         uwsgi_read_timeout 60s;
         uwsgi_send_timeout {BODY_SECONDS}s;
-
+        uwsgi_connect_timeout 2s;
+{resend}
 {named}
     }}
 }}
@@ -423,35 +451,73 @@ def runtime_folder(uid: int | None, gid: int | None) -> Path:
     return run
 
 
+def _nginx() -> str:
+    nginx = NGINX if os.path.exists(NGINX) else shutil.which("nginx")
+    if nginx is None:
+        raise SystemExit("mjref: nginx is missing (make run installs it: apt-get install nginx)")
+    return nginx
+
+
+def _listen_address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def uwsgi_sockets(host: str, port: int, processes: int) -> list[str]:
+    """``--protocol uwsgi``: the uwsgi-protocol TCP socket of each worker process — worker
+    *i* (1, 2, …) on *port* + *i* − 1 — that a front nginx passes requests to
+    (``--front-of``, :func:`nginx_conf` with *upstreams*)."""
+    return [_listen_address(host, port + i) for i in range(processes)]
+
+
 def uwsgi_argv(host: str, port: int, threads: int, processes: int, run: Path,
-               user: tuple[int, int] | None = None) -> list[str]:
+               user: tuple[int, int] | None = None, protocol: str = "http") -> list[str]:
+    """The uWSGI master's command line. *protocol* ``http`` (``make run``): nginx of its own
+    on *host*:*port* (a daemon of the master) holds the clients, the workers on unix sockets
+    in *run*. ``uwsgi`` (behind a front nginx that holds the clients, issue #16 item 5): no
+    nginx here, each worker on a TCP socket of its own (:func:`uwsgi_sockets`) — reachable
+    by the front alone (a private network or a firewall: the uwsgi protocol has no
+    authentication, and its variables, the client's address among them, are taken as sent)."""
     exe = Path(sys.executable).parent / "uwsgi"
     binary = str(exe) if exe.exists() else shutil.which("uwsgi")
     if binary is None:
         raise SystemExit("mjref: the uwsgi binary is missing (pip install -r requirements.txt)")
-    nginx = NGINX if os.path.exists(NGINX) else shutil.which("nginx")
-    if nginx is None:
-        raise SystemExit("mjref: nginx is missing (make run installs it: apt-get install nginx)")
-    (run / "nginx.conf").write_text(nginx_conf(run, host, port, processes))
     sockets = []
-    for i, path in enumerate(worker_sockets(run, processes)):
-        sockets += ["--socket", str(path), "--map-socket", f"{i}:{i + 1}"]
+    daemon = []
+    if protocol == "http":
+        nginx = _nginx()
+        (run / "nginx.conf").write_text(nginx_conf(run, host, port, processes))
+        for i, path in enumerate(worker_sockets(run, processes)):
+            sockets += ["--socket", str(path), "--map-socket", f"{i}:{i + 1}"]
+        sockets.append("--chmod-socket=600")
+        daemon = ["--attach-daemon2",
+                  f"cmd=exec {nginx} -p {run} -c {run}/nginx.conf -e stderr,stopsignal={int(signal.SIGQUIT)}"]
+    else:
+        for i, address in enumerate(uwsgi_sockets(host, port, processes)):
+            sockets += ["--socket", address, "--map-socket", f"{i}:{i + 1}"]
+        sockets.append("--tcp-nodelay")  # an answer's head and body leave at once, not after an ACK (Nagle)
     drop = []
     if user is not None:
         uid, gid = user
-        drop = ["--uid", str(uid), "--gid", str(gid), "--chown-socket", f"{uid}:{gid}"]
+        drop = ["--uid", str(uid), "--gid", str(gid)] + (["--chown-socket", f"{uid}:{gid}"] if protocol == "http" else [])
     return [
         binary, "--master", "--die-on-term", "--need-app", "--lazy-apps", "--no-orphans", "--single-interpreter",
         "--strict", "--vacuum",
-        *sockets, "--chmod-socket=600", *drop,
+        *sockets, *drop,
         "--processes", str(processes), "--threads", str(threads),
         "--listen", str(min(BACKLOG, _somaxconn())), "--socket-timeout", str(BODY_SECONDS),
         "--buffer-size", str(BUFFER_SIZE),
         "--log-format", LOG_FORMAT, "--logger-req", "fd:1",
-        "--attach-daemon2", f"cmd=exec {nginx} -p {run} -c {run}/nginx.conf -e stderr,stopsignal={int(signal.SIGQUIT)}",
+        *daemon,
         "--chdir", str(ROOT), "--pythonpath", str(ROOT), "--virtualenv", sys.prefix,
         "--eval", "import mjref.serve; application = mjref.serve.worker_app()",
     ]
+
+
+def front_argv(host: str, port: int, upstreams: list[str], run: Path, max_fails: int = 2) -> list[str]:
+    """``--front-of``: nginx alone, as the front of several app servers (``--protocol uwsgi``
+    on *upstreams*: every worker's socket), listening on *host*:*port* (:func:`nginx_conf`)."""
+    (run / "nginx.conf").write_text(nginx_conf(run, host, port, upstreams=upstreams, max_fails=max_fails))
+    return [_nginx(), "-p", str(run), "-c", f"{run}/nginx.conf", "-e", "stderr"]
 
 
 def _somaxconn() -> int:
@@ -471,7 +537,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="worker processes (default MJREF_PROCESSES, else 2)")
     parser.add_argument("--user", default=os.environ.get("MJREF_USER") or None,
                         help="started as root: run as this user (created when missing); ignored otherwise")
+    parser.add_argument("--protocol", choices=("http", "uwsgi"), default="http",
+                        help="http (default, make run): nginx of its own holds the clients on --port; uwsgi: no "
+                             "nginx here, worker i serves the uwsgi protocol on --port + i - 1, for a front nginx "
+                             "(--front-of) on a private network")
+    parser.add_argument("--front-of", nargs="+", metavar="HOST:PORT", default=None,
+                        help="run only the front nginx, on --host:--port, before these workers' uwsgi sockets "
+                             "(every worker of every app server started with --protocol uwsgi)")
     args = parser.parse_args(argv)
+    if args.front_of:
+        run = runtime_folder(None, None)
+        command = front_argv(args.host, args.port, args.front_of, run,
+                             max_fails=int(os.environ.get("MJREF_FRONT_MAX_FAILS", 2)))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(command[0], command)
     user = None
     if args.user and os.geteuid() == 0:
         user = run_user(args.user)
@@ -490,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         ways = [Path(sys.base_prefix), Path(sys.prefix), ROOT, run] + ([database.parent] if database else [])
         for line in open_the_way(ways, *user, covers=run):
             print(f"mjref: {line}", file=sys.stderr)
-    command = uwsgi_argv(args.host, args.port, max(1, args.threads), max(1, args.processes), run, user)
+    command = uwsgi_argv(args.host, args.port, max(1, args.threads), max(1, args.processes), run, user, args.protocol)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(command[0], command)

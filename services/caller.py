@@ -133,7 +133,8 @@ class _TokenCache:
     the cache empties itself when the marker's mtime changes (one ``stat`` per lookup); on
     PostgreSQL, where servers share no disk (issue #16 item 2), the revoke's own transaction
     counts itself in ``meta.tokens_revoked`` (:func:`store.tokens.revoke_token`) and every
-    lookup reads that count (one indexed row) through *open_db*.
+    lookup reads that count (one indexed row) through *open_db* — or, for a write that
+    checks it itself in its own transaction (the live ingest, :meth:`peek`), none at all.
     Entries also expire after ``TOKEN_CACHE_SECONDS``, for a token revoked some other way."""
 
     def __init__(self, ttl: float, marker: str | None = None, size: int = 10_000, *, in_database: bool = False):
@@ -153,7 +154,14 @@ class _TokenCache:
         except OSError:
             return None
 
-    def get(self, key: str, open_db: Callable | None = None) -> Principal | None:
+    def get(self, key: str, open_db: Callable | None = None) -> tuple[Principal | None, int | None]:
+        """The cached principal of *key* (``None``: not cached, expired, or cached before the
+        latest revocation), and the revocation count (PostgreSQL) or marker mtime (SQLite)
+        read now — what :meth:`put` is to be given for a principal looked up after this call.
+
+        Each entry keeps the count read *before* its token was looked up, and is used only
+        while the count is still that: a token looked up just before a revocation committed,
+        and put after another thread had seen the new count, is not taken."""
         if self.in_database:
             seen = None if open_db is None else token_store.revocations(open_db())
         else:
@@ -162,21 +170,35 @@ class _TokenCache:
             with self._lock:
                 self._entries.clear()
                 self._marker_seen = seen
+            return None, seen
+        entry = self._entries.get(key)
+        if entry is None or entry[1] < time.monotonic() or entry[2] != seen:
+            return None, seen
+        return entry[0], seen
+
+    def peek(self, key: str) -> tuple[Principal, int] | None:
+        """PostgreSQL only: the cached principal of *key* and the revocation count read before
+        it was looked up, **without** reading the count (``None``: not cached, expired, or
+        SQLite). The caller must check that count itself before it acts on the principal:
+        the live ingest's write compares it with the count its transaction reads
+        (``store.writer.Tx.revocations``) and refuses when it moved."""
+        if not self.in_database:
             return None
         entry = self._entries.get(key)
-        if entry is None or entry[1] < time.monotonic():
+        if entry is None or entry[2] is None or entry[1] < time.monotonic():
             return None
-        return entry[0]
+        return entry[0], entry[2]
 
-    def put(self, key: str, principal: Principal) -> None:
+    def put(self, key: str, principal: Principal, seen: int | None) -> None:
+        """Cache *principal*, looked up after the count *seen* was read (:meth:`get`)."""
         with self._lock:
             if len(self._entries) >= self.size:
                 self._entries.clear()
-            self._entries[key] = (principal, time.monotonic() + self.ttl)
+            self._entries[key] = (principal, time.monotonic() + self.ttl, seen)
 
     def forget(self, token_id: int) -> None:
         with self._lock:
-            for key in [k for k, (p, _) in self._entries.items() if p.id == token_id]:
+            for key in [k for k, (p, *_) in self._entries.items() if p.id == token_id]:
                 del self._entries[key]
 
 
@@ -236,14 +258,25 @@ def principal_of(header: str, app: Flask, open_db: Callable) -> Principal:
                             "malformed_authorization")
     key = digest(secret)
     cache: _TokenCache = app.extensions["mjref.token_cache"]
-    principal = cache.get(key, open_db)
+    principal, seen = cache.get(key, open_db)
     if principal is None:
         row = token_store.token_by_hash(open_db(), key)
         if row is None:
             raise _unauthorized("unknown or revoked token", "權杖無效或已撤銷", "invalid_token")
         principal = Principal(row["id"], row["role"], row["table"], row["label"])
-        cache.put(key, principal)
+        cache.put(key, principal, seen)  # looked up after `seen` was read: good while the count is still that
     return principal
+
+
+def cached_principal(header: str, app: Flask) -> tuple[Principal, int] | None:
+    """The principal of an ``Authorization`` header's token if the token cache holds it, with
+    the revocation count the cache was checked at (:meth:`_TokenCache.peek`: PostgreSQL
+    only, no read of the database); ``None`` otherwise (then :func:`principal_of`)."""
+    scheme, _, secret = header.strip().partition(" ")
+    secret = secret.strip()
+    if scheme.lower() != "bearer" or not secret:
+        return None
+    return app.extensions["mjref.token_cache"].peek(digest(secret))
 
 
 def _need_token() -> ApiProblem:

@@ -322,6 +322,13 @@ class _Live:
         self.lock = threading.Lock()
 
 
+class RevocationsMoved(Exception):
+    """A post let in by a cached token (:func:`services.caller.cached_principal`) met a
+    revocation count in its write's transaction other than the one the cache was checked at:
+    some token was revoked since. Nothing was written; the request is to be authenticated
+    again, with a read of the count (the live-ingest fast path hands it to Flask)."""
+
+
 class _Stale(Exception):
     """The stored head is not the one the in-memory referee worked from: another process
     wrote to the table. Nothing was written; the table is reloaded and the post tried again."""
@@ -423,8 +430,13 @@ class LiveService:
     # -- ingest ---------------------------------------------------------------------------
 
     def ingest(self, table_id: str, table: dict, raws: list[Any], *, batch: bool, actor: int | None,
-               open_db: Any) -> IngestAnswer:
+               open_db: Any, revocations: int | None = None) -> IngestAnswer:
         """Store and rule on posted events (all or nothing); the answer for each.
+
+        *revocations*: the token revocation count the caller's cached token was last checked
+        at, when the caller read none itself (PostgreSQL's live-ingest fast path): the write
+        checks it against the count its own transaction reads (``Tx.revocations``, after its
+        locks) and stores nothing when it moved (:class:`RevocationsMoved`).
 
         *table* is the table's row; *open_db* gives a read connection (duplicates and
         reloads read the log through it). The referee rules on the events **outside** the
@@ -459,16 +471,18 @@ class LiveService:
                 if not live.loaded:
                     self._load(live, table_id, open_db())
                 try:
-                    return self._ingest(live, table_id, prepared, actor, open_db, verify=attempt < _STALE_RETRIES)
+                    return self._ingest(live, table_id, prepared, actor, open_db, verify=attempt < _STALE_RETRIES,
+                                        revocations=revocations)
                 except _Stale:
                     live.loaded = False
         raise AssertionError("unreachable: the last attempt does not raise _Stale")  # pragma: no cover
 
     def _ingest(self, live: _Live, table_id: str, prepared: list[tuple], actor: int | None, open_db: Any,
-                verify: bool) -> IngestAnswer:
+                verify: bool, revocations: int | None = None) -> IngestAnswer:
         """One attempt, under the table's lock: sequence and rule in memory, then write.
 
         :raises _Stale: the in-memory head was behind the log (only when *verify*).
+        :raises RevocationsMoved: see :meth:`ingest`.
         """
         base = head = live.head
         results: list[dict] = []
@@ -522,6 +536,8 @@ class LiveService:
             raise
         if new_rows:
             def work(tx: Tx) -> None:
+                if revocations is not None and tx.revocations is not None and tx.revocations != revocations:
+                    raise RevocationsMoved  # a token was revoked since the cache was checked: maybe this one
                 db = tx.db
                 if not ts.append_events_at(db, table_id, base, new_rows, actor=actor):  # one statement on PG
                     raise _Stale

@@ -271,14 +271,20 @@ class PgDatabase:
                       for c in range(result.nfields)) for r in range(result.ntuples)]
         return Ran(rows, result.command_tuples or 0)
 
-    def run_simple(self, sql: str) -> None:
+    def run_simple(self, sql: str) -> str | None:
         """Run statements without parameters (``BEGIN; SELECT …; SAVEPOINT job``, ``COMMIT``) in
-        one round trip straight on libpq (see :meth:`run`); as :meth:`execute` would.
+        one round trip straight on libpq (see :meth:`run`); as :meth:`execute` would. Returns
+        the first value of the last statement's first row as text (``None``: no row, or a
+        statement that returns none) — the write batch's revocation count (:mod:`store.writer`).
 
         :raises psycopg.Error: as :meth:`execute` would.
         """
         pgconn = self.raw.pgconn
-        _check(pgconn.exec_(sql.encode()), pgconn)
+        result = _check(pgconn.exec_(sql.encode()), pgconn)
+        if result.ntuples and result.nfields:
+            value = result.get_value(0, 0)
+            return None if value is None else value.decode()
+        return None
 
     def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
         rows = [list(r) for r in rows]

@@ -51,14 +51,23 @@ def revoke_token(db: Database, token_id: int) -> dict | None:
     return get_token(db, token_id)
 
 
+#: the revocation count's read (:func:`revocations`); on PostgreSQL every write batch also
+#: reads it inside its transaction, after its locks (:mod:`store.writer`, ``Tx.revocations``)
+REVOCATIONS_SQL = "SELECT value FROM meta WHERE key = 'tokens_revoked'"
+
+
+def revocation_count(value: str | int | None) -> int:
+    """The count from the stored value (no row yet: no revocation)."""
+    return 0 if value is None else int(value)
+
+
 def revocations(db: Database) -> int:
     """How many revocations the database has seen (a counter that only grows)."""
-    sql = "SELECT value FROM meta WHERE key = 'tokens_revoked'"
     if isinstance(db, PgDatabase):  # read on every request that shows a token: the lean call
-        rows = db.run(sql).rows
-        return int(rows[0][0]) if rows else 0
-    row = db.execute(sql).fetchone()
-    return int(row[0]) if row else 0
+        rows = db.run(REVOCATIONS_SQL).rows
+        return revocation_count(rows[0][0] if rows else None)
+    row = db.execute(REVOCATIONS_SQL).fetchone()
+    return revocation_count(row[0] if row else None)
 
 
 def count_tokens(db: Database, role: str | None = None) -> int:

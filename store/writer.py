@@ -4,7 +4,8 @@ Every write of the service goes through :meth:`GroupCommitter.submit`. Requests 
 arrive while a commit is in progress queue up; the next thread to take the commit lock
 becomes the leader and runs the whole queue in **one** transaction::
 
-    BEGIN IMMEDIATE
+    BEGIN IMMEDIATE                               -- PostgreSQL: with the batch's locks and
+                                                  -- the revocation count (Tx.revocations)
       SAVEPOINT job; work₁(tx); RELEASE job      -- or ROLLBACK TO job: work₁ raised
       SAVEPOINT job; work₂(tx); RELEASE job
       ...
@@ -47,6 +48,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from store.dialect import DATABASE_ERRORS, LOCK_KEY, LOCK_WRITE, PgDatabase, begin_write, lock_key
+from store.tokens import REVOCATIONS_SQL, revocation_count
 
 
 class StoreUnavailableError(RuntimeError):
@@ -61,12 +63,21 @@ class StoreUnavailableError(RuntimeError):
 class Tx:
     """What a job's work sees: the connection (``tx.db``, sqlite-utils) inside the batch's
     transaction, and :meth:`on_abort` to undo in-memory effects if the job's writes are
-    rolled back."""
+    rolled back.
 
-    __slots__ = ("db", "_aborts")
+    ``tx.revocations`` (PostgreSQL; ``None`` on SQLite): the token revocation count
+    (``meta.tokens_revoked``, :func:`store.tokens.revocations`) as the batch's transaction
+    reads it, after its locks, in the BEGIN's own round trip — later than the request that
+    submitted the job read anything. A job that was let in by a cached token compares it
+    with the count its cache was checked at and refuses to write when it moved (issue #16
+    items 2 and 5: the live ingest then needs no read of its own per post,
+    :meth:`services.live.LiveService.ingest`)."""
 
-    def __init__(self, db: Any):
+    __slots__ = ("db", "revocations", "_aborts")
+
+    def __init__(self, db: Any, revocations: int | None = None):
         self.db = db
+        self.revocations = revocations
         self._aborts: list[Callable[[], None]] = []
 
     def on_abort(self, undo: Callable[[], None]) -> None:
@@ -178,8 +189,9 @@ class GroupCommitter:
         else:
             self._run_locked(batch)
 
-    def _begin(self, batch: list[_Job]) -> Any:
-        """Open the batch's transaction; its connection.
+    def _begin(self, batch: list[_Job]) -> tuple[Any, int | None]:
+        """Open the batch's transaction; its connection and the revocation count it read
+        (``None`` on SQLite, see :class:`Tx`).
 
         A connection that went stale while idle (PostgreSQL restarted, or its session was
         ended) is found out only by this first statement. Nothing of the batch has run yet,
@@ -191,26 +203,27 @@ class GroupCommitter:
         reused = self._db is not None
         db = self._connection()
         try:
-            self._begin_on(db, batch)
+            revocations = self._begin_on(db, batch)
         except DATABASE_ERRORS:
             if not (reused and getattr(db, "closed", False)):
                 raise
             self.close_broken()  # stale: one new connection, one more try
             db = self._connection()
-            self._begin_on(db, batch)
-        return db
+            revocations = self._begin_on(db, batch)
+        return db, revocations
 
     @staticmethod
-    def _begin_on(db: Any, batch: list[_Job]) -> None:
+    def _begin_on(db: Any, batch: list[_Job]) -> int | None:
         if isinstance(db, PgDatabase):
-            db.run_simple(_begin_with_locks(batch))  # one round trip: BEGIN, the batch's locks, the savepoint
-        else:
-            begin_write(db)
+            # one round trip: BEGIN, the batch's locks, the savepoint, the revocation count (Tx)
+            return revocation_count(db.run_simple(f"{_begin_with_locks(batch)}; {REVOCATIONS_SQL}"))
+        begin_write(db)
+        return None
 
     def _run_locked(self, batch: list[_Job]) -> None:
         conn = None
         try:
-            db = self._begin(batch)
+            db, revocations = self._begin(batch)
             conn = db.conn
         except DATABASE_ERRORS as exc:
             conn = None if self._db is None else self._db.conn
@@ -232,7 +245,7 @@ class GroupCommitter:
         try:
             last = len(batch) - 1
             for i, job in enumerate(batch):
-                job.tx = Tx(db)
+                job.tx = Tx(db, revocations)
                 if not pg:
                     conn.execute("SAVEPOINT job")
                 try:

@@ -132,31 +132,85 @@ def official_server(folder: Path, name: str):
 
 def start_server(database: Path, port: int, *, threads: int | None = None, processes: int = 2,
                  log: Path | None = None, user: str | None = None,
-                 env: dict[str, str] | None = None) -> subprocess.Popen:
+                 env: dict[str, str] | None = None, protocol: str = "http") -> subprocess.Popen:
     """The service as ``make run`` starts it (``python -m mjref.serve``: the uWSGI master,
     *processes* worker processes sharing the file, *threads* per worker, default as ``make
     run``, and nginx in front) on 127.0.0.1:*port*, ready to answer; as *user* if given (and
     the tests run as root, like ``make run``'s ``--user``); *env* adds configuration
-    (``MJREF_…``). Killing the returned process (the master) kills its workers and nginx too."""
+    (``MJREF_…``). Killing the returned process (the master) kills its workers and nginx too.
+    *protocol* ``uwsgi``: no nginx, worker *i* on *port* + *i* − 1 in the uwsgi protocol (for
+    :func:`start_front_of`), each ready (its ``/health`` answered 200 through that protocol)."""
     env = {**os.environ, "MJREF_DATABASE": str(database), **(env or {})}
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - the server writes it while it runs
     proc = subprocess.Popen(
         [sys.executable, "-m", "mjref.serve", "--host", "127.0.0.1", "--port", str(port), "--processes", str(processes),
-         *(["--threads", str(threads)] if threads else []), *(["--user", user] if user else [])],
+         *(["--threads", str(threads)] if threads else []), *(["--user", user] if user else []),
+         "--protocol", protocol],
         cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + START_SECONDS
+    waiting = [port] if protocol == "http" else [port + i for i in range(processes)]
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited with {proc.returncode}")
         try:
-            status, _ = request(port, "GET", "/health", timeout=1)
+            if protocol == "http":
+                status, _ = request(waiting[0], "GET", "/health", timeout=1)
+            else:
+                status = uwsgi_get(waiting[0], "/health", timeout=5)[0]
             if status == 200:
-                return proc
+                waiting.pop(0)
+                if not waiting:
+                    return proc
         except OSError:
             pause(0.05)
     proc.kill()
     raise RuntimeError(f"the server did not start within {START_SECONDS} s")
+
+
+def uwsgi_get(port: int, path: str, timeout: float = 10) -> tuple[int, bytes]:
+    """``GET path`` to a worker's uwsgi-protocol socket on 127.0.0.1:*port* (``--protocol
+    uwsgi``) as nginx's ``uwsgi_pass`` sends it: one packet of CGI variables (a 4-byte
+    header: modifier 0, the size little-endian, modifier 0; then each name and value with its
+    2-byte length). The status and the raw answer (an HTTP response, then the socket closes)."""
+    import struct
+
+    variables = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "REQUEST_URI": path, "QUERY_STRING": "",
+                 "SERVER_PROTOCOL": "HTTP/1.1", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80",
+                 "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1", "REQUEST_SCHEME": "http"}
+    body = b"".join(struct.pack("<H", len(k)) + k.encode() + struct.pack("<H", len(v)) + v.encode()
+                    for k, v in variables.items())
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(struct.pack("<BHB", 0, len(body), 0) + body)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    if not answer.startswith(b"HTTP/"):
+        raise OSError(f"no HTTP answer from the uwsgi socket on {port}: {answer[:80]!r}")
+    return int(answer[9:12]), answer
+
+
+def start_front_of(run: Path, upstreams: list[int], *, max_fails: int = 2, log=None) -> tuple[subprocess.Popen, int]:
+    """The front nginx of ``docs/deploy.md``'s lighter shape (``python -m mjref.serve
+    --front-of``: the client bounds and problem+json answers of ``make run``'s nginx, before
+    the uwsgi-protocol sockets of app servers started with ``protocol="uwsgi"``, one port per
+    worker in *upstreams*) on a free port; the process and its port, once it accepts."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mjref.serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--front-of", *[f"127.0.0.1:{p}" for p in upstreams]],
+                            cwd=ROOT, env={**os.environ, "MJREF_FRONT_MAX_FAILS": str(max_fails)},
+                            stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the front nginx exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, port
+        except OSError:
+            pause(0.05)
+    proc.kill()
+    raise RuntimeError("the front nginx did not start")
 
 
 #: Debian's nginx, the front of several app servers (``docs/deploy.md``)

@@ -33,6 +33,8 @@ NOT_RUN = {
     "export MJREF_DATABASE=postgresql://mjref:PASSWORD@db.example": "the reader's own database host",
     "MJREF_DATABASE=postgresql://… .venv/bin/python -m mjref.serve": "starts a server and keeps it running "
                                                                      "(tests/test_scale_pg.py starts them)",
+    ".venv/bin/python -m mjref.serve --front-of": "starts the front nginx and keeps it running "
+                                                  "(tests/test_front_pg.py starts it)",
 }
 
 

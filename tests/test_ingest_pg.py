@@ -1,0 +1,115 @@
+"""The live-ingest fast path on PostgreSQL with a cached token (issue #16 items 2 and 5).
+
+A post whose token the cache holds reads nothing of its own: the write's transaction reads
+the revocation count (``store.writer.Tx.revocations``) and the post is stored only if the
+count is the one the cache was checked at. Two apps on one database stand for two servers.
+"""
+from __future__ import annotations
+
+import pytest
+
+from app import create_app
+from store import close_app
+from tests.servicekit import bearer, hand_events, make_token, sql_rows
+
+pytestmark = pytest.mark.postgresql
+
+
+@pytest.fixture()
+def two_apps(pg_database):
+    apps = [create_app({"TESTING": True, "DATABASE": pg_database, "SCHEDULER": "off"}) for _ in range(2)]
+    yield pg_database, apps
+    for app in apps:
+        close_app(app)
+
+
+def _post(client, token, table, body):
+    response = client.post(f"/api/v1/tables/{table}/events", json=body, headers=bearer(token))
+    return response.status_code, response.get_json()
+
+
+def _stored(database, table):
+    return sql_rows(database, "SELECT hand, seq FROM events WHERE table_id = ? AND stream = 'play' ORDER BY hand, seq", (table,))
+
+
+def _setup(database, first):
+    admin = make_token(database, "admin")
+    client = first.test_client()
+    assert client.post("/api/v1/tables", json={"id": "C1"}, headers=bearer(admin)).status_code == 201
+    return admin, make_token(database, "table", "C1")
+
+
+def test_a_cached_tokens_posts_take_no_read_connection(two_apps):
+    database, (first, _) = two_apps
+    _, token = _setup(database, first)
+    client = first.test_client()
+    events = hand_events(3)
+    for event in events[:3]:  # the token looked up and cached, the table loaded
+        assert _post(client, token, "C1", event)[0] == 200
+    pool = first.extensions["mjref.pool"]
+    before = pool.get_stats()["requests_num"]
+    for event in events[3:10]:
+        status, answer = _post(client, token, "C1", event)
+        assert status == 200 and answer["results"][0]["verdict"] == "accepted"
+    assert pool.get_stats()["requests_num"] == before  # no pooled read connection taken
+    assert len(_stored(database, "C1")) == 10
+
+
+def test_a_cached_token_revoked_through_another_server_is_refused_and_nothing_stored(two_apps):
+    database, (first, second) = two_apps
+    admin, token = _setup(database, first)
+    events = hand_events(4)
+    client = second.test_client()
+    for event in events[:3]:  # cached by the second app
+        assert _post(client, token, "C1", event)[0] == 200
+    [(token_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'table'")
+    assert first.test_client().delete(f"/api/v1/tokens/{token_id}", headers=bearer(admin)).status_code == 200
+    status, problem = _post(client, token, "C1", events[3])
+    assert status == 401 and problem["code"] == "invalid_token"
+    assert _stored(database, "C1") == [(1, s) for s in range(1, 4)]
+
+
+def test_another_tokens_revocation_leaves_a_cached_token_working(two_apps):
+    database, (first, second) = two_apps
+    admin, token = _setup(database, first)
+    other = make_token(database, "official", label="副裁判")
+    events = hand_events(5)
+    client = second.test_client()
+    for event in events[:3]:
+        assert _post(client, token, "C1", event)[0] == 200
+    [(other_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'official'")
+    assert first.test_client().delete(f"/api/v1/tokens/{other_id}", headers=bearer(admin)).status_code == 200
+    for event in events[3:6]:  # the count moved: the first post is checked again, then cached again
+        status, answer = _post(client, token, "C1", event)
+        assert status == 200 and answer["results"][0]["verdict"] == "accepted"
+    assert _stored(database, "C1") == [(1, s) for s in range(1, 7)]
+    assert other != token
+
+
+def test_a_token_looked_up_just_before_its_revocation_is_not_taken_after_it(two_apps):
+    """The race the cache closes: a thread reads the count, looks the token up (still live),
+    the token is revoked, another thread sees the new count and empties the cache, and only
+    then the first thread caches what it looked up. That entry is never taken: it holds the
+    count read before its lookup, no longer the count."""
+    from services.caller import Principal, digest
+    from store import connect
+
+    database, (first, second) = two_apps
+    admin, token = _setup(database, first)
+    cache = second.extensions["mjref.token_cache"]
+    db = connect(database)
+    try:
+        open_db = lambda: db  # noqa: E731 - a read connection, as the fast path's
+        principal, seen = cache.get(digest(token), open_db)  # a miss: the lookup follows
+        assert principal is None
+        [(token_id, role, table)] = sql_rows(database, "SELECT id, role, table_id FROM tokens WHERE role = 'table'")
+        looked_up = Principal(token_id, role, table, "")  # what the lookup found, the token still live
+        assert first.test_client().delete(f"/api/v1/tokens/{token_id}", headers=bearer(admin)).status_code == 200
+        assert cache.get("another", open_db) == (None, seen + 1)  # another thread sees the revocation
+        cache.put(digest(token), looked_up, seen)  # the first thread caches late
+        assert cache.get(digest(token), open_db)[0] is None
+    finally:
+        db.close()
+    status, problem = _post(second.test_client(), token, "C1", hand_events(6)[0])  # the fast path: peek, then the write
+    assert status == 401 and problem["code"] == "invalid_token"
+    assert _stored(database, "C1") == []
