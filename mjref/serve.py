@@ -276,7 +276,7 @@ http {{
         server_name _;
         limit_conn per_client {REQUESTS_PER_CLIENT};
 {pages}
-        error_page 502 504 /.mjref-error/503;
+        error_page 502 504 =503 /.mjref-error/503;  # no server answered: the 503 its body says
 
         location / {{
             uwsgi_pass mjref_any;

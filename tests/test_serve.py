@@ -118,3 +118,18 @@ def test_the_front_answers_its_own_errors_as_problem_json(tmp_path):
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_front_whose_servers_are_down_answers_503_in_its_status_and_its_body(tmp_path):
+    """nginx's own 502 and 504 (no app server answered) are the 503 problem the body says,
+    with ``Retry-After``: a client retries on the status, not on the body's text."""
+    from tests.servicekit import start_front_of
+
+    front, port = start_front_of(tmp_path, [free_port()], max_fails=0, log=open(tmp_path / "front.log", "wb"))  # noqa: SIM115
+    try:
+        status, headers, body = _raw(port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert status == 503 and body["status"] == 503, (status, body)
+        assert headers["Content-Type"] == "application/problem+json" and headers["Retry-After"] == "1"
+    finally:
+        front.terminate()
+        front.wait(10)
