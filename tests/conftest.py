@@ -143,5 +143,26 @@ def app(database, app_clock):
 
 
 @pytest.fixture()
+def stateless_app(sqlite_template, tmp_path, app_clock):
+    """The real app for tests of what stores nothing (the calculators, the batch CLI): on a
+    SQLite file whatever the backend. A module whose tests store nothing imports
+    :func:`tests.servicekit.app_storing_nothing` (its ``app``, and so its ``client``); its
+    tests then use no ``database``, and the PostgreSQL pass, which runs again every test that
+    stores something, leaves them out. After each test its file must still hold no row
+    outside ``meta`` (the app's own settings): a test that stores something through it fails
+    here, and belongs on :func:`app`."""
+    from store import close_app
+    from tests.servicekit import stored_rows
+
+    path = tmp_path / "stateless.sqlite3"
+    shutil.copyfile(sqlite_template, path)
+    app = create_app({"TESTING": True, "DATABASE": str(path), "CLOCK": app_clock})
+    yield app
+    close_app(app)
+    stored = stored_rows(path)
+    assert not stored, f"a test on stateless_app stored rows {stored}: give it the app fixture (a database)"
+
+
+@pytest.fixture()
 def client(app):
     return app.test_client()

@@ -301,6 +301,23 @@ def request(port: int, method: str, path: str, body: object | None = None, heade
 # --- the database, as a person with sqlite3 or psql sees it ---------------------------------------
 
 
+@pytest.fixture(name="app")
+def app_storing_nothing(stateless_app):
+    """The ``app`` (and so the ``client``) of a module whose tests store nothing, imported by
+    name (``from tests.servicekit import app_storing_nothing``): ``conftest.stateless_app``,
+    on SQLite whatever the backend, checked to hold no row afterwards. The PostgreSQL pass
+    leaves such a module out: nothing of it reaches the database."""
+    return stateless_app
+
+
+def stored_rows(path: str | os.PathLike) -> dict[str, int]:
+    """The SQLite file's tables that hold rows, with their counts, leaving out ``meta`` (the
+    app's own settings): ``{}`` when nothing was stored."""
+    tables = [t for (t,) in sql_rows(path, "SELECT name FROM sqlite_master WHERE type = 'table' "
+                                           "AND name NOT IN ('meta', 'sqlite_sequence')")]
+    return {t: n for t in tables if (n := sql_rows(path, f'SELECT COUNT(*) FROM "{t}"')[0][0])}
+
+
 def sql_rows(database: str | os.PathLike, sql: str, params: tuple = ()) -> list[tuple]:
     """Run one statement on its own connection, outside the app (committed at once), on
     either backend; the rows it returns (``[]`` for a statement without rows)."""

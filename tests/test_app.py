@@ -15,7 +15,7 @@ from app import create_app
 from referee.errors import InvalidTileError
 from store import SCHEMA_VERSION
 from store.dialect import public_name
-from tests.servicekit import sql_rows, bearer, make_token
+from tests.servicekit import bearer, make_token, sql_rows, stored_rows
 
 
 @pytest.mark.sqlite_only
@@ -226,3 +226,13 @@ def test_lazy_url_builders_build_what_werkzeug_builds(app):
             assert ours.build(rule.endpoint, {**values, **extra}, method=sorted(rule.methods)[0]) == expected
             built += 1
     assert built >= 2 * 100
+
+
+def test_an_app_that_stores_nothing_is_checked_to_have_stored_nothing(stateless_app, tmp_path, sqlite_template):
+    """``stateless_app`` (the app of the modules the PostgreSQL pass leaves out) fails a test that
+    stores: its check finds a table's row, and only ``meta`` is the app's own."""
+    assert stored_rows(stateless_app.config["DATABASE"]) == {}
+    copy = tmp_path / "stored.sqlite3"
+    shutil.copyfile(sqlite_template, copy)
+    make_token(str(copy), "official")
+    assert stored_rows(copy) == {"tokens": 1}

@@ -17,6 +17,7 @@ from api.adjudications import adjudication_document
 from api.rulings import rulings_document
 from referee.events import to_jsonl
 from referee.generator import generate_hands
+from tests.servicekit import app_storing_nothing  # noqa: F401  (the app here: these tests store nothing)
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 #: streams with rulings in them (a generated hand is legal: its rulings are few)

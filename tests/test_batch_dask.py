@@ -16,6 +16,7 @@ import pytest
 from referee.events import to_jsonl
 from referee.generator import generate_hands
 from testkit.irregular import irregular_hand
+from tests.servicekit import app_storing_nothing  # noqa: F401  (the app here: these tests store nothing)
 
 distributed = pytest.importorskip("distributed")
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bench.handgen import random_hand, waiting_hand, winning_hand
 from referee.hand import Hand
 from referee.tiles import format_tiles
+from tests.servicekit import app_storing_nothing  # noqa: F401  (the app here: these tests store nothing)
 
 
 def _text(html: str) -> str:

@@ -10,6 +10,7 @@ from bench.handgen import waiting_hand, winning_hand
 from referee.hand import Hand
 from referee.tiles import format_tiles, tile_name
 from tests.test_hand import ref_decompositions, ref_waits
+from tests.servicekit import app_storing_nothing  # noqa: F401  (the app here: these tests store nothing)
 
 
 @pytest.fixture

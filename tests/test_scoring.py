@@ -25,6 +25,7 @@ from referee.scoring.patterns import BY_PARAM, FAMILIES, PATTERNS
 from referee.scoring.scorer import _evaluate, _keys
 from referee.scoring.table import ScoringTable, table_for
 from referee.tiles import Wind, parse_tiles
+from tests.servicekit import app_storing_nothing  # noqa: F401  (the app here: these tests store nothing)
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUSES = {row["id"] for row in csv.DictReader((ROOT / "data" / "clauses.tsv").read_text(encoding="utf-8").splitlines(),
