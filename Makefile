@@ -15,7 +15,7 @@ RUN_USER := mjref
 # the server holds the clients' connections in Debian's nginx, in front of uWSGI (mjref/serve.py)
 NGINX := /usr/sbin/nginx
 
-.PHONY: run test test-pg postgresql icu
+.PHONY: run test test-pg postgresql icu debs
 
 run: $(STAMP) $(NGINX) icu
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
@@ -23,23 +23,17 @@ run: $(STAMP) $(NGINX) icu
 	@echo "第一個權杖 first token: $(VENV)/bin/mjref tokens create --role admin --label 管理員"
 	$(PY) -m mjref.serve --host $(HOST) --port $(PORT) --threads $(THREADS) --processes $(PROCESSES) --user "$(RUN_USER)"
 
-# the browser tests (tests/test_pages_browser.py) drive Debian's Chromium; install it when missing
-CHROMIUM := /usr/bin/chromium
-SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT      := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
-
-# tests/test_any_date.py runs the clock tests with the system date shifted (Debian's faketime)
-FAKETIME := /usr/bin/faketime
-
-# the printouts' PDFs are read back page by page (tests/test_event_browser.py: no table split across pages)
+# the files that show Debian's packages are installed (debs, below, says what each is for)
+CHROMIUM  := /usr/bin/chromium
+FAKETIME  := /usr/bin/faketime
 PDFTOTEXT := /usr/bin/pdftotext
-
-# the pages' screenshots and the tile pictures' characters (web/tiles_svg.py) use Debian's Noto CJK fonts
-NOTO_CJK := /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
+NOTO_CJK  := /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT       := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 # the whole suite on SQLite, then again on PostgreSQL (issue #16): the tests that store something,
 # each in a fresh database of a throwaway cluster the tests start themselves (tests/pgcluster.py)
-test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK) $(PDFTOTEXT) postgresql icu
+test: $(TEST_STAMP) debs
 	$(VENV)/bin/ruff check .  # pyproject.toml [tool.ruff]
 	$(PY) -m pytest -q -n 2
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
@@ -47,37 +41,49 @@ test: $(TEST_STAMP) $(CHROMIUM) $(FAKETIME) $(NGINX) $(NOTO_CJK) $(PDFTOTEXT) po
 test-pg: $(TEST_STAMP) $(NGINX) postgresql
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
 
-# the pages list names by strokes (筆畫) with the system's ICU (web/name_order.py, R-tour-33); Debian's when missing
+# Debian's packages, each installed when the file that shows it is missing, all of them in one
+# apt-get call (two: with and without their recommended packages), so one index read and one run
+# of dpkg's triggers where a fresh CI machine lacks them all:
+#   chromium       the browser tests (tests/test_pages_browser.py) drive Debian's Chromium
+#   faketime       tests/test_any_date.py runs the clock tests with the system date shifted
+#   fonts-noto-cjk the pages' screenshots and the tile pictures' characters (web/tiles_svg.py)
+#   nginx          the server's front (mjref/serve.py)
+#   poppler-utils  the printouts' PDFs read back page by page (tests/test_event_browser.py)
+#   postgresql     the server binaries (initdb, pg_ctl, postgres) of the tests' own cluster (tests/pgcluster.py)
+#   libicu-dev     names listed by strokes (筆畫) with the system's ICU (web/name_order.py, R-tour-33)
+# The first three come with their recommended packages, as they always have; the rest without.
+WITH_RECOMMENDS := chromium=$(CHROMIUM) faketime=$(FAKETIME) fonts-noto-cjk=$(NOTO_CJK)
+WITHOUT_RECOMMENDS := nginx=$(NGINX) poppler-utils=$(PDFTOTEXT)
+# postgresql: initdb on PATH or in /usr/lib/postgresql/<n>/bin; ICU: the library ldconfig knows
+HAVE_POSTGRESQL = command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+HAVE_ICU = /sbin/ldconfig -p | grep -q 'libicui18n\.so\.'
+
+# missing NAME=FILE ...: the names whose file is missing
+missing = $(foreach pair,$(1),$(if $(wildcard $(lastword $(subst =, ,$(pair)))),,$(firstword $(subst =, ,$(pair)))))
+
+# apt-get install, after apt-get update when the first try fails (no package index yet)
+define apt_install
+  echo "安裝 Debian 套件（測試與服務用）/ installing Debian packages: $(strip $(2))"; \
+  $(APT) install -y $(1) $(2) || { $(APT) update && $(APT) install -y $(1) $(2); }
+endef
+
+debs:
+	@with="$(strip $(call missing,$(WITH_RECOMMENDS)))"; \
+	without="$(strip $(call missing,$(WITHOUT_RECOMMENDS)))"; \
+	$(HAVE_POSTGRESQL) || without="$$without postgresql"; \
+	$(HAVE_ICU) || without="$$without libicu-dev"; \
+	if [ -n "$$with" ]; then $(call apt_install,,$$with); fi; \
+	if [ -n "$$without" ]; then $(call apt_install,--no-install-recommends,$$without); fi
+
+# the service alone (make run): nginx and ICU
 icu:
-	@/sbin/ldconfig -p | grep -q 'libicui18n\.so\.' || { \
-	  echo "安裝 ICU（依筆畫排序姓名用）/ installing ICU to list names by strokes"; \
-	  $(APT) install -y --no-install-recommends libicu-dev || { $(APT) update && $(APT) install -y --no-install-recommends libicu-dev; }; }
+	@$(HAVE_ICU) || { $(call apt_install,--no-install-recommends, libicu-dev); }
 
-# PostgreSQL's server binaries (initdb, pg_ctl, postgres) for the tests; Debian's package when missing
 postgresql:
-	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
-	  echo "安裝 PostgreSQL（測試用）/ installing PostgreSQL for the tests"; \
-	  $(APT) install -y --no-install-recommends postgresql || { $(APT) update && $(APT) install -y --no-install-recommends postgresql; }; }
-
-$(CHROMIUM):
-	@echo "安裝 Chromium（瀏覽器測試用）/ installing Chromium for the browser tests"
-	$(APT) install -y chromium || { $(APT) update && $(APT) install -y chromium; }
-
-$(PDFTOTEXT):
-	@echo "安裝 poppler-utils（讀回列印的 PDF）/ installing poppler-utils to read the printed PDFs back"
-	$(APT) install -y --no-install-recommends poppler-utils || { $(APT) update && $(APT) install -y --no-install-recommends poppler-utils; }
-
-$(NOTO_CJK):
-	@echo "安裝 Noto CJK 字型（頁面截圖與牌圖用）/ installing the Noto CJK fonts for screenshots and tile pictures"
-	$(APT) install -y fonts-noto-cjk || { $(APT) update && $(APT) install -y fonts-noto-cjk; }
+	@$(HAVE_POSTGRESQL) || { $(call apt_install,--no-install-recommends, postgresql); }
 
 $(NGINX):
-	@echo "安裝 nginx（服務前端）/ installing nginx, the server's front"
-	$(APT) install -y --no-install-recommends nginx || { $(APT) update && $(APT) install -y --no-install-recommends nginx; }
-
-$(FAKETIME):
-	@echo "安裝 faketime（日期測試用）/ installing faketime for the any-date test"
-	$(APT) install -y faketime || { $(APT) update && $(APT) install -y faketime; }
+	@$(call apt_install,--no-install-recommends, nginx)
 
 $(PY):
 	python3 -m venv $(VENV)
