@@ -683,8 +683,9 @@ def read_line(line: str | bytes, number: int) -> Any:
 # :func:`read_events` to ``json.loads`` + :func:`parse_event_reference` over generated lines of
 # every such kind.
 
-#: the head piece of each type (``{"type": "discard"``) → that type's tails: tail (from its first
-#: key on, ``"seat": 3, "tiles": "2z"}\n``) → the event's fields but seq, ts, table and hand
+#: the head piece of each type (``{"type": "discard"``) → that type's tails: tail (what follows
+#: ``"seat": ``, ``3, "tiles": "2z"}\n``; in a line without a seat, from ``"v": `` or from the
+#: closing ``}`` on: see :func:`_usual_pieces`) → the event's fields but seq, ts, table and hand
 _USUAL_HEADS: dict[bytes, dict[bytes, tuple]] = {f'{{"type": "{t.wire}"'.encode(): {} for t in EventType}
 #: ``"seq": 27`` → 27
 _USUAL_SEQS: dict[bytes, int] = {}
@@ -706,21 +707,28 @@ _new = object.__new__
 def _usual_pieces(line: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes] | None:
     """A line cut as :func:`read_usual_line` cuts it: ``(head, seq, ts, context, tail)``, the
     context always ending in ``", "`` (the key it is looked up by); None when it has not the
-    shape. The tail starts at ``"seat": ``, else at ``"v": `` (``hand_start``), else at the
-    last ``}`` (``hand_end``: the line ends after the context)."""
+    shape. The tail is what follows ``"seat": ``; in a line with no seat, from ``"v": `` on
+    (``hand_start``), else from the last ``}`` on (``hand_end``: the line ends after the
+    context). No tail of one kind is a tail of another: a seat's value starts with neither
+    ``"v": `` nor ``}`` in a line JSON reads."""
+    head, seat, tail = line.partition(b'"seat": ')
+    if seat:
+        pieces = head.split(b", ", 3)
+        if len(pieces) != 4:
+            return None
+        first, seq, ts, context = pieces
+        return first, seq, ts, context, tail
     pieces = line.split(b", ", 3)
     if len(pieces) != 4:
         return None
     first, seq, ts, rest = pieces
-    k = rest.find(b'"seat": ')
-    if k < 0:
-        k = rest.find(b'"v": ')
-        if k < 0:
-            k = rest.rfind(b"}")
-            if k <= 0:
-                return None
-            return first, seq, ts, rest[:k] + b", ", rest[k:]
-    return first, seq, ts, rest[:k], rest[k:]
+    k = rest.find(b'"v": ')
+    if k >= 0:
+        return first, seq, ts, rest[:k], rest[k:]
+    k = rest.rfind(b"}")
+    if k <= 0:
+        return None
+    return first, seq, ts, rest[:k] + b", ", rest[k:]
 
 
 def _read_context(context: bytes) -> tuple[str, int] | None:
@@ -755,26 +763,21 @@ def read_usual_line(line: bytes) -> Event | None:
     line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
     A seq or a context not seen yet is read from its text. An event it returns is the one
     ``json.loads`` + :func:`parse_event_reference` read."""
-    pieces = line.split(b", ", 3)
-    if len(pieces) != 4:
-        return None
-    first, seq, ts, rest = pieces
+    head, seat, tail = line.partition(b'"seat": ')
+    if seat:  # the usual lines: as _usual_pieces, written out
+        pieces = head.split(b", ", 3)
+        if len(pieces) != 4:
+            return None
+        first, seq, ts, context = pieces
+    else:  # hand_start, hand_end (once a hand)
+        pieces = _usual_pieces(line)
+        if pieces is None:
+            return None
+        first, seq, ts, context, tail = pieces
     tails = _USUAL_HEADS.get(first)
     if tails is None:
         return None
-    k = rest.find(b'"seat": ')
-    if k < 0:
-        k = rest.find(b'"v": ')
-        if k < 0:
-            k = rest.rfind(b"}")
-            if k <= 0:
-                return None
-            context = rest[:k] + b", "
-        else:
-            context = rest[:k]
-    else:
-        context = rest[:k]
-    fields = tails.get(rest[k:])
+    fields = tails.get(tail)
     if fields is None:
         return None
     where = _USUAL_CONTEXTS.get(context)
@@ -819,7 +822,8 @@ def learn_usual_line(line: bytes, event: Event) -> None:
     table, hand = context_read.groups()
     try:
         table = "" if table is None else table.decode()  # JSON text is UTF-8 (json.loads: also lone surrogates)
-        members = json.loads(b"{" + tail, object_pairs_hook=list)
+        # the tail's members: after "seat": (the seat then the rest), or from "v" / the brace on
+        members = json.loads((b'{"seat": ' if b'"seat": ' in line else b"{") + tail, object_pairs_hook=list)
     except ValueError:
         return
     if type(members) is not list or _CONTEXT_KEYS.intersection(key for key, _value in members):
