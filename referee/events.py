@@ -668,14 +668,17 @@ def read_line(line: str | bytes, number: int) -> Any:
 # texts over a whole log. So :func:`read_usual_line` cuts the line at ``"seat": `` and at its first
 # three ``", "``, and looks each piece up in a table of pieces already read: the head
 # (``{"type": "discard"``), the seq (``"seq": 27``), the table and hand (``"table": "gen",
-# "hand": 1, ``), the tail; only ts is converted each time. A piece is put in its table by
-# :func:`learn_usual_line`, from a line the full decoder has just read, and only when what the
-# pieces say agrees with the event decoded. The tables are bounded (:data:`_USUAL_LIMIT`).
+# "hand": 1, ``), the tail; only ts is converted each time (a seq or a context not in its table
+# is read from its text: a new hand's lines need no full decoding). A line with no seat —
+# ``hand_start``, ``hand_end`` — has its tail from ``"v": `` on, or from its closing ``}``
+# (:func:`_usual_pieces`). A tail is put in its table by :func:`learn_usual_line`, from a line
+# the full decoder has just read, and only when what the pieces say agrees with the event
+# decoded. The tables are bounded (:data:`_USUAL_LIMIT`).
 #
 # Why the line is then read as the full decoder reads it: the head, seq, ts and context pieces are
 # exactly the members ``"type": "…"``, ``"seq": n``, ``"ts": n``, ``"table": "…"``, ``"hand": n``
-# (checked character by character when learnt), so the line is ``{`` those members, ``"seat": ``
-# and a tail; a tail is learnt only when its members repeat none of those keys (nor ``seat``), so
+# (checked character by character when learnt), so the line is ``{`` those members and the tail's
+# members; a tail is learnt only when its members repeat none of those keys, so
 # the event's other fields — and whether it is valid at all — depend on the type and the tail
 # alone (``parse_event_reference`` reads nothing else for them). Events read so are made as the
 # fast path's (:class:`_Draft`). Anything else — another key order, other spacing, an escape, an
