@@ -668,14 +668,17 @@ def read_line(line: str | bytes, number: int) -> Any:
 # texts over a whole log. So :func:`read_usual_line` cuts the line at ``"seat": `` and at its first
 # three ``", "``, and looks each piece up in a table of pieces already read: the head
 # (``{"type": "discard"``), the seq (``"seq": 27``), the table and hand (``"table": "gen",
-# "hand": 1, ``), the tail; only ts is converted each time. A piece is put in its table by
-# :func:`learn_usual_line`, from a line the full decoder has just read, and only when what the
-# pieces say agrees with the event decoded. The tables are bounded (:data:`_USUAL_LIMIT`).
+# "hand": 1, ``), the tail; only ts is converted each time (a seq or a context not in its table
+# is read from its text: a new hand's lines need no full decoding). A line with no seat —
+# ``hand_start``, ``hand_end`` — has its tail from ``"v": `` on, or from its closing ``}``
+# (:func:`_usual_pieces`). A tail is put in its table by :func:`learn_usual_line`, from a line
+# the full decoder has just read, and only when what the pieces say agrees with the event
+# decoded. The tables are bounded (:data:`_USUAL_LIMIT`).
 #
 # Why the line is then read as the full decoder reads it: the head, seq, ts and context pieces are
 # exactly the members ``"type": "…"``, ``"seq": n``, ``"ts": n``, ``"table": "…"``, ``"hand": n``
-# (checked character by character when learnt), so the line is ``{`` those members, ``"seat": ``
-# and a tail; a tail is learnt only when its members repeat none of those keys (nor ``seat``), so
+# (checked character by character when learnt), so the line is ``{`` those members and the tail's
+# members; a tail is learnt only when its members repeat none of those keys, so
 # the event's other fields — and whether it is valid at all — depend on the type and the tail
 # alone (``parse_event_reference`` reads nothing else for them). Events read so are made as the
 # fast path's (:class:`_Draft`). Anything else — another key order, other spacing, an escape, an
@@ -683,49 +686,125 @@ def read_line(line: str | bytes, number: int) -> Any:
 # :func:`read_events` to ``json.loads`` + :func:`parse_event_reference` over generated lines of
 # every such kind.
 
-#: the head piece of each type (``{"type": "discard"``) → that type's tails: tail → the event's
-#: fields but seq, ts, table and hand
+#: the head piece of each type (``{"type": "discard"``) → that type's tails: tail (what follows
+#: ``"seat": ``, ``3, "tiles": "2z"}\n``; in a line without a seat, from ``"v": `` or from the
+#: closing ``}`` on: see :func:`_usual_pieces`) → the event's fields but seq, ts, table and hand
 _USUAL_HEADS: dict[bytes, dict[bytes, tuple]] = {f'{{"type": "{t.wire}"'.encode(): {} for t in EventType}
 #: ``"seq": 27`` → 27
 _USUAL_SEQS: dict[bytes, int] = {}
 #: ``"table": "gen", "hand": 1, `` (either member may be missing) → ("gen", 1)
 _USUAL_CONTEXTS: dict[bytes, tuple[str, int]] = {}
-#: entries per table (each type's tails counted apart)
+#: entries per table (each type's tails counted apart); a full table is emptied and filled anew
+#: (a log of 100,000 hands has as many contexts)
 _USUAL_LIMIT = 4096
 _SEQ_PIECE = re.compile(rb'"seq": (0|[1-9][0-9]{0,17})')
 _TS_PIECE = re.compile(rb'"ts": (0|[1-9][0-9]{0,17})')
 _CONTEXT_PIECE = re.compile(rb'(?:"table": "([^"\\\x00-\x1f]*)", )?(?:"hand": (-?(?:0|[1-9][0-9]{0,17})), )?')
 #: keys a tail may not hold: the pieces before it said them
-_CONTEXT_KEYS = frozenset({"type", "seq", "ts", "table", "hand", "seat"})
+_CONTEXT_KEYS = frozenset({"type", "seq", "ts", "table", "hand"})
+#: values a learnt hand_start's ``rules`` may hold (its Setup is shared by the lines read by it)
+_PLAIN = (str, int, float, bool, type(None))
 _new = object.__new__
 
 
-def read_usual_line(line: bytes) -> Event | None:
-    """The event of a usual line (see above) whose pieces are all known; None for any other
-    line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
-    An event it returns is the one ``json.loads`` + :func:`parse_event_reference` read."""
+def _usual_pieces(line: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes] | None:
+    """A line cut as :func:`read_usual_line` cuts it: ``(head, seq, ts, context, tail)``, the
+    context always ending in ``", "`` (the key it is looked up by); None when it has not the
+    shape. The tail is what follows ``"seat": ``; in a line with no seat, from ``"v": `` on
+    (``hand_start``), else from the last ``}`` on (``hand_end``: the line ends after the
+    context). No tail of one kind is a tail of another: a seat's value starts with neither
+    ``"v": `` nor ``}`` in a line JSON reads."""
     head, seat, tail = line.partition(b'"seat": ')
-    if not seat:
-        return None
-    pieces = head.split(b", ", 3)
+    if seat:
+        pieces = head.split(b", ", 3)
+        if len(pieces) != 4:
+            return None
+        first, seq, ts, context = pieces
+        return first, seq, ts, context, tail
+    pieces = line.split(b", ", 3)
     if len(pieces) != 4:
         return None
-    first, seq, ts, context = pieces
+    first, seq, ts, rest = pieces
+    k = rest.find(b'"v": ')
+    if k >= 0:
+        return first, seq, ts, rest[:k], rest[k:]
+    k = rest.rfind(b"}")
+    if k <= 0:
+        return None
+    return first, seq, ts, rest[:k] + b", ", rest[k:]
+
+
+def _read_context(context: bytes) -> tuple[str, int] | None:
+    """The table and hand a context piece says (``"table": "gen", "hand": 1, ``), exactly as
+    JSON reads those members (no escape in the table's text: else None); remembered."""
+    read = _CONTEXT_PIECE.fullmatch(context)
+    if read is None:
+        return None
+    table, hand = read.groups()
+    try:
+        table = "" if table is None else table.decode()  # JSON text is UTF-8 (json.loads: also lone surrogates)
+    except ValueError:
+        return None
+    where = (table, 0 if hand is None else int(hand))
+    if len(_USUAL_CONTEXTS) >= _USUAL_LIMIT:
+        _USUAL_CONTEXTS.clear()
+    _USUAL_CONTEXTS[context] = where
+    return where
+
+
+def _read_number(piece: bytes, size: int) -> int | None:
+    """The JSON integer ≥ 0 after the piece's key (*size* bytes: ``"seq": ``), as _SEQ_PIECE reads
+    it (no sign, no leading zero, at most 18 digits); None otherwise."""
+    digits = piece[size:]
+    if not digits.isdigit() or (digits[0] == 48 and len(digits) > 1) or len(digits) > 18:
+        return None
+    return int(digits)
+
+
+def read_usual_line(line: bytes) -> Event | None:
+    """The event of a usual line (see above) whose head and tail are known; None for any other
+    line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
+    A seq or a context not seen yet is read from its text. An event it returns is the one
+    ``json.loads`` + :func:`parse_event_reference` read."""
+    head, seat, tail = line.partition(b'"seat": ')
+    if seat:  # the usual lines: as _usual_pieces, written out
+        pieces = head.split(b", ", 3)
+        if len(pieces) != 4:
+            return None
+        first, seq, ts, context = pieces
+    else:  # hand_start, hand_end (once a hand)
+        pieces = _usual_pieces(line)
+        if pieces is None:
+            return None
+        first, seq, ts, context, tail = pieces
     tails = _USUAL_HEADS.get(first)
     if tails is None:
         return None
     fields = tails.get(tail)
-    seq = _USUAL_SEQS.get(seq)
-    where = _USUAL_CONTEXTS.get(context)
-    if fields is None or seq is None or where is None:
+    if fields is None:
         return None
+    where = _USUAL_CONTEXTS.get(context)
+    if where is None:
+        where = _read_context(context)
+        if where is None:
+            return None
+    number = _USUAL_SEQS.get(seq)
+    if number is None:
+        if seq[:7] != b'"seq": ':
+            return None
+        number = _read_number(seq, 7)
+        if number is None:
+            return None
+        if len(_USUAL_SEQS) >= _USUAL_LIMIT:
+            _USUAL_SEQS.clear()
+        _USUAL_SEQS[seq] = number
     digits = ts[6:]  # ts: '"ts": ' and a JSON integer ≥ 0 (no sign, no leading zero), as _TS_PIECE
     if ts[:6] != b'"ts": ' or not digits.isdigit() or (digits[0] == 48 and len(digits) > 1) or len(digits) > 18:
         return None
     event = _new(_Draft)
     (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed, event.by_other,
      event.code, event.clause, event.note, event.setup) = fields
-    event.seq = seq
+    event.seq = number
     event.ts = int(digits)
     event.table, event.hand = where
     event.__class__ = _EVENT  # the same slots: now a frozen Event (see _Draft)
@@ -735,11 +814,10 @@ def read_usual_line(line: bytes) -> Event | None:
 def learn_usual_line(line: bytes, event: Event) -> None:
     """Remember the pieces of *line*, which the full decoder read as *event*, when the line is
     a usual one and its pieces say what *event* holds (see above); otherwise nothing."""
-    head, seat, tail = line.partition(b'"seat": ')
-    pieces = head.split(b", ", 3)
-    if not seat or len(pieces) != 4:
+    pieces = _usual_pieces(line)
+    if pieces is None:
         return
-    first, seq, ts, context = pieces
+    first, seq, ts, context, tail = pieces
     tails = _USUAL_HEADS.get(first)
     seq_read, ts_read, context_read = _SEQ_PIECE.fullmatch(seq), _TS_PIECE.fullmatch(ts), _CONTEXT_PIECE.fullmatch(context)
     if tails is None or seq_read is None or ts_read is None or context_read is None:
@@ -747,23 +825,26 @@ def learn_usual_line(line: bytes, event: Event) -> None:
     table, hand = context_read.groups()
     try:
         table = "" if table is None else table.decode()  # JSON text is UTF-8 (json.loads: also lone surrogates)
-        members = json.loads(b'{"seat": ' + tail, object_pairs_hook=list)
+        # the tail's members: after "seat": (the seat then the rest), or from "v" / the brace on
+        members = json.loads((b'{"seat": ' if b'"seat": ' in line else b"{") + tail, object_pairs_hook=list)
     except ValueError:
         return
-    keys = [key for key, _value in members]
-    if keys.count("seat") != 1 or _CONTEXT_KEYS.intersection(keys) != {"seat"}:
+    if type(members) is not list or _CONTEXT_KEYS.intersection(key for key, _value in members):
         return
     where = (table, 0 if hand is None else int(hand))
     if (event.seq, event.ts, event.table, event.hand) != (int(seq_read[1]), int(ts_read[1]), *where) or \
             f'{{"type": "{event.type.wire}"'.encode() != first:
         return
-    if len(_USUAL_SEQS) < _USUAL_LIMIT:
-        _USUAL_SEQS[seq] = event.seq
-    if len(_USUAL_CONTEXTS) < _USUAL_LIMIT:
-        _USUAL_CONTEXTS[context] = where
-    if len(tails) < _USUAL_LIMIT:
-        tails[tail] = (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
-                       event.by_other, event.code, event.clause, event.note, event.setup)
+    setup = event.setup
+    if setup is not None and not all(type(value) in _PLAIN for _key, value in setup.rules):
+        return  # a rule's value that is a list or an object: each line gets its own
+    for table_of, key, value in ((_USUAL_SEQS, seq, event.seq), (_USUAL_CONTEXTS, context, where),
+                                 (tails, tail, (event.type, event.seat, event.tiles, event.count, event.kind,
+                                                event.dice, event.exposed, event.by_other, event.code, event.clause,
+                                                event.note, setup))):
+        if len(table_of) >= _USUAL_LIMIT:
+            table_of.clear()
+        table_of[key] = value
 
 
 def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: int = 0) -> list[Event]:

@@ -25,6 +25,7 @@ tiles; every error shows the input and the position of the bad character.
 from __future__ import annotations
 
 import re
+from itertools import chain as _chain_of
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 
@@ -157,13 +158,23 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[int]:
     spaces and commas separate nothing but may stand anywhere.
 
     Compact text (digit groups with their suit letter, honour letters, spaces and commas)
-    is cut into tokens by one regular expression over the whole text and each token is
-    looked up in a table (:data:`_TOKENS`); anything else — Chinese names, an error — is
-    read by :func:`parse_tiles_reference`, which gives the same tiles and every error
-    (``tests/test_tiles.py`` holds the two equal).
+    is cut after each suit letter and at separators (``str.replace``, ``str.split``) and each
+    token looked up in a table (:data:`_TOKENS`; a wall's 144 tiles, issue #17 item 5); a
+    text with a token not in the table is cut by one regular expression and each token read
+    and remembered; anything else — Chinese names, an error — is read by
+    :func:`parse_tiles_reference`, which gives the same tiles and every error
+    (``tests/test_tiles.py`` holds the two equal, on short and on long texts).
 
     :raises InvalidTileError: naming the bad character and its 0-based position.
     """
+    if text.__class__ is str:
+        # the whole text cut after each suit letter by str.replace (C loops, no regular
+        # expression: one costs ~1,000 instructions a token) and each token looked up; a token
+        # not known yet (a first "0m", glued honours "E1m", a full-width comma) → the loop below
+        tokens = list(map(_TOKENS.get, text.replace("m", "m ").replace("p", "p ").replace("s", "s ")
+                          .replace("z", "z ").replace("f", "f ").replace(",", " ").split()))
+        if all(tokens):
+            return [*_chain(tokens)]
     if text.__class__ is str and _COMPACT(text) is not None:
         out: list[int] = []
         for token in _TOKENIZE(text):
@@ -188,6 +199,7 @@ _COMPACT = re.compile(r"(?:[0-9]+[mpszf]|[ESWNPFC]|[ ,])*").fullmatch
 _TOKENIZE = re.compile(r"[0-9]+[mpszf]|[ESWNPFC]").findall
 #: token → its tiles: every honour letter and single tile, then each digit group as first met
 _TOKENS: dict[str, tuple[int, ...]] = {c: (27 + i,) for i, c in enumerate(_HONOUR_LETTERS)}
+_chain = _chain_of.from_iterable
 
 
 def _token(token: str) -> tuple[int, ...] | None:

@@ -320,9 +320,10 @@ def test_check_order_equals_its_definition(keys, start):
 
 _PROTOCOL_ORDER = ["type", "seq", "ts", "table", "hand", "seat", "tiles", "tile", "count", "kind", "dice", "exposed",
                    "by_other", "code", "clause", "note", "v"]
-#: well-formed events of generated hands, as dicts (the usual lines' events)
+#: well-formed events of generated hands, as dicts (the usual lines' events: every one but the wall,
+#: hand_start and hand_end among them)
 _POOL = [json.loads(line) for seed in (0, 1) for line in to_jsonl(generate_hand(seed)).splitlines()
-         if '"seat": ' in line]
+         if '"type": "wall"' not in line]
 _TABLES = st.sampled_from(["gen", "T1", "", "東1", 'a"b', "a\\b", "t\x01", "x, \"seat\": 1", 7, None])
 
 
@@ -397,6 +398,27 @@ def test_the_usual_line_reader_equals_json_loads_and_the_reference(groups, first
     ['{"type": "discard", "seq": 1, "ts": 2, "hand": 1, "seat": 0, "tiles": "5m"}',
      '{"type": "discard", "seq": 2, "ts": 3, "hand": 1.5, "seat": 0, "tiles": "5m"}'],
     ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 2, "ts": 3, "seat": 0, "tiles": "5m"} x'],
+    # hand_end (the tail is the closing brace): after a learnt context, a trailing comma, junk, no context
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a", "hand": 1, }'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a", "hand": 1} }'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, }'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a}", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a}", "hand": 1, "x": 1}'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "hand": 1, "hand": 2}'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 1}'],
+    # hand_start (the tail starts at "v"): a tail repeating the context, a seat in it, a rule's value that is a list
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "hand": 1, "v": 1, "dealer": 0}', '{"type": "hand_start", "seq": 1, "ts": 2, "hand": 1, "v": 1, "dealer": 0, "hand": 3}'],
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0, "seat": 1}', '{"type": "hand_start", "seq": 1, "ts": 5, "v": 1, "dealer": 0, "seat": 1}'],
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0, "rules": {"a": [1]}}', '{"type": "hand_start", "seq": 1, "ts": 3, "v": 1, "dealer": 0, "rules": {"a": [1]}}'],
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0}', '{"type": "hand_start", "seq": 1, "ts": 3, "v": 2, "dealer": 0}'],
+    # a context or a seq not seen yet, read from its text: a new hand, an escape, a bad number, a large seq
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "b", "hand": 7, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "\\u0062", "hand": 7, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 07, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": -0, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": 123456, "ts": 3, "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": 0123, "ts": 3, "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": -5, "ts": 3, "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": 1234567890123456789, "ts": 3, "hand": 1, "seat": 0}'],
 ])
 def test_the_usual_line_reader_never_takes_a_line_the_reference_reads_otherwise(lines):
     data = [(t + "\n").encode() for t in lines]
@@ -412,5 +434,10 @@ def test_usual_lines_of_generated_hands_are_read_by_their_pieces():
 
     first = [line.encode() for line in to_jsonl(generate_hand(4)).splitlines()]
     read_events(first)
-    usual = [line for line in first if b'"seat": ' in line]
-    assert usual and all(ev.read_usual_line(line) == parse_event_reference(json.loads(line)) for line in usual)
+    usual = [line for line in first if b'"type": "wall"' not in line]
+    assert any(b"hand_start" in line for line in usual) and any(b"hand_end" in line for line in usual)
+    assert all(ev.read_usual_line(line) == parse_event_reference(json.loads(line)) for line in usual)
+    # another hand of the table (a context not seen yet): its lines too, the context read from its text
+    other = [line.replace(b'"hand": 1, ', b'"hand": 977, ').replace(b'"hand": 1}', b'"hand": 977}') for line in usual]
+    assert all(ev.read_usual_line(line) == parse_event_reference(json.loads(line)) for line in other)
+    assert all(e.hand == 977 for e in map(ev.read_usual_line, other))

@@ -179,3 +179,28 @@ def test_the_fast_tile_writer_equals_the_reference(tiles, style, sort):
     text for every list of tiles, and the same error for a bad tile or style."""
     if not sort or all(type(t) is type(tiles[0]) for t in tiles):  # sorted() of mixed types is Python's error
         assert _written(format_tiles, tiles, style, sort) == _written(format_tiles_reference, tiles, style, sort)
+
+
+#: tokens and separators a long text is made of: known tokens, new ones, and what the reference
+#: reads otherwise (honours glued to digits, digits left without their letter, other spaces, a
+#: full-width comma, a bad digit)
+_LONG_PIECES = ["1m", "23p", "456s", "7z", "8f", "9p", "11z", "3m", "E", "C", " ", ",", " \t", "\u3000", "\u00a0",
+                "0m", "8z", "9f", "E1m", "1", "m", "，", "、", "12m3", "東", "\n"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LONG_PIECES), max_size=160).map("".join))
+def test_the_fast_tile_reader_equals_the_reference_on_long_texts(text):
+    """Long texts (a wall's 144 tiles) as the fast reader cuts them — after each suit letter and at
+    separators, each token looked up — against the character-by-character reference."""
+    assert _read(parse_tiles, text) == _read(parse_tiles_reference, text)
+
+
+def test_the_fast_tile_reader_reads_walls_as_the_reference():
+    from referee.generator import generate_hand
+
+    for seed in range(6):
+        wall = next(e for e in generate_hand(seed) if e.type.wire == "wall")
+        text = format_tiles(wall.tiles, sort=False)
+        assert parse_tiles(text) == parse_tiles_reference(text) == list(wall.tiles)
+        assert parse_tiles(text.replace("m", "m ")) == list(wall.tiles)
