@@ -113,3 +113,22 @@ def test_a_token_looked_up_just_before_its_revocation_is_not_taken_after_it(two_
     status, problem = _post(second.test_client(), token, "C1", hand_events(6)[0])  # the fast path: peek, then the write
     assert status == 401 and problem["code"] == "invalid_token"
     assert _stored(database, "C1") == []
+
+
+@pytest.mark.parametrize("resent", ["duplicate", "gap", "bad_event"])
+def test_a_cached_token_revoked_elsewhere_is_refused_for_a_post_that_writes_nothing(two_apps, resent):
+    """A post that stores nothing (a resend, answered from the log; a 409 or 400 from the
+    ingest) has no write batch to check the revocation count: the token's cache entry must
+    not let it in either — 401, not the stored answers or the table's head."""
+    database, (first, second) = two_apps
+    admin, token = _setup(database, first)
+    events = hand_events(6)
+    client = second.test_client()
+    for event in events[:3]:  # cached by the second app
+        assert _post(client, token, "C1", event)[0] == 200
+    [(token_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'table'")
+    assert first.test_client().delete(f"/api/v1/tokens/{token_id}", headers=bearer(admin)).status_code == 200
+    body = {"duplicate": events[2], "gap": events[5], "bad_event": {**events[3], "type": "no_such_type"}}[resent]
+    status, problem = _post(client, token, "C1", body)
+    assert status == 401 and problem["code"] == "invalid_token"
+    assert _stored(database, "C1") == [(1, s) for s in range(1, 4)]
