@@ -132,3 +132,37 @@ def test_a_cached_token_revoked_elsewhere_is_refused_for_a_post_that_writes_noth
     status, problem = _post(client, token, "C1", body)
     assert status == 401 and problem["code"] == "invalid_token"
     assert _stored(database, "C1") == [(1, s) for s in range(1, 4)]
+
+
+def test_a_revocation_from_the_command_line_waits_for_the_write_batches_in_flight(two_apps):
+    """A write batch reads the revocation count once, at its BEGIN (``Tx.revocations``), and
+    holds the writers' lock shared until it commits; the API's revoke takes that lock
+    exclusive, so no revocation commits while a batch that read the old count is open.
+    ``flask tokens revoke`` must wait for it too: else a post let in by a cached token would
+    commit after its token's revocation had."""
+    import threading
+
+    import psycopg
+
+    from store.dialect import LOCK_WRITE
+
+    database, (first, _) = two_apps
+    _setup(database, first)
+    [(token_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'table'")
+    batch = psycopg.connect(database, autocommit=True)
+    try:
+        batch.execute("BEGIN")
+        batch.execute(f"SELECT pg_advisory_xact_lock_shared({LOCK_WRITE}, 0)")  # a write batch in flight
+        done = {}
+        revoke = threading.Thread(target=lambda: done.setdefault(
+            "result", first.test_cli_runner().invoke(args=["tokens", "revoke", str(token_id)])))
+        revoke.start()
+        revoke.join(1.0)
+        assert revoke.is_alive()  # waiting for the batch
+        assert sql_rows(database, "SELECT revoked_at FROM tokens WHERE id = ?", (token_id,)) == [(None,)]
+        batch.execute("COMMIT")
+        revoke.join(20)
+        assert not revoke.is_alive() and done["result"].exit_code == 0, done
+    finally:
+        batch.close()
+    assert sql_rows(database, "SELECT revoked_at IS NOT NULL FROM tokens WHERE id = ?", (token_id,)) == [(True,)]
