@@ -521,6 +521,8 @@ class IngestFastPath:
         except RevocationsMoved:  # nothing stored: Flask reads the count, drops the cache, and answers
             return self.wsgi_app(environ, start_response)
         except (MjrefError, HTTPException, StoreUnavailableError) as error:
+            if not self._still_valid(header, revocations, open_db):
+                return self.wsgi_app(environ, start_response)  # revoked since it was cached: Flask's 401
             from api import handle_error
 
             with app.app_context():
@@ -528,9 +530,27 @@ class IngestFastPath:
             return response(environ, start_response)
         except Exception:  # noqa: BLE001 - a bug: Flask runs the request again and answers it (500, logged)
             return self.wsgi_app(environ, start_response)
+        if not answer.stored and not self._still_valid(header, revocations, open_db):
+            return self.wsgi_app(environ, start_response)  # revoked since it was cached: Flask's 401
         body = answer.to_json().encode("utf-8")
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
         return [body]
+
+
+    def _still_valid(self, header: str, revocations: int | None, open_db) -> bool:
+        """Whether a post that wrote nothing may be answered here: its token was read this
+        request (*revocations* ``None``), or, taken from the cache without a read, it is still
+        live now. A post answered without a write (resends only, answered from the log; a 400
+        or 409 from the ingest) has no write batch to compare the revocation count
+        (``Tx.revocations``): without this a token revoked through another server would be
+        answered the table's stored answers or head until its cache entry expired."""
+        if revocations is None:
+            return True
+        try:
+            auth.principal_of(header, self.app, open_db)  # reads the count; looks the token up if it moved
+        except (ApiProblem, *DATABASE_ERRORS):
+            return False
+        return True
 
 
 def init_app(app: Flask, api) -> None:

@@ -201,9 +201,11 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int |
     same bounds on every client and the same problem+json answers, here at the front,
     with no second nginx on each app server. A table's requests then go to one worker of
     one server; a server's socket that refuses or fails is left alone for 5 s after
-    *max_fails* failures (0: never), and a request whose server died is sent to the next
-    one (``uwsgi_next_upstream … non_idempotent``: a resent post is answered as a
-    duplicate, so resending a POST is safe, as ``docs/deploy.md`` says).
+    *max_fails* failures (0: never), a request its server refused is sent to the next one,
+    and so is a table's events post whose server died mid-request
+    (``uwsgi_next_upstream … non_idempotent`` on that location only: a resent post of
+    events is answered as a duplicate). Any other POST that reached a dying server is
+    answered 503, not resent: it may have been done, and its Idempotency-Key is optional.
 
     A table's requests all go to one worker (``hash`` of the table id in the path): each
     worker keeps the referee of the tables it serves in memory (:class:`services.live.LiveService`),
@@ -232,7 +234,17 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int |
         resend = ""  # one server: a request that reached a worker is never sent twice
     else:
         servers = "\n".join(f"        server {address} max_fails={max_fails} fail_timeout=5s;" for address in upstreams)
-        resend = "        uwsgi_next_upstream error timeout non_idempotent;  # a dead server's request to the next\n"
+        # A request refused at connect goes to the next server (nginx's default, any method); a
+        # post that reached a server that died is resent only where a resend is answered as a
+        # duplicate — a table's events (idempotent by (hand, seq)). Any other POST may have been
+        # done (Idempotency-Key is optional: a clock's extra time twice, a table created then 409):
+        # its client gets the 503 and decides.
+        resend = """
+        location ~ ^/api/v1/tables/(?<mjref_table>[^/]+)/events$ {
+            uwsgi_pass mjref_table;
+            uwsgi_next_upstream error timeout non_idempotent;  # a dead server's posts to the next
+        }
+"""
     return f"""# written by python -m mjref.serve (mjref/serve.py) at every start; edits are lost
 daemon off;
 master_process off;  # one process under the uWSGI master: it dies with it (mjref/serve.py)
@@ -282,6 +294,7 @@ http {{
             uwsgi_pass mjref_any;
         }}
 
+{resend}
         location ~ ^/api/v1/tables/(?<mjref_table>[^/]+) {{
             uwsgi_pass mjref_table;
         }}
@@ -303,7 +316,7 @@ http {{
         uwsgi_read_timeout 60s;
         uwsgi_send_timeout {BODY_SECONDS}s;
         uwsgi_connect_timeout 2s;
-{resend}
+
 {named}
     }}
 }}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from store.dialect import PgDatabase
+from store.dialect import LOCK_WRITE, PgDatabase
 from store.tables import Database, now
 
 _COLUMNS = "id, prefix, role, table_id, label, created_at, revoked_at"
@@ -43,7 +43,14 @@ def revoke_token(db: Database, token_id: int) -> dict | None:
     """Revoke a token (kept for the audit trail); ``None`` if there is no such token.
 
     The same transaction counts the revocation in ``meta.tokens_revoked``: every server
-    reads that count to know its cached tokens are stale (:func:`revocations`)."""
+    reads that count to know its cached tokens are stale (:func:`revocations`).
+
+    On PostgreSQL it first takes the writers' lock exclusive (a no-op under the write
+    batch's own, ``store.writer``; ``flask tokens revoke`` has none): a write batch reads the
+    count once, at its BEGIN, and holds that lock shared until it commits, so no revocation
+    commits while a batch that read the old count may still write (issue #16 items 2, 5)."""
+    if isinstance(db, PgDatabase):
+        db.execute(f"SELECT pg_advisory_xact_lock({LOCK_WRITE}, 0)")
     cursor = db.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now(), token_id))
     if cursor.rowcount:
         db.execute("INSERT INTO meta (key, value) VALUES ('tokens_revoked', '1') ON CONFLICT (key) "

@@ -172,7 +172,7 @@ class _Spoilt(Exception):
 
 
 #: what must match the template for a database to be reset rather than replaced: the public
-#: schema's relations, columns, triggers and functions
+#: schema's relations, columns, triggers, functions, constraints, defaults, indexes and types
 _SCHEMA = """
 md5(concat_ws('|',
   (SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c
@@ -184,7 +184,18 @@ md5(concat_ws('|',
   (SELECT string_agg(t.tgname || ':' || t.tgenabled::text, ',' ORDER BY t.tgname) FROM pg_trigger t
      JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = 'public'::regnamespace),
   (SELECT string_agg(p.proname || ':' || md5(p.prosrc), ',' ORDER BY p.proname) FROM pg_proc p
-     WHERE p.pronamespace = 'public'::regnamespace)))
+     WHERE p.pronamespace = 'public'::regnamespace),
+  (SELECT string_agg(n.conrelid::regclass::text || '.' || n.conname || ':' || pg_get_constraintdef(n.oid), ','
+                     ORDER BY n.conrelid::regclass::text, n.conname) FROM pg_constraint n
+     WHERE n.connamespace = 'public'::regnamespace),
+  (SELECT string_agg(d.adrelid::regclass::text || '.' || d.adnum || ':' || pg_get_expr(d.adbin, d.adrelid), ','
+                     ORDER BY d.adrelid::regclass::text, d.adnum) FROM pg_attrdef d
+     JOIN pg_class c ON c.oid = d.adrelid WHERE c.relnamespace = 'public'::regnamespace),
+  (SELECT string_agg(i.indexrelid::regclass::text || ':' || pg_get_indexdef(i.indexrelid), ','
+                     ORDER BY i.indexrelid::regclass::text) FROM pg_index i
+     JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relnamespace = 'public'::regnamespace),
+  (SELECT string_agg(t.typname || ':' || t.typtype::text, ',' ORDER BY t.typname) FROM pg_type t
+     WHERE t.typnamespace = 'public'::regnamespace)))
 """
 
 #: every other session on the database ended (each waited for, up to 10 s), and the schema read
@@ -216,5 +227,6 @@ def _template_state(conn) -> tuple[str, str]:
 
 
 def _schema(conn) -> str:
-    """A fingerprint of the public schema: its relations, columns, triggers and functions."""
+    """A fingerprint of the public schema: its relations, columns, triggers, functions,
+    constraints, column defaults, index definitions and types."""
     return conn.execute("SELECT " + _SCHEMA).fetchone()[0]

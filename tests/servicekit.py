@@ -222,9 +222,10 @@ def front_conf(run: Path, port: int, upstreams: list[int], *, max_fails: int = 2
     on *upstreams*; written into *run* (its temp and pid files too), its path returned.
 
     As the deployment guide has it: a table's posts to one server (``hash $uri``), a server
-    that fails left alone for 5 s, and a request whose server died resent to the next one
-    (``proxy_next_upstream … non_idempotent``: a resent post is answered as a duplicate, so
-    resending a POST is safe). *max_fails* 0 never marks a server down (the benchmark's
+    that fails left alone for 5 s, and a table's events post whose server died resent to the
+    next one (``proxy_next_upstream … non_idempotent`` on that location only: a resent post of
+    events is answered as a duplicate; any other POST may have been done, and is not resent).
+    *max_fails* 0 never marks a server down (the benchmark's
     servers are all alive)."""
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails={max_fails} fail_timeout=5s;" for p in upstreams)
     temp = "\n".join(f"    {k}_temp_path {run}/{k};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
@@ -248,12 +249,15 @@ http {{
         keepalive_requests 1000000;
         client_header_timeout 10s; client_body_timeout 10s;
         client_max_body_size 4m;
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_connect_timeout 2s;
+        proxy_read_timeout 30s;
         location / {{
             proxy_pass http://mjref;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_connect_timeout 2s;
-            proxy_read_timeout 30s;
+        }}
+        location ~ ^/api/v1/tables/[^/]+/events$ {{
+            proxy_pass http://mjref;
             proxy_next_upstream error timeout non_idempotent;
         }}
     }}

@@ -62,8 +62,16 @@ def _table_token_meets(case) -> bool:
     coverage phase's hundreds of body and parameter variants of any other operation are sent
     with the official's token only: there a table's token is refused (403) before the body or
     the parameters are read (``api.auth.guard``; :func:`test_a_table_token_is_refused_before_the_body_is_read`),
-    or, where any token may call (the calculators), reaches the same code as the official's."""
-    return "{table_id}" in case.operation.path or case._meta is None or case._meta.phase.name != TestPhase.COVERAGE
+    or, where any token may call (the calculators), reaches the same code as the official's.
+    A read scoped to a table by its query (``GET /api/v1/rulings?table=``: a table token reads
+    only its own table, another is a 403) is a table operation too: its every case is sent."""
+    return (_table_scoped(case.operation) or case._meta is None
+            or case._meta.phase.name != TestPhase.COVERAGE)
+
+
+def _table_scoped(operation) -> bool:
+    """An operation on one table: by its path (``{table_id}``) or by a ``table`` query parameter."""
+    return "{table_id}" in operation.path or any(p.name == "table" for p in operation.query)
 
 
 @schema.parametrize()
@@ -73,6 +81,14 @@ def test_every_operation_keeps_the_spec_with_an_official_and_a_table_token(case,
     case.call_and_validate(headers=service[1]["official"])
     if _table_token_meets(case):
         case.call_and_validate(headers=service[1]["table"])  # table F1's: other tables are 403s
+
+
+def test_a_read_scoped_to_a_table_by_its_query_gets_every_case_with_the_table_token():
+    """GET /api/v1/rulings takes its table from the query (a table token: its own, another a
+    403, api/overrides.py): its coverage cases meet the table's token as a path's do."""
+    assert _table_scoped(schema["/api/v1/rulings"]["GET"])
+    assert _table_scoped(schema["/api/v1/tables/{table_id}/events"]["POST"])
+    assert not _table_scoped(schema["/api/v1/tournaments"]["POST"])
 
 
 def test_a_table_token_is_refused_before_the_body_is_read(service):

@@ -113,3 +113,56 @@ def test_a_token_looked_up_just_before_its_revocation_is_not_taken_after_it(two_
     status, problem = _post(second.test_client(), token, "C1", hand_events(6)[0])  # the fast path: peek, then the write
     assert status == 401 and problem["code"] == "invalid_token"
     assert _stored(database, "C1") == []
+
+
+@pytest.mark.parametrize("resent", ["duplicate", "gap", "bad_event"])
+def test_a_cached_token_revoked_elsewhere_is_refused_for_a_post_that_writes_nothing(two_apps, resent):
+    """A post that stores nothing (a resend, answered from the log; a 409 or 400 from the
+    ingest) has no write batch to check the revocation count: the token's cache entry must
+    not let it in either — 401, not the stored answers or the table's head."""
+    database, (first, second) = two_apps
+    admin, token = _setup(database, first)
+    events = hand_events(6)
+    client = second.test_client()
+    for event in events[:3]:  # cached by the second app
+        assert _post(client, token, "C1", event)[0] == 200
+    [(token_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'table'")
+    assert first.test_client().delete(f"/api/v1/tokens/{token_id}", headers=bearer(admin)).status_code == 200
+    body = {"duplicate": events[2], "gap": events[5], "bad_event": {**events[3], "type": "no_such_type"}}[resent]
+    status, problem = _post(client, token, "C1", body)
+    assert status == 401 and problem["code"] == "invalid_token"
+    assert _stored(database, "C1") == [(1, s) for s in range(1, 4)]
+
+
+def test_a_revocation_from_the_command_line_waits_for_the_write_batches_in_flight(two_apps):
+    """A write batch reads the revocation count once, at its BEGIN (``Tx.revocations``), and
+    holds the writers' lock shared until it commits; the API's revoke takes that lock
+    exclusive, so no revocation commits while a batch that read the old count is open.
+    ``flask tokens revoke`` must wait for it too: else a post let in by a cached token would
+    commit after its token's revocation had."""
+    import threading
+
+    import psycopg
+
+    from store.dialect import LOCK_WRITE
+
+    database, (first, _) = two_apps
+    _setup(database, first)
+    [(token_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'table'")
+    batch = psycopg.connect(database, autocommit=True)
+    try:
+        batch.execute("BEGIN")
+        batch.execute(f"SELECT pg_advisory_xact_lock_shared({LOCK_WRITE}, 0)")  # a write batch in flight
+        done = {}
+        revoke = threading.Thread(target=lambda: done.setdefault(
+            "result", first.test_cli_runner().invoke(args=["tokens", "revoke", str(token_id)])))
+        revoke.start()
+        revoke.join(1.0)
+        assert revoke.is_alive()  # waiting for the batch
+        assert sql_rows(database, "SELECT revoked_at FROM tokens WHERE id = ?", (token_id,)) == [(None,)]
+        batch.execute("COMMIT")
+        revoke.join(20)
+        assert not revoke.is_alive() and done["result"].exit_code == 0, done
+    finally:
+        batch.close()
+    assert sql_rows(database, "SELECT revoked_at IS NOT NULL FROM tokens WHERE id = ?", (token_id,)) == [(True,)]

@@ -71,6 +71,9 @@ def test_the_append_only_triggers_hold_again_after_a_reset(pg_cluster):
     "CREATE TABLE stray (n INTEGER)",
     "ALTER TABLE tables ADD COLUMN stray INTEGER",
     "DROP TRIGGER events_no_delete ON events",
+    "ALTER TABLE tokens ADD CONSTRAINT stray CHECK (id < 0)",  # a constraint, a default, a type: no relation
+    "ALTER TABLE meta ALTER COLUMN value SET DEFAULT 'stray'",
+    "CREATE TYPE stray AS ENUM ('a')",
 ])
 def test_a_database_whose_schema_changed_is_replaced(pg_cluster, spoil):
     url = pg_cluster.clean_database()

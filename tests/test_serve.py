@@ -133,3 +133,55 @@ def test_a_front_whose_servers_are_down_answers_503_in_its_status_and_its_body(t
     finally:
         front.terminate()
         front.wait(10)
+
+
+def _dying_upstreams(count: int):
+    """*count* uwsgi-protocol sockets that take a request and close without an answer (a
+    server that died mid-request); how many requests reached them."""
+    import socket
+    import threading
+
+    seen: list[int] = []
+    listeners = []
+    for _ in range(count):
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        listeners.append(listener)
+
+        def serve(sock=listener):
+            while True:
+                try:
+                    conn, _ = sock.accept()
+                except OSError:
+                    return
+                with conn:
+                    if conn.recv(65536):
+                        seen.append(1)
+
+        threading.Thread(target=serve, daemon=True).start()
+    return listeners, seen
+
+
+@pytest.mark.parametrize(("path", "resent"), [
+    ("/api/v1/tables/F1/events", True),  # idempotent by (hand, seq): a resend is answered as a duplicate
+    ("/api/v1/tournaments", False),      # Idempotency-Key is optional: a resend would write twice
+    ("/api/v1/tables", False),           # a resend would answer the client's own create 409
+])
+def test_the_front_resends_a_post_that_reached_a_dying_server_only_where_a_resend_is_safe(tmp_path, path, resent):
+    from tests.servicekit import start_front_of
+
+    listeners, seen = _dying_upstreams(2)
+    front = None
+    try:
+        front, port = start_front_of(tmp_path, [s.getsockname()[1] for s in listeners], max_fails=0,
+                                     log=open(tmp_path / "front.log", "wb"))  # noqa: SIM115
+        status, body = request(port, "POST", path, {"id": "T1"}, {"Authorization": "Bearer x"})
+        assert status == 503 and body["code"]
+        assert len(seen) == (2 if resent else 1)
+    finally:
+        if front is not None:
+            front.terminate()
+            front.wait(10)
+        for listener in listeners:
+            listener.close()
