@@ -19,7 +19,10 @@ Facts are computed once: the referee follows the hand (its wall after each event
 as a :class:`penalties.record.Moment`, a winner's and a reported seat's table as
 :class:`referee.state.WinFace`), and penalties read that record
 (:func:`penalties.rule.rule_record`); nothing replays the hand a second time — the moment
-rulings below are made on the live referee closed provisionally.
+rulings below are made on the live referee closed provisionally. The one exception is the
+wall in batch: :meth:`HandAdjudicator.feed_all` keeps none while the hand is quiet, and a
+ruling that reads one of those (rare: nearly all are after the first irregularity) has them
+rebuilt by a replay of the events up to it (:class:`penalties.record.WallLog`).
 
 How a ruling is "final at the moment": after an event that may be ruled on (an
 irregularity that stood, a finding, an official's ``report``), the rulings on the hand so
