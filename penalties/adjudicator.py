@@ -19,7 +19,10 @@ Facts are computed once: the referee follows the hand (its wall after each event
 as a :class:`penalties.record.Moment`, a winner's and a reported seat's table as
 :class:`referee.state.WinFace`), and penalties read that record
 (:func:`penalties.rule.rule_record`); nothing replays the hand a second time — the moment
-rulings below are made on the live referee closed provisionally.
+rulings below are made on the live referee closed provisionally. The one exception is the
+wall in batch: :meth:`HandAdjudicator.feed_all` keeps none while the hand is quiet, and a
+ruling that reads one of those (rare: nearly all are after the first irregularity) has them
+rebuilt by a replay of the events up to it (:class:`penalties.record.WallLog`).
 
 How a ruling is "final at the moment": after an event that may be ruled on (an
 irregularity that stood, a finding, an official's ``report``), the rulings on the hand so
@@ -275,8 +278,10 @@ class HandAdjudicator:
         self.side_stakes = tuple(side_stakes)
         self.referee = Referee(ruleset, mode, names=names)
         self.events: list[Event] = []
-        #: the wall after each event (:func:`penalties.record.wall_facts`), in order
-        self.moments: list[tuple] = []
+        #: the wall after each event (:func:`penalties.record.wall_facts`), in order; None
+        #: for an event of :meth:`feed_all`'s quiet stretch (rebuilt when read,
+        #: :class:`penalties.record.WallLog`)
+        self.moments: list[tuple | None] = []
         #: the hand's result, once closed
         self.closed: HandResult | None = None
         self._seen_findings = 0
@@ -303,64 +308,94 @@ class HandAdjudicator:
         """Feed every event of one hand, then close it (batch): :meth:`feed` on each, the
         same work but for the :class:`Step` answers nobody reads.
 
-        Events are applied and recorded here, inline, while the hand is quiet
-        (:meth:`_feed_quiet`: every event accepted with nothing found), then, from the first
-        finding or ruling held back for a claim window, by :meth:`_feed_rest`; an event that
-        may close the hand or be ruled on whatever its verdict goes through :meth:`feed`'s
-        own path. ``tests/test_penalties_fast.py`` holds these loops to :meth:`feed` event
-        by event."""
-        it = iter(events)
+        Events are applied here, inline, while the hand is quiet (:meth:`_feed_quiet`: every
+        event accepted with nothing found), then, from the first finding or ruling held back
+        for a claim window, by :meth:`_feed_rest`; an event that may close the hand or be
+        ruled on whatever its verdict goes through :meth:`feed`'s own path. While the hand
+        is quiet the wall after each event is not kept: it is rebuilt from the events if a
+        ruling reads it (:class:`penalties.record.WallLog`). ``tests/test_penalties_fast.py``
+        holds these loops to :meth:`feed` event by event."""
+        source = events if type(events) is list or type(events) is tuple else list(events)
+        it = iter(source)
         for ev in it:  # hand_start (and a stream that does not start with it) the usual way
             self._feed(ev, False)
             break
-        if self.referee.state is not None and not self._feed_quiet(it):
+        if self.referee.state is not None and not self._feed_quiet(it, source, 1):
             self._feed_rest(it)
         return self.close()
 
-    def _feed_quiet(self, it: Iterator[Event]) -> bool:
+    def _feed_quiet(self, it: Iterator[Event], source: Sequence[Event], start: int) -> bool:
         """:meth:`feed_all` while nothing was found and no ruling is held back: each event
         applied as :meth:`_feed` applies it, with one test on the common path (accepted,
         nothing found); True when *it* ran out, False after the event that ended the quiet
-        (the rest goes to :meth:`_feed_rest`)."""
+        (the rest goes to :meth:`_feed_rest`).
+
+        The events applied here are recorded in :attr:`events` (from *source*, of which *it*
+        is what is left from index *start*) only when the loop leaves or goes :meth:`_feed`'s
+        way, and their walls as None (not kept: :class:`penalties.record.WallLog` rebuilds
+        them from the events when a ruling reads one) but for the event that ends the
+        quiet, whose wall is the state's now (:meth:`_catch_up`)."""
         ref = self.referee
         st = ref.state
         feed = self._feed
         after = self._after
+        catch_up = self._catch_up
         inline = _INLINE
         log = ref.verdicts
-        record_seq = log.seqs.append
+        seqs = log.seqs
+        record_seq = seqs.append
         odd = log.odd
-        record_event = self.events.append
-        record_wall = self.moments.append
         found = ref.findings
         accepted = _ACCEPTED
         last = st.last_seq
+        # source[start + j] is the j-th event applied from here (each applied event adds one seq)
+        mark = (start, len(seqs), len(self.events))
         try:
             for ev in it:
                 seq = ev.seq
                 handler = inline[ev.type]
                 if handler is None or seq <= last:  # the long way (as _feed_rest)
                     st.last_seq = last
+                    catch_up(source, mark, False)
                     feed(ev, False)
                     last = st.last_seq
                 else:
                     verdict = handler(ref, st, ev)  # as _feed, inline
                     last = seq
                     record_seq(seq)
-                    record_event(ev)
-                    w = st.wall  # wall_facts(st), inline (an attrgetter costs more)
-                    record_wall((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
                     if verdict is accepted and not found:
                         continue
                     if verdict is not accepted:
                         odd[seq] = verdict
                     st.last_seq = last
+                    catch_up(source, mark, True)
                     after(ev, verdict, False)
                 if found or self._deferred is not None:
                     return False
             return True
         finally:
             st.last_seq = last
+            catch_up(source, mark, False)
+
+    def _catch_up(self, source: Sequence[Event], mark: tuple[int, int, int], current: bool) -> None:
+        """:meth:`_feed_quiet`'s record brought up to the referee's log: the events applied
+        since *mark* (their index in *source*, the log's length and :attr:`events`' then)
+        and not yet in :attr:`events` appended, their walls None (rebuilt when read) but
+        the last's when *current* (the state is right after it)."""
+        start, seqs0, events0 = mark
+        applied = len(self.referee.verdicts.seqs) - seqs0
+        have = len(self.events) - events0
+        if applied <= have:
+            return
+        self.events.extend(source[start + have:start + applied])
+        moments = self.moments
+        if current:
+            moments.extend([None] * (applied - have - 1))
+            st = self.referee.state
+            w = st.wall  # wall_facts(st), inline
+            moments.append((w.front, w._tail, w.end, st.turn, st.drawn, st.source, st.placed))
+        else:
+            moments.extend([None] * (applied - have))
 
     def _feed_rest(self, it: Iterator[Event]) -> None:
         """:meth:`feed_all` once something was found or a ruling is held back: an accepted

@@ -222,18 +222,52 @@ class SeqIndex(Mapping):
 
 class WallLog(Mapping):
     """seq → :class:`Moment` after that event, from :func:`wall_facts` kept per event (the
-    same moments :func:`moment` gives; made when read)."""
+    same moments :func:`moment` gives; made when read).
 
-    __slots__ = ("_index", "_facts")
+    An event whose facts were not kept (None: :meth:`penalties.adjudicator.HandAdjudicator.feed_all`
+    keeps none while the hand is quiet) has them rebuilt from the events, the source of
+    truth: the events up to the last such one replayed through a referee of the same
+    *ruleset* and *mode* as the one that followed them, once (the facts are written back
+    into *facts* when it is a list, so the adjudicator that keeps it has them too).
+    ``tests/test_penalties_fast.py`` holds the rebuilt facts to those kept event by event.
+    """
 
-    def __init__(self, index: Mapping[int, int], facts: Sequence[tuple]) -> None:
+    __slots__ = ("_index", "_facts", "_events", "_ruleset", "_mode")
+
+    def __init__(self, index: Mapping[int, int], facts: Sequence[tuple | None], events: Sequence[Event] = (),
+                 ruleset: Ruleset | None = None, mode: Any = None) -> None:
         self._index = index
         self._facts = facts
+        self._events = events
+        self._ruleset = ruleset
+        self._mode = mode
 
     def __getitem__(self, seq: int) -> Moment:
-        front, tail, end, turn, drawn, source, placed = self._facts[self._index[seq]]
+        i = self._index[seq]
+        facts = self._facts[i]
+        if facts is None:
+            facts = self._rebuild()[i]
+        front, tail, end, turn, drawn, source, placed = facts
         live = end - front
         return Moment(front, tail, live if live > 0 else 0, turn, drawn, source in _TAIL_SOURCES, placed)
+
+    def facts(self) -> list[tuple]:
+        """Every event's :func:`wall_facts`, in order, the missing ones rebuilt."""
+        facts = self._facts
+        return list(self._rebuild() if None in facts else facts)
+
+    def _rebuild(self) -> Sequence[tuple]:
+        """The facts with every None filled from a replay of the events up to the last one."""
+        facts = self._facts
+        if type(facts) is not list:
+            facts = self._facts = list(facts)
+        last = len(facts) - 1 - facts[::-1].index(None)
+        ref = Referee(self._ruleset, self._mode)
+        for i, ev in enumerate(self._events[:last + 1]):
+            ref.apply(ev)
+            if facts[i] is None:
+                facts[i] = wall_facts(ref.state)
+        return facts
 
     def __iter__(self):
         return iter(self._index)
@@ -246,7 +280,8 @@ def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Mom
                 mode: Any = None, names: Any = None) -> HandRecord:
     """The closed hand's record from a referee that has followed *events* (the stakes, unless
     given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee.
-    *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order."""
+    *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order
+    (None for one not kept: rebuilt from the events when read, :class:`WallLog`)."""
     events = tuple(events)
     setup = events[0].setup or Setup()
     seqs = ref.verdicts.seqs  # the referee's log holds each event's seq, in order: read, not made again
@@ -255,8 +290,8 @@ def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Mom
         seqs = [e.seq for e in events]
         claims = None
     index = SeqIndex(seqs)
-    if not isinstance(moments, Mapping):  # wall_facts per event, in the events' order
-        moments = WallLog(index, moments)
+    if not isinstance(moments, Mapping):  # wall_facts per event, in the events' order (None: not kept)
+        moments = WallLog(index, moments, events, ref.ruleset, ref.mode)
     return HandRecord(events, ref.finish(), moments, ref.state.rules.ruleset,
                       stakes or Stakes(setup.base, setup.per_tai), index, mode, names,
                       None if claims is None else tuple(claims))  # copied: a live referee goes on

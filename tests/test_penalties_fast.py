@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from penalties import priority
 from penalties.adjudicator import HandAdjudicator, _events
+from penalties.record import SeqIndex, WallLog
 from testkit.irregular import irregular_hand
 from penalties.rule import rule_quiet, rule_record
 from referee.events import Event, EventType
@@ -122,8 +123,13 @@ def test_property_the_batch_loop_equals_feeding_each_event(seed, salt, count, ph
         one.feed(ev)
     fed = one.close()
     assert batch.to_dict() == fed.to_dict() and batch.given == fed.given
-    # what the loops record on the way: the events, the wall after each, the referee's log
-    assert adj.events == one.events and adj.moments == one.moments
+    # what the loops record on the way: the events, the wall after each (kept, or None while
+    # the hand was quiet: rebuilt from the events when read), the referee's log
+    assert adj.events == one.events and len(adj.moments) == len(one.moments)
+    assert all(m is None or m == k for m, k in zip(adj.moments, one.moments))
+    assert dict(batch.record.moments) == dict(fed.record.moments)  # every wall read, the rebuilt ones too
+    rebuilt = WallLog(SeqIndex([e.seq for e in adj.events]), list(adj.moments), adj.events)
+    assert rebuilt.facts() == one.moments  # every event's, those after the close too
     assert list(adj.referee.verdicts) == list(one.referee.verdicts)
     assert adj.referee.state.last_seq == one.referee.state.last_seq == events[-1].seq
     assert adj.referee.findings == one.referee.findings
@@ -174,3 +180,27 @@ def test_contested_from_the_kept_claims_equals_finding_them():
         assert replayed.claims == record.claims and priority.analyze(replayed) == priority.analyze(record)
         bare = replace(record, claims=None)
         assert priority.analyze(bare) == priority.analyze(record)
+
+
+def test_walls_not_kept_are_rebuilt_from_the_events_as_a_replay_keeps_them():
+    """:class:`penalties.record.WallLog` with some events' walls not kept (None, as
+    :meth:`HandAdjudicator.feed_all` leaves a quiet stretch) rebuilds them from the events:
+    every moment as :func:`penalties.record.build` (a replay keeping each) gives it, the
+    rebuilt facts written back into the list it was given."""
+    from penalties.record import build, wall_facts
+    from referee.machine import Referee
+
+    for seed in range(16):
+        events = _events(irregular_hand(seed, seed + 5, seed % 3, physical=seed % 2 == 0)) if seed % 4 \
+            else generate_hand(seed)
+        ref = Referee()
+        kept = []
+        for ev in events:
+            ref.apply(ev)
+            kept.append(wall_facts(ref.state))
+        replayed = build(events)
+        for gap in (range(1, len(events)), range(3, len(events) // 2), range(len(events) - 1, len(events))):
+            facts = [None if i in gap else f for i, f in enumerate(kept)]
+            walls = WallLog(SeqIndex([e.seq for e in events]), facts, events)
+            assert dict(walls) == dict(replayed.moments)
+            assert facts == kept
