@@ -32,7 +32,8 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT       := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 
 # the whole suite on SQLite, then again on PostgreSQL (issue #16): the tests that store something,
-# each in a fresh database of a throwaway cluster the tests start themselves (tests/pgcluster.py)
+# each on a database of a throwaway cluster the tests start themselves, reset to the migrated
+# template after each test (tests/pgcluster.py)
 test: $(TEST_STAMP) debs
 	$(VENV)/bin/ruff check .  # pyproject.toml [tool.ruff]
 	$(PY) -m pytest -q -n 2

@@ -122,8 +122,8 @@ def sqlite_template(tmp_path_factory):
 @pytest.fixture()
 def database(request, tmp_path):
     """A fresh database for one test: a SQLite file in the test's folder (a copy of
-    :func:`sqlite_template`), or (with ``MJREF_TEST_DATABASE=postgresql``) a new PostgreSQL
-    database."""
+    :func:`sqlite_template`), or (with ``MJREF_TEST_DATABASE=postgresql``) a PostgreSQL
+    database in the migrated template's state (:func:`pg_database`)."""
     if BACKEND == "postgresql":
         yield request.getfixturevalue("pg_database")
     else:
