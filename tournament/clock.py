@@ -35,6 +35,7 @@ from .errors import MatchError, TournamentError
 from .events import EventState, HandRecorded, PlayerWithdrew, Record, RoundSeated, SideEvent, replay
 from .match import DealerRuling, HandOutcome, MatchState, event_max_streak, start_match
 from .results import HandResult
+from .schedule import RoundPlan
 
 FINISH_HAND = "finish_hand"
 FINISH_CIRCLE = "finish_circle"
@@ -578,9 +579,10 @@ def clock_state(records: Iterable[Record]) -> ClockState:
     :raises ClockError: an event that does not apply, naming its record.
     """
     state = ClockState()
+    plans: dict[int, RoundPlan] = {}  # each round's seating so far (R-tour-31)
     for record in records:
         if isinstance(record.event, (RoundSeated, PlayerWithdrew)):
-            state = reseated(state, record)
+            state = reseated(state, record, plans)
             continue
         if not isinstance(record.event, ClockEvent):
             continue
@@ -592,17 +594,20 @@ def clock_state(records: Iterable[Record]) -> ClockState:
     return state
 
 
-def reseated(state: ClockState, record: Record) -> ClockState:
+def reseated(state: ClockState, record: Record, plans: dict[int, RoundPlan]) -> ClockState:
     """The clock after a round was seated again (``RoundSeated``, or the rounds a withdrawal
     re-seats): a round whose seating was already published is no longer (R-tour-31) — the
     hall would show seats the players were not told of as if they had been — until it is
-    published again (by hand, or by the clock when its publication is due)."""
+    published again (by hand, or by the clock when its publication is due). A seating that
+    leaves every seat as it was (the same plan again, e.g. by the standings when they give
+    the same tables) moves no one: its publication stands. *plans*: each round's plan so far,
+    brought up to date here."""
     event = record.event
-    rounds = [event.plan.round] if isinstance(event, RoundSeated) else [p.round for p in event.reseated]
-    for number in rounds:
-        rnd = state.round(number)
-        if rnd.published_at is not None:
+    for plan in [event.plan] if isinstance(event, RoundSeated) else event.reseated:
+        rnd = state.round(plan.round)
+        if rnd.published_at is not None and plans.get(plan.round) != plan:
             state = state.with_round(replace(rnd, published_at=None, unpublished_at=record.at or rnd.published_at))
+        plans[plan.round] = plan
     return state
 
 

@@ -171,6 +171,21 @@ def clock_reseat(clock, hhmm, number):
     clock_state(records)
 
 
+@when(parsers.parse("賽事：時鐘於 {hhmm} 以相同座位重新排第 {number:d} 輪座位"))
+def clock_reseat_same(clock, hhmm, number):
+    """R-tour-31: the round seated again at ``hhmm`` with the very seats it had."""
+    records = _records(clock)
+    plan = make_schedule(PLAYERS, 2, seed=7).rounds[number - 1]
+    records.append(Record(len(records) + 1, RoundSeated(plan), at=format_time(_at(hhmm))))
+    clock_state(records)
+
+
+@then(parsers.parse("賽事：時鐘第 {number:d} 輪座位仍於 {hhmm} 公布"))
+def clock_still_published(clock, number, hhmm):
+    rnd = clock_state(_records(clock)).round(number)
+    assert rnd.published_at == format_time(_at(hhmm)) and rnd.unpublished_at is None
+
+
 @then(parsers.parse("賽事：時鐘第 {number:d} 輪座位未公布，公布於 {hhmm} 撤回"))
 def clock_unpublished(clock, number, hhmm):
     rnd = clock_state(_records(clock)).round(number)
