@@ -187,8 +187,10 @@ def _team(name: str | None) -> str | None:
 
 
 def player_dict(p) -> dict:
+    """A player as the API shows it; ``teams_before``: the teams he played for before a move
+    (R-tour-32), each for the rounds before ``until_round`` (and from the previous one's)."""
     return {"id": p.player_id, "name": p.name, "substitute": p.substitute, "withdrawn_before": p.withdrawn_before,
-            "team": p.team}
+            "team": p.team, "teams_before": [{"until_round": until, "team": team} for until, team in p.teams_before]}
 
 
 def schedule_of(loaded: Loaded) -> Schedule:

@@ -138,7 +138,8 @@ def test_register_players_in_a_batch_with_substitutes(app, client, official):
     assert response.status_code == 201
     players = client.get(f"{BASE}/T1/players").get_json()["players"]
     assert [p["name"] for p in players][:3] == ["王小明", "李大華", "陳美玲"]
-    assert players[-1] == {"id": "S1", "name": "替補甲", "substitute": True, "withdrawn_before": None, "team": None}
+    assert players[-1] == {"id": "S1", "name": "替補甲", "substitute": True, "withdrawn_before": None, "team": None,
+                           "teams_before": []}
     body = client.get(f"{BASE}/T1").get_json()
     assert (body["players"], body["substitutes"]) == (8, 1)
 
@@ -675,6 +676,8 @@ def test_a_player_moved_from_round_2_leaves_round_1_with_his_old_team(app, clien
     assert moved.status_code == 201, moved.get_json()
     assert moved.get_json()["records"][0]["event"]["from_round"] == 2
     assert points() == {"台北隊": -120, "高雄隊": 120}  # round 1 was played for 台北隊
+    p1 = next(p for p in client.get(f"{BASE}/T1/players").get_json()["players"] if p["id"] == "P1")
+    assert p1["team"] == "高雄隊" and p1["teams_before"] == [{"until_round": 2, "team": "台北隊"}]  # the history shown
     before = log_length(app, "T1")
     again = client.post(f"{BASE}/T1/players/P1/team", json={"team": "高雄隊", "from_round": 2}, headers=official)
     assert again.status_code == 200 and log_length(app, "T1") == before
