@@ -274,13 +274,13 @@ def test_docs_page_lists_the_operations_offline(server, browser, page):
     operations = {(method.upper(), path) for path, item in spec["paths"].items() for method in item
                   if method in ("get", "post", "put", "patch", "delete")}
     start = len(browser["requests"])
-    page.goto(server["base"] + "/docs", wait_until="networkidle")
-    page.wait_for_selector(".opblock")
-    shown = set()
-    for block in page.locator(".opblock-summary").all():
-        method = block.locator(".opblock-summary-method").inner_text().strip()
-        path = block.locator(".opblock-summary-path").get_attribute("data-path")
-        shown.add((method, path))
+    # Swagger UI's bundle is over 1 MB of script: a busy machine may take more than the
+    # default 10 s to load and run it (it once did), so this page alone gets 30 s
+    page.goto(server["base"] + "/docs", wait_until="networkidle", timeout=30_000)
+    page.wait_for_selector(".opblock", timeout=30_000)
+    shown = {(method.strip(), path) for method, path in page.eval_on_selector_all(
+        ".opblock-summary", """blocks => blocks.map(b => [b.querySelector(".opblock-summary-method").innerText,
+                                                    b.querySelector(".opblock-summary-path").getAttribute("data-path")])""")}
     assert shown == operations
     made = browser["requests"][start:]
     assert any(u.endswith("/openapi.json") for u in made)
