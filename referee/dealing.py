@@ -7,7 +7,6 @@ A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
 from __future__ import annotations
 
 from .events import Event, Setup
-from .hand import _keys_of_bytes
 from .play_rules import PlayRules
 from .restrictions import SUIT_OF, UNIT_OF
 from .ruleset import Ruleset
@@ -18,24 +17,18 @@ from .wall import break_point, Wall
 from .dice import counted_seat
 from .table_ops import (
     _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _refresh_waits, _FULL_SET, _FULL_SET_NO_FLOWERS,
-    _TAKES, _UNREPLACED_CLAUSE, _DEALT_SOURCE, _keys_in_step,
+    _TAKES, _UNREPLACED_CLAUSE, _DEALT_SOURCE,
 )
 
 
-def _take_dealt(seat: SeatState, tiles, keys_too: bool = True) -> None:
+def _take_dealt(seat: SeatState, tiles) -> None:
     """Dealt tiles into a seat: tiles into its hand and suit keys, flowers set aside for the
-    first 補花 round (``deal.flowers``). With *keys_too* false (the fast deal) a take without
-    a flower leaves the suit keys behind: :func:`_deal_keys` makes them once, at the deal's
-    last take."""
+    first 補花 round (``deal.flowers``)."""
     hand, keys = seat.hand, seat.keys
     if tiles and max(tiles) < FLOWER_BASE:  # no flower in the take (the usual case; max runs in C, for speed)
-        if keys_too:
-            for t in tiles:
-                hand[t] += 1
-                keys[SUIT_OF[t]] += UNIT_OF[t]
-        else:
-            for t in tiles:
-                hand[t] += 1
+        for t in tiles:
+            hand[t] += 1
+            keys[SUIT_OF[t]] += UNIT_OF[t]
         seat.n += len(tiles)
     else:
         for t in tiles:
@@ -47,15 +40,6 @@ def _take_dealt(seat: SeatState, tiles, keys_too: bool = True) -> None:
                 keys[SUIT_OF[t]] += UNIT_OF[t]
                 seat.n += 1
     seat.waits = None
-
-
-def _deal_keys(seats) -> None:
-    """The seats' suit keys from their dealt hands, in one go per seat (each suit's counts read
-    as one octal number: :func:`referee.hand._keys_of_bytes`), at the fast deal's last take:
-    65 tiles' keys for four calls. A known wall is one set, so no count is over 4.
-    ``tests/test_fast_paths.py`` holds them to the reference's tile-by-tile keys."""
-    for seat in seats:
-        seat.keys = list(_keys_of_bytes(bytes(seat.hand)))
 
 
 class DealingMixin:
@@ -134,7 +118,7 @@ class DealingMixin:
         wall = st.wall
         i = st.deal_index
         tiles = wall.tiles
-        if self.fast_paths and st.phase is _DEAL_PHASE and tiles is not None and i < 17:
+        if st.phase is _DEAL_PHASE and tiles is not None and i < 17:
             want_seat, want_n = _TAKES[st.dealer][i]
             s = ev.seat
             front = wall.front
@@ -143,12 +127,11 @@ class DealingMixin:
             if s == want_seat and (given is None and (ev.count is None or ev.count == want_n) or given == tiles):
                 wall.front = front + want_n
                 seat = st.seats[s]
-                _take_dealt(seat, tiles, keys_too=False)
+                _take_dealt(seat, tiles)
                 if tiles[-1] < FLOWER_BASE and s == st.dealer:
                     st.door_tile = tiles[-1]
                 st.deal_index = i + 1
                 if i == 16:
-                    _deal_keys(st.seats)
                     st.phase = _FLOWERS_PHASE
                     st.turn = st.dealer
                     st.flower_round, st.flower_rel = 1, -1
@@ -158,8 +141,6 @@ class DealingMixin:
         n = ev.size
         if st.phase is not Phase.DEAL or st.deal_index >= len(takes):
             return self._reject(st, [self._irr(ev, "deal_out_of_order", expected_seat="-", expected_count=0)])
-        if self.fast_paths:  # takes before this one may have left the keys behind
-            _keys_in_step(st.seats)
         want_seat, want_n = takes[st.deal_index]
         if ev.seat != want_seat or n != want_n:
             problems.append(self._irr(ev, "deal_out_of_order", expected_seat=want_seat, expected_count=want_n))

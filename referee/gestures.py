@@ -12,7 +12,7 @@ from .hand import waits_keys
 from .state import Phase, TableState, win_face
 from .tiles import KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
-from .table_ops import _DEALT, _NONE, _DISCARD_W, _CONCEALED, _ENDED, _keys_in_step, _size, _READY_ZH
+from .table_ops import _DEALT, _NONE, _DISCARD_W, _CONCEALED, _ENDED, _size, _READY_ZH
 
 
 #: declarations that lapse when the drawn tile is placed into the hand (tai.31, tai.32)
@@ -140,8 +140,6 @@ class GesturesMixin:
                 problems.append(self._irr(ev, "ready_untimely", clause="tai.32", ready="earthly ready", ready_zh="地聽",
                                           when=f"with the discard no. {nth}, concealed", when_zh=f"第 {nth} 次打牌時，門清"))
         if seat.known and not problems:
-            if st.phase is Phase.DEAL:  # the fast deal leaves the suit keys behind until its last take
-                _keys_in_step(st.seats)
             size = _size(seat)
             if size == 16 and not waits_keys(tuple(seat.keys)):
                 problems.append(self._irr(ev, "ready_not_ready", ready=kind.value, ready_zh=_READY_ZH[kind]))

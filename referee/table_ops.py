@@ -8,7 +8,6 @@ a hand can give (:func:`_holds`), and compute the waits of a known 16-tile hand
 from __future__ import annotations
 
 from .events import Call, EventType, ReadyKind
-from .hand import keys_of
 from .melds import MeldKind
 from .restrictions import SUIT_OF, UNIT_OF
 from .state import Intake, Phase, SeatState, Source, WindowKind, _DEALT_SOURCE  # noqa: F401 (shared)
@@ -48,15 +47,6 @@ _ADDED_KONG_W = WindowKind.ADDED_KONG
 _DECLARED = ReadyKind.DECLARED
 #: calls a player must carry out (pen.unfulfilled-call)
 _BINDING_CALLS = (Call.PUNG, Call.KONG)
-
-
-def _keys_in_step(seats) -> None:
-    """Each seat's suit keys made again from its hand's counts (:func:`referee.hand.keys_of`,
-    the plain reading). The fast deal (:meth:`referee.dealing.DealingMixin._deal`) leaves
-    the keys behind until the deal's last take; anything else that reads them while the deal
-    is under way calls this first (the deal's checked path, a 天聽 declared mid-deal)."""
-    for seat in seats:
-        seat.keys = list(keys_of(seat.hand))
 
 
 def _add(seat: SeatState, t: int) -> None:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from referee.events import parse_stream
 from referee.machine import ReferenceReferee, Referee
-from referee.state import Phase, SeatState, TableState
+from referee.state import SeatState, TableState
 from testkit.irregular import irregular_hand
 
 #: TableState fields that are the same facts in other objects (the rules, the setup);
@@ -50,11 +50,8 @@ def plain(value, depth: int = 0):
 
 
 def picture(state: TableState) -> dict:
-    """The state's facts; while the deal is under way, the seats' suit keys left out (the fast
-    deal makes them at its last take, the reference tile by tile: compared from then on)."""
     shown = {n: plain(getattr(state, n), 1) for n in TableState.__slots__ if n not in SKIP and n != "seats"}
-    skip = SEAT_SKIP | {"keys"} if state.phase is Phase.DEAL else SEAT_SKIP
-    shown["seats"] = [{n: plain(getattr(seat, n), 1) for n in SeatState.__slots__ if n not in skip} for seat in state.seats]
+    shown["seats"] = [{n: plain(getattr(seat, n), 1) for n in SeatState.__slots__ if n not in SEAT_SKIP} for seat in state.seats]
     return shown
 
 
@@ -147,32 +144,3 @@ def test_the_reference_takes_no_fast_path():
     """The reference turns the fast paths off, and the batch loop is its plain ``apply``."""
     assert Referee.fast_paths and not ReferenceReferee.fast_paths
     assert ReferenceReferee.apply_all is not Referee.apply_all
-
-
-@pytest.mark.parametrize("physical", [False, True], ids=["digital", "physical"])
-def test_events_in_the_middle_of_the_deal_see_the_reference_keys(physical):
-    """The fast deal leaves the suit keys behind until its last take: a 聽 declared, a win
-    called, a take out of order in the middle of the deal — each sees the hand's keys as the
-    reference (which keeps them tile by tile) does, and the rest of the hand goes as there; so
-    does a last take out of order, taken on the checked path onto keys brought in step."""
-    for seed in range(6):
-        events = irregular_hand(seed, 0, 0, physical=physical)
-        deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
-        at = deals[13]  # the dealer and the seat after it hold 16 tiles, the others 12
-        seat = events[at]["seat"]
-        head = {k: events[at][k] for k in ("table", "hand")}
-        for extra in ({"type": "ready", "seat": seat, "kind": "heavenly"},
-                      {"type": "ready", "seat": seat, "kind": "declared"},
-                      {"type": "win", "seat": seat},
-                      {"type": "deal", "seat": (seat + 2) % 4, "count": 4}):
-            stream = events[:at + 1] + [{**head, **extra}] + events[at + 1:]
-            for i, e in enumerate(stream):
-                e = stream[i] = dict(e)
-                e["seq"], e["ts"] = i + 1, 1000 * (i + 1)
-            fast, slow = both(parse_stream(stream))
-            assert fast.irregularities == slow.irregularities, (seed, extra)
-        # the deal's last take out of order (a physical table's stands): taken on the checked path
-        last = deals[-1]
-        stream = events[:last] + [{**events[last], "seat": (events[last]["seat"] + 1) % 4}] + events[last + 1:]
-        fast, slow = both(parse_stream(stream))
-        assert fast.irregularities == slow.irregularities, seed
