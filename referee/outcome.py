@@ -31,7 +31,7 @@ from .scoring.context import (
     slot_setters, _BY_FLOWER_WIN, _EARTHLY_READINESS, _HEAVENLY_READINESS,
     _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
 )
-from .tiles import Wind, format_tiles, tile_name
+from .tiles import Wind, format_counts, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity, seat_by_wind
 from .state import Phase, TableState
 from .winning import WinClaim
@@ -492,9 +492,8 @@ def final_table(st) -> dict[str, Any]:
     """The table at the end: each seat's tiles, melds, flowers, pond; the wall's counts."""
     seats = []
     for s in st.seats:
-        tiles = [t for t in range(34) for _ in range(s.hand[t])]
-        seats.append({
-            "seat": s.seat, "tiles": format_tiles(tiles), "unknown": s.unknown,
+        seats.append({  # the concealed tiles from their counts (format_counts: issue #17)
+            "seat": s.seat, "tiles": format_counts(s.hand), "unknown": s.unknown,
             "melds": [str(m) for m in s.melds], "flowers": format_tiles(s.flowers, sort=False),
             "pond": format_tiles(s.pond, sort=False), "passed_win": s.passed is not None,
             "ready": s.ready.value if s.ready else None, "dead_hand": s.dead_hand,

@@ -338,6 +338,33 @@ _LETTERS = ("m", "p", "s", "z", "f")  # one object per letter: compared by ident
 _LETTER_OF = tuple(_LETTERS[min(t // 9, 3) if t < FLOWER_BASE else 4] for t in ALL_TILES)
 
 
+def format_counts(counts: Sequence[int]) -> str:
+    """The compact text of a count vector over the 34 kinds (a seat's concealed tiles):
+    ``format_tiles`` of the tiles it counts, in order, without making them (issue #17: the
+    final table of every ``flask replay`` answer writes four hands). Each kind's rank
+    repeated by its count (``str * int``: nothing for 0 or less), each suit's run closed by
+    its letter; :func:`format_counts_reference` is the plain original that
+    ``tests/test_tiles.py`` holds it to. Kinds past the 34th are not read.
+
+    :raises TypeError: a count that is not an int.
+    """
+    runs = list(map(_TIMES, _DIGIT_OF_KIND, counts))
+    m = "".join(runs[0:9])
+    p = "".join(runs[9:18])
+    s = "".join(runs[18:27])
+    z = "".join(runs[27:34])
+    return (m and m + "m") + (p and p + "p") + (s and s + "s") + (z and z + "z")
+
+
+_TIMES = str.__mul__
+_DIGIT_OF_KIND = _DIGIT_OF[:KINDS]
+
+
+def format_counts_reference(counts: Sequence[int]) -> str:
+    """:func:`format_counts` through the tiles themselves (the reference)."""
+    return format_tiles_reference([t for t in range(KINDS) for _ in range(counts[t])])
+
+
 def format_tiles_reference(tiles: Iterable[int], style: str = "compact", *, sort: bool = True) -> str:
     """:func:`format_tiles` tile by tile, through :func:`tile_name` (the reference)."""
     seq = sorted(tiles) if sort else list(tiles)

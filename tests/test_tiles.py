@@ -12,6 +12,8 @@ from referee.tiles import (
     Wind,
     counts_of,
     flower_seat,
+    format_counts,
+    format_counts_reference,
     format_tiles,
     format_tiles_reference,
     full_set,
@@ -179,6 +181,25 @@ def test_the_fast_tile_writer_equals_the_reference(tiles, style, sort):
     text for every list of tiles, and the same error for a bad tile or style."""
     if not sort or all(type(t) is type(tiles[0]) for t in tiles):  # sorted() of mixed types is Python's error
         assert _written(format_tiles, tiles, style, sort) == _written(format_tiles_reference, tiles, style, sort)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 4), st.integers(-2, 6)), min_size=34, max_size=36))
+def test_the_count_writer_equals_the_reference(counts):
+    """format_counts (the final table's concealed tiles, issue #17) against writing the tiles
+    it counts one by one: the same text for every count vector, empty suits left out, a count
+    of 0 or less writing nothing, kinds past the 34th not read."""
+    assert format_counts(counts) == format_counts_reference(counts)
+
+
+@pytest.mark.parametrize("counts, text", [
+    ([0] * 34, ""),
+    ([1] * 34, "123456789m123456789p123456789s1234567z"),
+    ([0] * 8 + [2] + [0] * 9 + [4] + [0] * 14 + [3], "99m1111s777z"),
+    ([0] * 27 + [1] + [0] * 6, "1z"),
+])
+def test_the_count_writer_by_example(counts, text):
+    assert format_counts(counts) == format_counts_reference(counts) == text
 
 
 #: tokens and separators a long text is made of: known tokens, new ones, and what the reference
