@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -200,17 +201,7 @@ def start_front_of(run: Path, upstreams: list[int], *, max_fails: int = 2, log=N
                              "--front-of", *[f"127.0.0.1:{p}" for p in upstreams]],
                             cwd=ROOT, env={**os.environ, "MJREF_FRONT_MAX_FAILS": str(max_fails)},
                             stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the front nginx exited with {proc.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return proc, port
-        except OSError:
-            pause(0.05)
-    proc.kill()
-    raise RuntimeError("the front nginx did not start")
+    return _accepting(proc, port, lambda: "")
 
 
 #: Debian's nginx, the front of several app servers (``docs/deploy.md``)
@@ -273,10 +264,16 @@ def start_front(run: Path, upstreams: list[int], *, max_fails: int = 2, log=None
     conf = front_conf(run, port, upstreams, max_fails=max_fails)
     proc = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(run)],
                             stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    return _accepting(proc, port, lambda: f": {(run / 'front-error.log').read_text()}")
+
+
+def _accepting(proc: subprocess.Popen, port: int, why: Callable[[], str]) -> tuple[subprocess.Popen, int]:
+    """*proc* (a front nginx) and *port* once a connection to it is accepted; if it exits
+    first, an error with ``why()`` (what its log says), and if it takes too long, killed."""
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"the front nginx exited with {proc.returncode}: {(run / 'front-error.log').read_text()}")
+            raise RuntimeError(f"the front nginx exited with {proc.returncode}{why()}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return proc, port

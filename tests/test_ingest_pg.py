@@ -55,15 +55,23 @@ def test_a_cached_tokens_posts_take_no_read_connection(two_apps):
     assert len(_stored(database, "C1")) == 10
 
 
-def test_a_cached_token_revoked_through_another_server_is_refused_and_nothing_stored(two_apps):
+def _revoked_after_caching(two_apps, count: int):
+    """Table C1's token cached by the second app (three events posted through it), then
+    revoked through the first: the database, the second app's client, the token, and the
+    hand's first *count* events."""
     database, (first, second) = two_apps
     admin, token = _setup(database, first)
-    events = hand_events(4)
+    events = hand_events(count)
     client = second.test_client()
     for event in events[:3]:  # cached by the second app
         assert _post(client, token, "C1", event)[0] == 200
     [(token_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'table'")
     assert first.test_client().delete(f"/api/v1/tokens/{token_id}", headers=bearer(admin)).status_code == 200
+    return database, client, token, events
+
+
+def test_a_cached_token_revoked_through_another_server_is_refused_and_nothing_stored(two_apps):
+    database, client, token, events = _revoked_after_caching(two_apps, 4)
     status, problem = _post(client, token, "C1", events[3])
     assert status == 401 and problem["code"] == "invalid_token"
     assert _stored(database, "C1") == [(1, s) for s in range(1, 4)]
@@ -120,14 +128,7 @@ def test_a_cached_token_revoked_elsewhere_is_refused_for_a_post_that_writes_noth
     """A post that stores nothing (a resend, answered from the log; a 409 or 400 from the
     ingest) has no write batch to check the revocation count: the token's cache entry must
     not let it in either — 401, not the stored answers or the table's head."""
-    database, (first, second) = two_apps
-    admin, token = _setup(database, first)
-    events = hand_events(6)
-    client = second.test_client()
-    for event in events[:3]:  # cached by the second app
-        assert _post(client, token, "C1", event)[0] == 200
-    [(token_id,)] = sql_rows(database, "SELECT id FROM tokens WHERE role = 'table'")
-    assert first.test_client().delete(f"/api/v1/tokens/{token_id}", headers=bearer(admin)).status_code == 200
+    database, client, token, events = _revoked_after_caching(two_apps, 6)
     body = {"duplicate": events[2], "gap": events[5], "bad_event": {**events[3], "type": "no_such_type"}}[resent]
     status, problem = _post(client, token, "C1", body)
     assert status == 401 and problem["code"] == "invalid_token"

@@ -165,8 +165,13 @@ def clock_table_hands(clock, count):
 @when(parsers.parse("賽事：時鐘於 {hhmm} 重新排第 {number:d} 輪座位"))
 def clock_reseat(clock, hhmm, number):
     """R-tour-31: the round seated again (another schedule's round) at ``hhmm``."""
+    _reseat(clock, hhmm, number, seed=8)
+
+
+def _reseat(clock, hhmm: str, number: int, seed: int) -> None:
+    """Round ``number`` seated at ``hhmm`` as the schedule of *seed* seats it (7: as it was)."""
     records = _records(clock)
-    plan = make_schedule(PLAYERS, 2, seed=8).rounds[number - 1]
+    plan = make_schedule(PLAYERS, 2, seed=seed).rounds[number - 1]
     records.append(Record(len(records) + 1, RoundSeated(plan), at=format_time(_at(hhmm))))
     clock_state(records)
 
@@ -174,10 +179,7 @@ def clock_reseat(clock, hhmm, number):
 @when(parsers.parse("賽事：時鐘於 {hhmm} 以相同座位重新排第 {number:d} 輪座位"))
 def clock_reseat_same(clock, hhmm, number):
     """R-tour-31: the round seated again at ``hhmm`` with the very seats it had."""
-    records = _records(clock)
-    plan = make_schedule(PLAYERS, 2, seed=7).rounds[number - 1]
-    records.append(Record(len(records) + 1, RoundSeated(plan), at=format_time(_at(hhmm))))
-    clock_state(records)
+    _reseat(clock, hhmm, number, seed=7)
 
 
 @then(parsers.parse("賽事：時鐘第 {number:d} 輪座位仍於 {hhmm} 公布"))
