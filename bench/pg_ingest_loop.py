@@ -6,11 +6,14 @@ what the app does per POST, for a profiler or callgrind to count::
 
     .venv/bin/python -m bench.pg_ingest_loop --tables 20 --profile      # cProfile, top 30 by own time
     .venv/bin/python -m bench.pg_ingest_loop --tables 20                # CPU and statements per POST
+    .venv/bin/python -m bench.pg_ingest_loop --tables 20 --sqlite       # the same on a SQLite file
 
 It prints the process's CPU per POST, PostgreSQL's (the postmaster and its backends), and the
 statements sent to PostgreSQL per POST (counted at psycopg's ``Connection.execute`` and
 ``Cursor.executemany`` and at :meth:`store.dialect.PgDatabase.run`), and checks every answer
-(200, ``accepted``) and the stored count.
+(200, ``accepted``) and the stored count. ``--sqlite``: the same loop on a SQLite file
+(a temporary directory) instead, for the comparison of the two backends' paths (statements
+are counted at ``sqlite3.Connection.execute`` there; PostgreSQL's CPU is then 0).
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--batch", type=int, default=1, help="events per POST")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--sqlite", action="store_true", help="a SQLite file instead of PostgreSQL")
     parser.add_argument("--callgrind", action="store_true",
                         help="under valgrind --tool=callgrind --instr-atstart=no: count the posts only "
                              "(callgrind_control turns the counting on and off around them)")
@@ -44,9 +48,13 @@ def main(argv: list[str] | None = None) -> dict:
     from tests.pgcluster import Cluster
     from tests.servicekit import make_token
 
-    cluster = Cluster(fsync=True).start()
+    import sqlite3
+    import tempfile
+
+    cluster = None if args.sqlite else Cluster(fsync=True).start()
+    scratch = tempfile.TemporaryDirectory(prefix="mjref-loop-") if args.sqlite else None
     try:
-        url = cluster.new_database("loop", template=None)
+        url = os.path.join(scratch.name, "loop.db") if scratch else cluster.new_database("loop", template=None)
         from app import create_app
 
         app = create_app({"DATABASE": url, "SCHEDULER": "off"})
@@ -79,6 +87,18 @@ def main(argv: list[str] | None = None) -> dict:
             return executemany(self, query, *a, **kw)
 
         psycopg.Connection.execute, psycopg.Cursor.executemany = counted_execute, counted_executemany
+        # SQLite: the store's statements go through sqlite-utils to sqlite3.Connection.execute,
+        # whose type cannot be patched; the writer's and the readers' connections are wrapped
+        counted_sqlite: list = []
+        if args.sqlite:
+            def traced(conn):
+                conn.set_trace_callback(lambda sql: statements.__setitem__(
+                    "sqlite " + (sql.split(None, 1) or ["(empty)"])[0].upper(),
+                    statements["sqlite " + (sql.split(None, 1) or ["(empty)"])[0].upper()] + 1))
+                counted_sqlite.append(conn)
+
+            for obj in gc_sqlite_connections():
+                traced(obj)
         from store import dialect
 
         lean = getattr(dialect.PgDatabase, "run", None), getattr(dialect.PgDatabase, "run_simple", None)
@@ -92,6 +112,16 @@ def main(argv: list[str] | None = None) -> dict:
                 return lean[1](self, sql, *a, **kw)
 
             dialect.PgDatabase.run, dialect.PgDatabase.run_simple = counted_run, counted_run_simple
+        piped = getattr(dialect.PgDatabase, "pipeline", None)
+        trips: Counter[str] = Counter()  # pipelines: one round trip each, many statements
+        if piped is not None:
+            def counted_pipeline(self, stmts, *a, **kw):
+                trips["pipeline"] += 1
+                for sql, _ in stmts:
+                    statements["pipeline " + sql.split(None, 1)[0].upper()] += 1
+                return piped(self, stmts, *a, **kw)
+
+            dialect.PgDatabase.pipeline = counted_pipeline
 
         def post(name: str, data: bytes) -> None:
             environ = {"REQUEST_METHOD": "POST", "PATH_INFO": f"/api/v1/tables/{name}/events", "SCRIPT_NAME": "",
@@ -110,12 +140,13 @@ def main(argv: list[str] | None = None) -> dict:
         for name, data, _ in posts[:warm]:
             post(name, data)
         statements.clear()
+        trips.clear()
         profiler = cProfile.Profile(time.thread_time) if args.profile else None
         from bench.bench_ingest import tree_cpu_seconds
 
-        postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
-        pg_cpu = tree_cpu_seconds(postmaster, with_reaped=True)
-        pg_sys = tree_cpu_seconds(postmaster, "system")
+        postmaster = None if cluster is None else int((cluster.data / "postmaster.pid").read_text().split()[0])
+        pg_cpu = 0 if postmaster is None else tree_cpu_seconds(postmaster, with_reaped=True)
+        pg_sys = 0 if postmaster is None else tree_cpu_seconds(postmaster, "system")
         cpu, wall, own = time.process_time(), time.perf_counter(), time.thread_time()
         if profiler:
             profiler.enable()
@@ -128,23 +159,35 @@ def main(argv: list[str] | None = None) -> dict:
         if profiler:
             profiler.disable()
         cpu, wall, own = time.process_time() - cpu, time.perf_counter() - wall, time.thread_time() - own
-        pg_cpu = tree_cpu_seconds(postmaster, with_reaped=True) - pg_cpu
-        pg_sys = tree_cpu_seconds(postmaster, "system") - pg_sys  # the live processes' kernel time
+        if postmaster is not None:
+            pg_cpu = tree_cpu_seconds(postmaster, with_reaped=True) - pg_cpu
+            pg_sys = tree_cpu_seconds(postmaster, "system") - pg_sys  # the live processes' kernel time
         psycopg.Connection.execute, psycopg.Cursor.executemany = execute, executemany
         if lean[0] is not None:
             dialect.PgDatabase.run, dialect.PgDatabase.run_simple = lean
+        if piped is not None:
+            dialect.PgDatabase.pipeline = piped
         n = len(posts) - warm
         events = sum(e for _, _, e in posts[warm:])
-        with psycopg.connect(url) as conn:
-            stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        for conn in counted_sqlite:
+            conn.set_trace_callback(None)
+        if args.sqlite:
+            with sqlite3.connect(url) as conn:
+                stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        else:
+            with psycopg.connect(url) as conn:
+                stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         if stored != sum(e for _, _, e in posts):
             raise SystemExit(f"posted {sum(e for _, _, e in posts)} events but {stored} are stored")
-        result = {"posts": n, "events": events, "cpu_ms_per_post": round(cpu / n * 1e3, 3),
+        result = {"backend": "sqlite" if args.sqlite else "postgresql", "posts": n, "events": events, "cpu_ms_per_post": round(cpu / n * 1e3, 3),
                   "posting_thread_cpu_ms_per_post": round(own / n * 1e3, 3),
                   "postgresql_cpu_ms_per_post": round(pg_cpu / n * 1e3, 3),
                   "postgresql_system_cpu_ms_per_post": round(pg_sys / n * 1e3, 3),
                   "wall_ms_per_post": round(wall / n * 1e3, 3),
                   "statements_per_post": round(sum(statements.values()) / n, 2),
+                  "round_trips_per_post": round((sum(v for k, v in statements.items() if not k.startswith(
+                      ("pipeline ", "sqlite "))) + trips["pipeline"]) / n, 2) if not args.sqlite else 0,
+                  "pipelines_per_post": round(trips["pipeline"] / n, 2),
                   "by_statement": {k: round(v / n, 2) for k, v in statements.most_common()},
                   "load_average": [round(x, 2) for x in os.getloadavg()]}
         print(json.dumps(result, indent=2))
@@ -171,7 +214,19 @@ def main(argv: list[str] | None = None) -> dict:
         close_app(app)
         return result
     finally:
-        cluster.remove()
+        if cluster is not None:
+            cluster.remove()
+        if scratch is not None:
+            scratch.cleanup()
+
+
+def gc_sqlite_connections() -> list:
+    """Every open ``sqlite3.Connection`` of this process (the writer's, the readers'), to count
+    their statements with a trace callback."""
+    import gc
+    import sqlite3
+
+    return [obj for obj in gc.get_objects() if isinstance(obj, sqlite3.Connection)]
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from penalties.adjudicator import CLOSING, HandAdjudicator
 from referee.errors import MjrefError
 from referee.events import Event, Mode, parse_event
 from store import tables as ts
-from store.writer import GroupCommitter, Tx
+from store.writer import Declared, GroupCommitter, Tx
 
 _log = logging.getLogger("mjref.live")
 
@@ -547,8 +547,22 @@ class LiveService:
                 for hand, referee in sorted(touched.items()):
                     self._project(db, table_id, hand, referee)
 
+            declared = None
+            if not started and not touched and self.writer.pipeline:  # the common post: one statement
+                sql, params = ts.append_events_at_statement(table_id, base, new_rows, actor=actor,
+                                                            revocations=revocations)
+
+                def outcome(ran: Any) -> None:  # the statement's answer: what work would have raised
+                    appended, count = ts.appended_at(ran, new_rows)
+                    if revocations is not None and count != revocations:
+                        raise RevocationsMoved
+                    if not appended:
+                        raise _Stale
+
+                declared = Declared(sql, params, outcome)
             try:
-                self.writer.submit(work, keys=(f"table:{table_id}",))  # one table's writes in order
+                # one table's writes in order; a batch of declared writes in one round trip (PostgreSQL)
+                self.writer.submit(work, keys=(f"table:{table_id}",), declared=declared)
             except _Stale:
                 if verify:
                     raise

@@ -13,6 +13,10 @@ Configuration read here (``app.config``, env ``MJREF_*``):
 ``PG_POOL_TIMEOUT``
     PostgreSQL only: seconds a request waits for a read connection (default 5) before it is
     answered 503 ``store_unavailable`` (the database down or every connection busy).
+``WRITE_PIPELINE``
+    PostgreSQL only: ``true`` (default) sends a write batch whose jobs declared their
+    statements (the live ingest's posts) in one round trip (:mod:`store.writer`); ``false``
+    runs every batch the reference way (a round trip per statement). The same rows either way.
 ``SQLITE_SYNCHRONOUS``
     ``FULL`` (default): every commit is on disk (fsync of the WAL) before a request is
     acknowledged; survives a power cut. ``NORMAL``: the WAL is synced only at checkpoints;
@@ -183,11 +187,12 @@ def init_app(app: Flask) -> None:
         # several servers on one database take turns through advisory locks (store.writer)
         app.extensions["mjref.writer"] = GroupCommitter(
             lambda: PgDatabase(database, application_name="mjref-writer"),
-            max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)))
+            max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)),
+            pipeline=bool(app.config.get("WRITE_PIPELINE", True)))
     else:
         app.extensions["mjref.writer"] = GroupCommitter(
             lambda: connect(database, synchronous=_synchronous(app), check_same_thread=False),
-            max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)),
+            max_batch=int(app.config.get("WRITE_BATCH_MAX", 256)), pipeline=False,
             lock_path=os.fspath(database) + "-writelock",
         )
     app.teardown_appcontext(close_db)

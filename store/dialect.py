@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+import select
 import sqlite3
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
@@ -210,6 +211,42 @@ def _check(result: Any, pgconn: Any) -> Any:
     raise pg_errors.error_from_result(result, encoding="utf-8")
 
 
+def _ran(result: Any) -> Ran:
+    rows = [tuple(None if (v := result.get_value(r, c)) is None else v.decode()
+                  for c in range(result.nfields)) for r in range(result.ntuples)]
+    return Ran(rows, result.command_tuples or 0)
+
+
+def _wait(pgconn: Any, events: int) -> None:
+    """Wait for the connection's socket (the GIL released meanwhile)."""
+    poller = select.poll()
+    poller.register(pgconn.socket, events)
+    poller.poll()
+
+
+def _flush(pgconn: Any) -> None:
+    """Send what libpq holds (a nonblocking connection, as psycopg opens them)."""
+    while pgconn.flush():
+        _wait(pgconn, select.POLLOUT | select.POLLIN)
+        pgconn.consume_input()
+
+
+def _next_result(pgconn: Any, end: bool = False) -> Any:
+    """The next result of a pipeline, waiting for it outside the GIL (``None`` at the end of
+    one statement's results, when *end*)."""
+    while pgconn.is_busy():
+        _wait(pgconn, select.POLLIN)
+        pgconn.consume_input()
+        if pgconn.status != psycopg.pq.ConnStatus.OK:
+            break
+    result = pgconn.get_result()
+    if result is None and not end:
+        if pgconn.status != psycopg.pq.ConnStatus.OK:
+            raise psycopg.OperationalError((pgconn.error_message or b"the connection is lost").decode(errors="replace"))
+        raise psycopg.OperationalError("a pipelined statement gave no result")  # pragma: no cover
+    return result
+
+
 class PgDatabase:
     """A PostgreSQL connection that reads the store's SQL (``?`` placeholders) and answers
     the calls the store makes of a :class:`sqlite_utils.Database`. ``conn`` is itself, so
@@ -285,6 +322,79 @@ class PgDatabase:
             value = result.get_value(0, 0)
             return None if value is None else value.decode()
         return None
+
+    def pipeline(self, statements: Sequence[tuple[str, Sequence | None]]) -> list[Ran]:
+        """Run *statements* in order in **one round trip** (libpq's pipeline mode, issue #16
+        item 5: the live ingest's whole write batch — BEGIN, the locks, each post's statement,
+        COMMIT). Each is ``(sql, params)``: with *params* (a sequence, maybe empty) a named
+        prepared statement as :meth:`run` (prepared in the same trip the first time), with
+        ``None`` a statement without parameters. The answer is each statement's :class:`Ran`.
+
+        The wait for the server's answers releases the GIL (``select.poll`` on the socket; a
+        blocking ``get_result`` would hold it for the whole commit, fsync included).
+
+        :raises psycopg.Error: the first statement that failed, as :meth:`run` would raise
+            it, with ``pipeline_index`` set to its place in *statements*; PostgreSQL skipped
+            every statement after it (a transaction the pipeline opened is then still open,
+            failed: the caller rolls it back). A lost connection: ``OperationalError``.
+        """
+        pq = psycopg.pq
+        pgconn = self.raw.pgconn
+        names = _PREPARED.setdefault(self.raw, {})
+        fresh: list[tuple[str, bytes]] = []  # prepared in this trip: forgotten if it fails
+        expect: list[tuple[int, bool]] = []  # for each query sent: its statement's index, a prepare?
+        pgconn.enter_pipeline_mode()
+        try:
+            for i, (sql, params) in enumerate(statements):
+                if params is None:
+                    pgconn.send_query_params(sql.encode(), None)
+                else:
+                    name = names.get(sql)
+                    if name is None:
+                        name = f"mjref_{len(names)}".encode()
+                        names[sql] = name
+                        fresh.append((sql, name))
+                        pgconn.send_prepare(name, _numbered(sql).encode())
+                        expect.append((i, True))
+                    pgconn.send_query_prepared(name, [_text(p) for p in params])
+                expect.append((i, False))
+            pgconn.pipeline_sync()
+            _flush(pgconn)
+            answers: list[Ran] = []
+            error: BaseException | None = None
+            for index, prepare in expect:
+                result = _next_result(pgconn)
+                if result.status == pq.ExecStatus.PIPELINE_ABORTED:
+                    pass
+                elif error is None:
+                    try:
+                        _check(result, pgconn)
+                    except psycopg.Error as exc:
+                        exc.pipeline_index = index
+                        error = exc
+                    else:
+                        if not prepare:
+                            answers.append(_ran(result))
+                if _next_result(pgconn, end=True) is not None:  # pragma: no cover - one result each
+                    raise psycopg.OperationalError("a pipelined statement gave more than one result")
+            sync = _next_result(pgconn)
+            if sync.status != pq.ExecStatus.PIPELINE_SYNC:  # pragma: no cover
+                raise psycopg.OperationalError(f"the pipeline ended with {sync.status!r}, not its sync")
+        except BaseException:
+            for sql, _name in fresh:  # not known to be prepared: prepare again next time
+                names.pop(sql, None)
+            if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
+                try:
+                    pgconn.exit_pipeline_mode()
+                except psycopg.Error:  # results still pending: this connection is spent
+                    self.raw.close()
+            raise
+        pgconn.exit_pipeline_mode()
+        if error is not None:
+            for sql, _name in fresh:
+                names.pop(sql, None)
+            raise error
+        return answers
 
     def executemany(self, sql: str, rows: Iterable[Sequence]) -> None:
         rows = [list(r) for r in rows]

@@ -162,6 +162,61 @@ def append_events_at(db: Database, table_id: str, head: tuple[int, int] | None, 
     return appended == len(rows)
 
 
+_APPEND_DECLARED_PG: dict[int, str] = {}
+#: the token revocation count (:func:`store.tokens.revocations`) as one SQL expression (a
+#: BIGINT; 0 before the first revocation), for a statement that compares it itself
+REVOCATION_COUNT_SQL = "COALESCE((SELECT CAST(value AS BIGINT) FROM meta WHERE key = 'tokens_revoked'), 0)"
+
+
+def append_events_at_statement(table_id: str, head: tuple[int, int] | None, rows: Sequence[tuple], *,
+                               stream: str = PLAY, actor: int | None = None,
+                               revocations: int | None = None) -> tuple[str, list[Any]]:
+    """:func:`append_events_at` as one PostgreSQL statement to declare to the writer
+    (:class:`store.writer.Declared`, the one-trip batch of issue #16 item 5): the text and its
+    parameters. It appends the rows only if the stream's head is still *head* and, when
+    *revocations* is given, the token revocation count (``meta.tokens_revoked``,
+    :func:`store.tokens.revocations`) is still that — the comparison the live ingest makes in
+    Python on the reference path (``Tx.revocations``), here made in SQL by the statement that
+    writes. It answers one row: how many rows it appended (0 or all) and the count it read;
+    :func:`appended_at` reads it.
+
+    :raises store.dialect.INTEGRITY_ERRORS: (when run) a (hand, seq) already stored.
+    """
+    n = len(rows)
+    sql = _APPEND_DECLARED_PG.get(n)
+    if sql is None:
+        values = ", ".join(f"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
+                           f"CAST(? AS TEXT), {k})" for k in range(n))
+        sql = ("WITH head AS (SELECT hand, seq FROM events WHERE table_id = ? AND stream = ? "
+               "ORDER BY hand DESC, seq DESC LIMIT 1), "
+               f"rev AS (SELECT {REVOCATION_COUNT_SQL} AS n), "
+               "ins AS (INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
+               "SELECT ?, ?, r.hand, r.seq, r.type, r.body, r.answer, CAST(? AS BIGINT), ? "
+               f"FROM (VALUES {values}) AS r (hand, seq, type, body, answer, n) "
+               "WHERE COALESCE((SELECT hand FROM head), -1) = CAST(? AS BIGINT) "
+               "AND COALESCE((SELECT seq FROM head), -1) = CAST(? AS BIGINT) "
+               "AND (CAST(? AS BIGINT) IS NULL OR (SELECT n FROM rev) = CAST(? AS BIGINT)) "
+               "ORDER BY r.n RETURNING 1) "
+               "SELECT (SELECT COUNT(*) FROM ins), (SELECT n FROM rev)")
+        if len(_APPEND_DECLARED_PG) < 1024:
+            _APPEND_DECLARED_PG[n] = sql
+    hand, seq = head if head is not None else (-1, -1)  # hands and seqs are never negative
+    params: list[Any] = [table_id, stream, table_id, stream, actor, now()]
+    for row in rows:
+        params.extend(row)
+    params += [hand, seq, revocations, revocations]
+    return sql, params
+
+
+def appended_at(ran: Any, rows: Sequence[tuple]) -> tuple[bool, int]:
+    """What the statement of :func:`append_events_at_statement` did: whether it appended the
+    rows (all of them) and the revocation count it read."""
+    appended, count = (int(v) for v in ran.rows[0])
+    if appended not in (0, len(rows)):  # pragma: no cover - one statement: all or nothing
+        raise AssertionError(f"{appended} of {len(rows)} events appended")
+    return appended == len(rows), count
+
+
 def append_event(db: Database, table_id: str, hand: int, seq: int, etype: str, body: Any, *,
                  answer: Any = None, stream: str = PLAY, actor: int | None = None) -> int:
     """Append one event; its log id."""

@@ -61,6 +61,7 @@ def revoke_token(db: Database, token_id: int) -> dict | None:
 #: the revocation count's read (:func:`revocations`); on PostgreSQL every write batch also
 #: reads it inside its transaction, after its locks (:mod:`store.writer`, ``Tx.revocations``)
 REVOCATIONS_SQL = "SELECT value FROM meta WHERE key = 'tokens_revoked'"
+#: (the same count as one SQL expression: :data:`store.tables.REVOCATION_COUNT_SQL`)
 
 
 def revocation_count(value: str | int | None) -> int:

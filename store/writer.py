@@ -32,6 +32,25 @@ exclusive, so batches of different tables commit side by side, and one table's w
 in order. A job that names no key (tokens, tournaments, rebuilds) takes ``LOCK_WRITE``
 exclusive: its batch runs alone, as every batch does on SQLite.
 
+**One round trip per batch** (PostgreSQL, issue #16 item 5): a job may also *declare* its
+write up front (``submit(work, keys, declared=Declared(sql, params, outcome))``: one
+statement that writes all or nothing, and reads in SQL what it must compare — the live
+ingest's head check and the revocation count). A batch whose jobs are all declared goes in
+one pipeline (libpq's pipeline mode, :meth:`store.dialect.PgDatabase.pipeline`)::
+
+    BEGIN; SELECT <the batch's locks>; statement₁; statement₂; ...; COMMIT   -- one trip
+
+and ``outcome(ran)`` reads each statement's answer once the COMMIT is in (it may raise only
+for a statement that wrote nothing: the job's error, its submitter gets it). ``work`` stays
+the reference: a batch that mixes in an undeclared job runs as above, each job's ``work`` in
+its savepoint; a pipeline in which a job's statement is refused (a unique clash, the
+append-only trigger) is rolled back and the batch runs again that way, so the refused job
+alone gets its error and the others commit; a pipeline that finds the connection stale
+runs again so on a new one (each declared statement checks its head: a batch that did
+commit writes nothing the second time); a connection lost otherwise fails the whole batch
+(:class:`StoreUnavailableError`). ``GroupCommitter(pipeline=False)`` (``WRITE_PIPELINE``)
+runs every batch the reference way.
+
 No background thread: the request threads take turns as leader, so a lone request pays
 one commit and nothing else, and a burst shares one fsync among all the requests that
 queued behind the previous commit. A follower sleeps on its own event and wakes once:
@@ -44,7 +63,7 @@ import fcntl
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from store.dialect import DATABASE_ERRORS, LOCK_KEY, LOCK_WRITE, PgDatabase, begin_write, lock_key
@@ -90,12 +109,27 @@ class Tx:
         self._aborts.clear()
 
 
-class _Job:
-    __slots__ = ("work", "keys", "result", "error", "done", "tx", "wake")
+class Declared:
+    """A job's write declared up front (PostgreSQL's one-trip batch, see the module's text):
+    *sql* (the store's ``?`` placeholders) with *params* (``str``, ``int`` or ``None``, as
+    :meth:`store.dialect.PgDatabase.run` takes them) — one statement that writes all or
+    nothing — and ``outcome(ran)``, the job's result from the statement's answer (a
+    :class:`store.dialect.Ran`) once the batch is committed. ``outcome`` may raise only when
+    the statement wrote nothing (its submitter gets the exception, as from ``work``)."""
 
-    def __init__(self, work: Callable[[Tx], Any], keys: tuple[str, ...] | None):
+    __slots__ = ("sql", "params", "outcome")
+
+    def __init__(self, sql: str, params: Sequence[Any], outcome: Callable[[Any], Any]):
+        self.sql, self.params, self.outcome = sql, params, outcome
+
+
+class _Job:
+    __slots__ = ("work", "keys", "declared", "result", "error", "done", "tx", "wake")
+
+    def __init__(self, work: Callable[[Tx], Any], keys: tuple[str, ...] | None, declared: Declared | None = None):
         self.work = work
         self.keys = keys
+        self.declared = declared
         self.result: Any = None
         self.error: BaseException | None = None
         self.done = False
@@ -115,7 +149,7 @@ class GroupCommitter:
     """
 
     def __init__(self, opener: Callable[[], Any], *, max_batch: int = 256,
-                 lock_path: str | None = None):
+                 lock_path: str | None = None, pipeline: bool = True):
         self._opener = opener
         self._lock_path = lock_path
         self._lock_fd: int | None = None
@@ -125,20 +159,29 @@ class GroupCommitter:
         self._commit_lock = threading.Lock()  # held by the leader while it runs a batch
         self._leading = False  # a leader is at work (or has been named): guarded by _pending_lock
         self.max_batch = max(1, max_batch)
-        #: counters for benchmarks: transactions committed, jobs in them
+        #: PostgreSQL: a batch of declared jobs in one round trip (False: every batch the reference
+        #: way; a job need not declare its write then — the live ingest reads this)
+        self.pipeline = pipeline
+        #: counters for benchmarks and tests: transactions committed, jobs in them, batches pipelined
         self.commits = 0
         self.jobs = 0
+        self.pipelined = 0
 
-    def submit(self, work: Callable[[Tx], Any], keys: Iterable[str] | None = None) -> Any:
+    def submit(self, work: Callable[[Tx], Any], keys: Iterable[str] | None = None,
+               declared: Declared | None = None) -> Any:
         """Run ``work(tx)`` in a committed transaction; its result, or its exception.
 
         *keys* name all the work writes and reads to decide (``table:T1``): on PostgreSQL
         the job then shares the database with other servers' jobs on other keys; without
         keys it has the database to itself for its batch (see the module's text).
 
+        *declared*: the same write as one statement (:class:`Declared`), for PostgreSQL's
+        one-trip batch; *work* must do exactly what it does (the reference, run when the
+        batch cannot go in one trip).
+
         :raises StoreUnavailableError: the batch could not be committed.
         """
-        job = _Job(work, None if keys is None else tuple(keys))
+        job = _Job(work, None if keys is None else tuple(keys), declared)
         with self._pending_lock:
             self._pending.append(job)
             lead = not self._leading
@@ -220,7 +263,56 @@ class GroupCommitter:
         begin_write(db)
         return None
 
+    def _run_pipelined(self, batch: list[_Job]) -> bool:
+        """The batch in one round trip (every job declared, PostgreSQL); ``False`` when it is
+        to run the reference way instead (:meth:`_run_locked`): nothing of it committed."""
+        reused = self._db is not None
+        try:
+            db = self._connection()
+        except DATABASE_ERRORS:
+            return False  # the reference way connects again, and fails the batch if it cannot
+        if not isinstance(db, PgDatabase):
+            return False
+        head = [("BEGIN", None), (_locks(batch), None)]
+        statements = head + [(job.declared.sql, job.declared.params) for job in batch] + [("COMMIT", None)]
+        try:
+            answers = db.pipeline(statements)
+        except DATABASE_ERRORS as exc:
+            index = getattr(exc, "pipeline_index", None)
+            if not db.closed and index is not None and len(head) <= index < len(head) + len(batch):
+                try:  # a job's statement refused: undo the trip, the reference way tells whose
+                    db.run_simple("ROLLBACK")
+                except DATABASE_ERRORS:
+                    self.close_broken()
+                return False
+            if reused and db.closed:
+                self.close_broken()  # stale (PostgreSQL restarted): again, on a new connection
+                return False
+            try:
+                if not db.closed and db.in_transaction:
+                    db.run_simple("ROLLBACK")
+            except DATABASE_ERRORS:
+                pass
+            if db.closed:
+                self.close_broken()
+            self._fail(batch, StoreUnavailableError(exc))
+            return True
+        for job, ran in zip(batch, answers[len(head):]):
+            try:
+                job.result = job.declared.outcome(ran)
+            except BaseException as exc:  # noqa: BLE001 - handed to the submitter (it wrote nothing)
+                job.error = exc
+        self.commits += 1
+        self.jobs += len(batch)
+        self.pipelined += 1
+        for job in batch:
+            job.done = True
+            job.wake.set()
+        return True
+
     def _run_locked(self, batch: list[_Job]) -> None:
+        if self.pipeline and all(job.declared is not None for job in batch) and self._run_pipelined(batch):
+            return
         conn = None
         try:
             db, revocations = self._begin(batch)
@@ -296,6 +388,11 @@ class GroupCommitter:
                 job.error = error
             job.done = True
             job.wake.set()
+
+
+def _locks(batch: list[_Job]) -> str:
+    """The batch's advisory locks as one ``SELECT`` (see :func:`_begin_with_locks`)."""
+    return _begin_with_locks(batch).split("; ")[1]
 
 
 def _begin_with_locks(batch: list[_Job]) -> str:
