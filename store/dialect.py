@@ -224,27 +224,16 @@ def _wait(pgconn: Any, events: int) -> None:
     poller.poll()
 
 
-def _flush(pgconn: Any) -> None:
-    """Send what libpq holds (a nonblocking connection, as psycopg opens them)."""
-    while pgconn.flush():
-        _wait(pgconn, select.POLLOUT | select.POLLIN)
-        pgconn.consume_input()
+def _lost(pgconn: Any) -> BaseException:
+    message = (pgconn.error_message or b"").decode(errors="replace") or "the connection is lost"
+    return psycopg.OperationalError(message)
 
 
-def _next_result(pgconn: Any, end: bool = False) -> Any:
-    """The next result of a pipeline, waiting for it outside the GIL (``None`` at the end of
-    one statement's results, when *end*)."""
-    while pgconn.is_busy():
-        _wait(pgconn, select.POLLIN)
-        pgconn.consume_input()
-        if pgconn.status != psycopg.pq.ConnStatus.OK:
-            break
-    result = pgconn.get_result()
-    if result is None and not end:
-        if pgconn.status != psycopg.pq.ConnStatus.OK:
-            raise psycopg.OperationalError((pgconn.error_message or b"the connection is lost").decode(errors="replace"))
-        raise psycopg.OperationalError("a pipelined statement gave no result")  # pragma: no cover
-    return result
+_PLAIN, _PREPARE, _EXEC, _SYNC = range(4)  # what a pipelined query is (PgDatabase.pipeline)
+if psycopg is not None:
+    _DONE = (psycopg.pq.ExecStatus.COMMAND_OK, psycopg.pq.ExecStatus.TUPLES_OK)
+    _PIPELINE_ABORTED = psycopg.pq.ExecStatus.PIPELINE_ABORTED
+    _PIPELINE_SYNC = psycopg.pq.ExecStatus.PIPELINE_SYNC
 
 
 class PgDatabase:
@@ -323,12 +312,13 @@ class PgDatabase:
             return None if value is None else value.decode()
         return None
 
-    def pipeline(self, statements: Sequence[tuple[str, Sequence | None]]) -> list[Ran]:
+    def pipeline(self, statements: Sequence[tuple[str, Sequence | None]]) -> list[Ran | None]:
         """Run *statements* in order in **one round trip** (libpq's pipeline mode, issue #16
         item 5: the live ingest's whole write batch — BEGIN, the locks, each post's statement,
         COMMIT). Each is ``(sql, params)``: with *params* (a sequence, maybe empty) a named
         prepared statement as :meth:`run` (prepared in the same trip the first time), with
-        ``None`` a statement without parameters. The answer is each statement's :class:`Ran`.
+        ``None`` a statement without parameters. The answer, for each statement: its
+        :class:`Ran` (``None`` for one without parameters: BEGIN, COMMIT, the locks).
 
         The wait for the server's answers releases the GIL (``select.poll`` on the socket; a
         blocking ``get_result`` would hold it for the whole commit, fsync included).
@@ -338,52 +328,70 @@ class PgDatabase:
             every statement after it (a transaction the pipeline opened is then still open,
             failed: the caller rolls it back). A lost connection: ``OperationalError``.
         """
-        pq = psycopg.pq
         pgconn = self.raw.pgconn
-        names = _PREPARED.setdefault(self.raw, {})
-        fresh: list[tuple[str, bytes]] = []  # prepared in this trip: forgotten if it fails
-        expect: list[tuple[int, bool]] = []  # for each query sent: its statement's index, a prepare?
+        names = _PREPARED.get(self.raw)
+        if names is None:
+            names = _PREPARED.setdefault(self.raw, {})
+        fresh: list[str] = []  # prepared in this trip: forgotten if it fails
+        kinds: list[int] = []  # for each query sent: _PLAIN, _PREPARE (its statement's prepare), _EXEC
+        owners: list[int] = []  # and its statement's place
         pgconn.enter_pipeline_mode()
         try:
             for i, (sql, params) in enumerate(statements):
+                owners.append(i)
                 if params is None:
                     pgconn.send_query_params(sql.encode(), None)
-                else:
-                    name = names.get(sql)
-                    if name is None:
-                        name = f"mjref_{len(names)}".encode()
-                        names[sql] = name
-                        fresh.append((sql, name))
-                        pgconn.send_prepare(name, _numbered(sql).encode())
-                        expect.append((i, True))
-                    pgconn.send_query_prepared(name, [_text(p) for p in params])
-                expect.append((i, False))
+                    kinds.append(_PLAIN)
+                    continue
+                name = names.get(sql)
+                if name is None:
+                    name = names[sql] = f"mjref_{len(names)}".encode()
+                    fresh.append(sql)
+                    pgconn.send_prepare(name, _numbered(sql).encode())
+                    kinds.append(_PREPARE)
+                    owners.append(i)
+                pgconn.send_query_prepared(name, [None if v is None else v.encode() if type(v) is str else _text(v)
+                                                  for v in params])
+                kinds.append(_EXEC)
             pgconn.pipeline_sync()
-            _flush(pgconn)
-            answers: list[Ran] = []
+            while pgconn.flush():  # a nonblocking connection (as psycopg opens them): send it all
+                _wait(pgconn, select.POLLOUT | select.POLLIN)
+                pgconn.consume_input()
+            answers: list[Ran | None] = []
             error: BaseException | None = None
-            for index, prepare in expect:
-                result = _next_result(pgconn)
-                if result.status == pq.ExecStatus.PIPELINE_ABORTED:
-                    pass
-                elif error is None:
+            kinds.append(_SYNC)
+            for kind, index in zip(kinds, owners + [-1]):
+                while pgconn.is_busy():
+                    _wait(pgconn, select.POLLIN)
+                    pgconn.consume_input()
+                result = pgconn.get_result()
+                if result is None:
+                    raise _lost(pgconn)
+                status = result.status
+                if kind == _SYNC:
+                    if status != _PIPELINE_SYNC:  # pragma: no cover
+                        raise psycopg.OperationalError(f"the pipeline ended with {status!r}, not its sync")
+                    break
+                if status in _DONE:
+                    if kind == _EXEC:
+                        answers.append(_ran(result))
+                    elif kind == _PLAIN:
+                        answers.append(None)
+                elif status != _PIPELINE_ABORTED and error is None:
                     try:
                         _check(result, pgconn)
                     except psycopg.Error as exc:
                         exc.pipeline_index = index
                         error = exc
-                    else:
-                        if not prepare:
-                            answers.append(_ran(result))
-                if _next_result(pgconn, end=True) is not None:  # pragma: no cover - one result each
+                while pgconn.is_busy():  # the end of this query's results (a NULL)
+                    _wait(pgconn, select.POLLIN)
+                    pgconn.consume_input()
+                if pgconn.get_result() is not None:  # pragma: no cover - one result each
                     raise psycopg.OperationalError("a pipelined statement gave more than one result")
-            sync = _next_result(pgconn)
-            if sync.status != pq.ExecStatus.PIPELINE_SYNC:  # pragma: no cover
-                raise psycopg.OperationalError(f"the pipeline ended with {sync.status!r}, not its sync")
         except BaseException:
-            for sql, _name in fresh:  # not known to be prepared: prepare again next time
+            for sql in fresh:  # not known to be prepared: prepared again next time
                 names.pop(sql, None)
-            if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
+            if pgconn.status == psycopg.pq.ConnStatus.OK and pgconn.pipeline_status != psycopg.pq.PipelineStatus.OFF:
                 try:
                     pgconn.exit_pipeline_mode()
                 except psycopg.Error:  # results still pending: this connection is spent
@@ -391,7 +399,7 @@ class PgDatabase:
             raise
         pgconn.exit_pipeline_mode()
         if error is not None:
-            for sql, _name in fresh:
+            for sql in fresh:
                 names.pop(sql, None)
             raise error
         return answers

@@ -273,8 +273,9 @@ class GroupCommitter:
             return False  # the reference way connects again, and fails the batch if it cannot
         if not isinstance(db, PgDatabase):
             return False
-        head = [("BEGIN", None), (_locks(batch), None)]
-        statements = head + [(job.declared.sql, job.declared.params) for job in batch] + [("COMMIT", None)]
+        head = [_BEGIN, (_locks(batch), None)]
+        statements = head + [(job.declared.sql, job.declared.params) for job in batch]
+        statements.append(_COMMIT)
         try:
             answers = db.pipeline(statements)
         except DATABASE_ERRORS as exc:
@@ -390,9 +391,17 @@ class GroupCommitter:
             job.wake.set()
 
 
+_BEGIN, _COMMIT = ("BEGIN", None), ("COMMIT", None)
+
+
 def _locks(batch: list[_Job]) -> str:
-    """The batch's advisory locks as one ``SELECT`` (see :func:`_begin_with_locks`)."""
-    return _begin_with_locks(batch).split("; ")[1]
+    """The batch's advisory locks as one ``SELECT``, as :func:`_begin_with_locks` takes them
+    (every job of a pipelined batch names its keys: the live ingest's table)."""
+    keys = {lock_key(k) for job in batch for k in job.keys} if all(job.keys is not None for job in batch) else None
+    if keys is None:
+        return f"SELECT pg_advisory_xact_lock({LOCK_WRITE}, 0)"
+    return "SELECT " + ", ".join([f"pg_advisory_xact_lock_shared({LOCK_WRITE}, 0)"]
+                                 + [f"pg_advisory_xact_lock({LOCK_KEY}, {key})" for key in sorted(keys)])
 
 
 def _begin_with_locks(batch: list[_Job]) -> str:

@@ -392,3 +392,148 @@ def test_one_batch_commits_its_good_jobs_and_rolls_back_each_failing_one(pg_data
     finally:
         writer.close()
         db.close()
+
+
+# --- the one-trip batch of declared jobs (issue #16 item 5) -------------------------------------
+
+_INSERT = ("INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
+           "VALUES (?, 'play', CAST(? AS BIGINT), CAST(? AS BIGINT), 'draw', '{}', '{}', NULL, "
+           "'2026-12-01T00:00:00.000Z')")
+
+
+def _submit(writer, job):
+    work, declared = job
+    return writer.submit(work, keys=("table:T1",), declared=declared)
+
+
+def _declared(sql, params, reference=None):
+    """A job as the live ingest submits one: *work* (the reference) and the same write declared."""
+    from store.writer import Declared
+
+    work = reference or (lambda tx: tx.db.run(sql, params).rowcount)
+    return work, Declared(sql, params, lambda ran: ran.rowcount)
+
+
+def _one_batch(writer, jobs):
+    """Run *jobs* ((work, declared) pairs) as one batch: a first job holds the writer until
+    they are all queued. Each job's outcome: its result, or its exception's class."""
+    hold, held = threading.Event(), threading.Event()
+
+    def first(tx):
+        held.set()
+        hold.wait(10)
+
+    outcomes: dict[int, object] = {}
+
+    def run(i, work, declared):
+        try:
+            outcomes[i] = writer.submit(work, keys=("table:T1",), declared=declared)
+        except BaseException as exc:  # noqa: BLE001 - what the submitter gets
+            outcomes[i] = type(exc)
+
+    threads = [threading.Thread(target=run, args=(-1, first, None))]
+    threads[0].start()
+    held.wait(10)
+    for i, (work, declared) in enumerate(jobs):
+        threads.append(threading.Thread(target=run, args=(i, work, declared)))
+        threads[-1].start()
+        while len(writer._pending) < i + 1:  # queued in this order
+            threading.Event().wait(0.001)
+    hold.set()
+    for t in threads:
+        t.join(20)
+    outcomes.pop(-1)
+    return outcomes
+
+
+def test_a_batch_of_declared_jobs_commits_in_one_trip_and_a_refused_one_fails_alone(pg_database):
+    """Declared jobs go in one pipeline (``writer.pipelined``); in a pipeline where one job's
+    statement is refused — a unique clash, the append-only trigger — the trip is rolled back
+    and the batch runs the reference way: that job alone gets its error, the others commit."""
+    import psycopg
+
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, seq)) for seq in (1, 2, 3)])
+        assert outcomes == {0: 1, 1: 1, 2: 1} and writer.pipelined == 1
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 4)), _declared(_INSERT, ("T1", 1, 2)),
+                                       _declared("UPDATE events SET body = ? WHERE seq = CAST(? AS BIGINT)", ("{}", 1)),
+                                       _declared(_INSERT, ("T1", 1, 5))])
+        assert outcomes == {0: 1, 1: psycopg.errors.UniqueViolation, 2: psycopg.errors.IntegrityConstraintViolation,
+                            3: 1}
+        assert writer.pipelined == 1  # the second batch ran the reference way (its savepoints)
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2, 3, 4, 5]
+        assert not writer._db.in_transaction
+        writer.pipeline = False  # the switch: the reference way for every batch
+        assert _one_batch(writer, [_declared(_INSERT, ("T1", 1, 6))]) == {0: 1} and writer.pipelined == 1
+    finally:
+        writer.close()
+        db.close()
+
+
+def test_a_connection_lost_in_a_pipelined_batch_fails_the_whole_batch(pg_database):
+    """The writer's session ends in the middle of its pipeline (its own statement ends it):
+    every job of the batch gets StoreUnavailableError and nothing of it is stored — on a new
+    connection at once (the reference way never runs: it would raise AssertionError); on a
+    connection used before, which may be stale, the batch runs again the reference way on
+    a new one, and fails there the same way. A connection found stale while idle (PostgreSQL
+    restarted) takes the declared batch on a new connection."""
+    import psycopg
+
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    kill = "SELECT pg_terminate_backend(pg_backend_pid()) FROM events WHERE table_id = ? LIMIT 1"
+
+    def never(tx):
+        raise AssertionError("the reference way ran")
+
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+            ts.append_event(db, "T1", 1, 1, "draw", {})
+        work, declared = _declared(kill, ("T1",), reference=never)
+        with pytest.raises(StoreUnavailableError):
+            writer.submit(work, keys=("table:T1",), declared=declared)
+        _submit(writer, _declared(_INSERT, ("T1", 1, 2)))  # connects again
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 3)), _declared(kill, ("T1",)),
+                                       _declared(_INSERT, ("T1", 1, 4))])
+        # the job whose statement lost the connection gets that error (as on the reference way), the others 503's
+        assert outcomes == {0: StoreUnavailableError, 1: psycopg.OperationalError, 2: StoreUnavailableError}
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2]
+        _submit(writer, _declared(_INSERT, ("T1", 1, 3)))
+        db.execute("SELECT pg_terminate_backend(?)", (writer._db.raw.info.backend_pid,))
+        _submit(writer, _declared(_INSERT, ("T1", 1, 4)))  # stale: again, on a new one
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2, 3, 4]
+    finally:
+        writer.close()
+        db.close()
+
+
+def test_the_pipeline_answers_as_the_lean_calls_do(pg_database):
+    """``PgDatabase.pipeline``: each statement's rows and count as :meth:`run` gives them, its
+    first refused statement raised with its place (a statement prepared in the trip too);
+    the connection usable after."""
+    import psycopg
+
+    db = connect(pg_database)
+    try:
+        ts.create_table(db, "L1")
+        select = "SELECT id, 'a ? b', CAST(? AS BIGINT) + 1 FROM tables WHERE id = ?"
+        answers = db.pipeline([("BEGIN", None), (select, (1, "L1")), (_INSERT, ("L1", 1, 1)), ("COMMIT", None)])
+        assert answers[0] is None and answers[3] is None  # statements without parameters: no answer kept
+        assert [(a.rows, a.rowcount) for a in answers[1:3]] == [(db.run(select, (1, "L1")).rows, 1), ([], 1)]
+        assert answers[1].rows == [("L1", "a ? b", "2")]
+        with pytest.raises(psycopg.errors.UniqueViolation) as refused:
+            db.pipeline([("BEGIN", None), (_INSERT, ("L1", 1, 2)), (_INSERT, ("L1", 1, 1)), ("COMMIT", None)])
+        assert refused.value.pipeline_index == 2 and db.in_transaction  # the COMMIT was skipped
+        db.run_simple("ROLLBACK")
+        with pytest.raises(psycopg.errors.UndefinedColumn) as refused:  # refused at its prepare
+            db.pipeline([("BEGIN", None), ("SELECT no_such_column FROM events WHERE seq = ?", (1,)), ("COMMIT", None)])
+        assert refused.value.pipeline_index == 1
+        db.run_simple("ROLLBACK")
+        assert db.run("SELECT seq FROM events").rows == [("1",)]
+    finally:
+        db.close()
