@@ -6,6 +6,8 @@ count is the one the cache was checked at. Two apps on one database stand for tw
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app import create_app
@@ -167,3 +169,46 @@ def test_a_revocation_from_the_command_line_waits_for_the_write_batches_in_fligh
     finally:
         batch.close()
     assert sql_rows(database, "SELECT revoked_at IS NOT NULL FROM tokens WHERE id = ?", (token_id,)) == [(True,)]
+
+
+def test_the_one_trip_write_stores_what_the_reference_write_stores(pg_database):
+    """The same posts — whole hands, a resend, a gap, a batch — to one app whose writer sends
+    a batch of declared writes in one round trip (the default) and to one that runs every
+    batch the reference way (``WRITE_PIPELINE`` false), each on its own table: the same
+    answers, and the same rows in the log and the projections. The first app's posts did go
+    in one trip (``writer.pipelined``), the second's never did."""
+    apps = [create_app({"TESTING": True, "DATABASE": pg_database, "SCHEDULER": "off", "WRITE_PIPELINE": piped})
+            for piped in (True, False)]
+    try:
+        admin = make_token(pg_database, "admin")
+        answers = {}
+        for app, table in zip(apps, ("P1", "R1")):
+            client = app.test_client()
+            assert client.post("/api/v1/tables", json={"id": table}, headers=bearer(admin)).status_code == 201
+            token = make_token(pg_database, "table", table)
+            hands = [hand_events(7, hand=1), hand_events(8, hand=2)]
+            posts = [*hands[0], hands[0][5], hands[1][3]]  # a hand; a resend (idempotent); a gap (409)
+            posts += [{"events": hands[1][:4]}, *hands[1][4:]]  # a batch, then one by one
+            answers[table] = [_post(client, token, table, body) for body in posts]
+        assert [a[0] for a in answers["P1"]] == [200] * len(hands[0]) + [200, 409, 200] + [200] * (len(hands[1]) - 4)
+        assert json.dumps(answers["P1"]).replace("P1", "R1") == json.dumps(answers["R1"])  # the same but the table
+        assert answers["P1"][len(hands[0])][1]["results"][0]["duplicate"] is True
+        assert answers["P1"][len(hands[0]) + 1][0] == 409
+        writers = [app.extensions["mjref.writer"] for app in apps]
+        assert writers[0].pipelined > len(hands[0]) // 2 and writers[1].pipelined == 0
+
+        def stored(table):
+            return {
+                "events": sql_rows(pg_database, "SELECT stream, hand, seq, type, body, answer FROM events "
+                                                "WHERE table_id = ? ORDER BY id", (table,)),
+                "hands": sql_rows(pg_database, "SELECT hand, ended, outcome, payments FROM hands "
+                                               "WHERE table_id = ? ORDER BY hand", (table,)),
+                "rulings": sql_rows(pg_database, "SELECT hand, id, seq, kind, code, clause, seat, status, ruling, "
+                                                 "effective FROM rulings WHERE table_id = ? ORDER BY hand, id", (table,)),
+            }
+
+        assert stored("P1") == stored("R1")
+        assert len(stored("P1")["events"]) == len(hands[0]) + len(hands[1]) and stored("P1")["hands"]
+    finally:
+        for app in apps:
+            close_app(app)
