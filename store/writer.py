@@ -41,9 +41,12 @@ one pipeline (libpq's pipeline mode, :meth:`store.dialect.PgDatabase.pipeline`):
     BEGIN; SELECT <the batch's locks>; statement₁; statement₂; ...; COMMIT   -- one trip
 
 and ``outcome(ran)`` reads each statement's answer once the COMMIT is in (it may raise only
-for a statement that wrote nothing: the job's error, its submitter gets it). ``work`` stays
-the reference: a batch that mixes in an undeclared job runs as above, each job's ``work`` in
-its savepoint; a pipeline in which a job's statement is refused (a unique clash, the
+for a statement that wrote nothing: the job's error, its submitter gets it). In a batch that
+also has undeclared jobs the trip ends with the first of their savepoints instead of the
+COMMIT (and reads the revocation count for them), and they run after it as above, each
+``work`` in its savepoint: the declared jobs first, whatever their place in the queue (the
+batch commits as one, and one table's posts never share a batch). ``work`` stays the
+reference: a pipeline in which a job's statement is refused (a unique clash, the
 append-only trigger) is rolled back and the batch runs again that way, so the refused job
 alone gets its error and the others commit; a pipeline that finds the connection stale
 runs again so on a new one (each declared statement checks its head: a batch that did
@@ -263,9 +266,13 @@ class GroupCommitter:
         begin_write(db)
         return None
 
-    def _run_pipelined(self, batch: list[_Job]) -> bool:
-        """The batch in one round trip (every job declared, PostgreSQL); ``False`` when it is
-        to run the reference way instead (:meth:`_run_locked`): nothing of it committed."""
+    def _run_pipelined(self, batch: list[_Job]) -> bool | tuple:
+        """The batch's declared jobs in one round trip (PostgreSQL): ``True`` when that was the
+        whole batch (committed, or failed); ``False`` when it is to run the reference way
+        instead (nothing of it committed); else the batch's other jobs are still to run, in
+        the same transaction, the reference way (:meth:`_run_locked`): ``(db, revocations,
+        those jobs, the declared jobs with their answers)`` — the trip opened the first of
+        their savepoints and read the revocation count for them (``Tx.revocations``)."""
         reused = self._db is not None
         try:
             db = self._connection()
@@ -273,14 +280,18 @@ class GroupCommitter:
             return False  # the reference way connects again, and fails the batch if it cannot
         if not isinstance(db, PgDatabase):
             return False
+        declared = [job for job in batch if job.declared is not None]
+        rest = [job for job in batch if job.declared is None]
         head = [_BEGIN, (_locks(batch), None)]
-        statements = head + [(job.declared.sql, job.declared.params) for job in batch]
-        statements.append(_COMMIT)
+        if rest:
+            head.append(_REVOCATIONS)
+        statements = head + [(job.declared.sql, job.declared.params) for job in declared]
+        statements.append(_SAVEPOINT if rest else _COMMIT)
         try:
             answers = db.pipeline(statements)
         except DATABASE_ERRORS as exc:
             index = getattr(exc, "pipeline_index", None)
-            if not db.closed and index is not None and len(head) <= index < len(head) + len(batch):
+            if not db.closed and index is not None and len(head) <= index < len(head) + len(declared):
                 try:  # a job's statement refused: undo the trip, the reference way tells whose
                     db.run_simple("ROLLBACK")
                 except DATABASE_ERRORS:
@@ -298,37 +309,55 @@ class GroupCommitter:
                 self.close_broken()
             self._fail(batch, StoreUnavailableError(exc))
             return True
-        for job, ran in zip(batch, answers[len(head):]):
+        self.pipelined += 1
+        outcomes = list(zip(declared, answers[len(head):]))
+        if rest:
+            rows = answers[2].rows
+            return db, revocation_count(rows[0][0] if rows else None), rest, outcomes
+        self._committed(batch, outcomes)
+        return True
+
+    def _committed(self, batch: list[_Job], outcomes: list[tuple[_Job, Any]]) -> None:
+        """The batch is committed: each declared job's result from its statement's answer, and
+        every submitter woken."""
+        for job, ran in outcomes:
             try:
                 job.result = job.declared.outcome(ran)
             except BaseException as exc:  # noqa: BLE001 - handed to the submitter (it wrote nothing)
                 job.error = exc
         self.commits += 1
         self.jobs += len(batch)
-        self.pipelined += 1
         for job in batch:
             job.done = True
             job.wake.set()
-        return True
 
     def _run_locked(self, batch: list[_Job]) -> None:
-        if self.pipeline and all(job.declared is not None for job in batch) and self._run_pipelined(batch):
-            return
+        prefix: Any = False
+        if self.pipeline and any(job.declared is not None for job in batch):
+            prefix = self._run_pipelined(batch)
+            if prefix is True:
+                return
+        outcomes: list[tuple[_Job, Any]] = []
+        jobs = batch
         conn = None
-        try:
-            db, revocations = self._begin(batch)
+        if prefix is not False:  # the declared jobs ran in the trip that began the transaction
+            db, revocations, jobs, outcomes = prefix
             conn = db.conn
-        except DATABASE_ERRORS as exc:
-            conn = None if self._db is None else self._db.conn
+        else:
             try:
-                if conn is not None and conn.in_transaction:
-                    conn.execute("ROLLBACK")
-            except DATABASE_ERRORS:
-                self.close_broken()
-            if conn is not None and getattr(conn, "closed", False):
-                self.close_broken()  # PostgreSQL went away: the next batch connects again
-            self._fail(batch, StoreUnavailableError(exc))
-            return
+                db, revocations = self._begin(batch)
+                conn = db.conn
+            except DATABASE_ERRORS as exc:
+                conn = None if self._db is None else self._db.conn
+                try:
+                    if conn is not None and conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                except DATABASE_ERRORS:
+                    self.close_broken()
+                if conn is not None and getattr(conn, "closed", False):
+                    self.close_broken()  # PostgreSQL went away: the next batch connects again
+                self._fail(batch, StoreUnavailableError(exc))
+                return
         # On PostgreSQL each statement is a round trip: the BEGIN opened the first job's
         # savepoint too (_begin_with_locks), one statement releases a job's savepoint and
         # opens the next one's, and the COMMIT takes the last job's with it. ROLLBACK TO keeps
@@ -336,8 +365,8 @@ class GroupCommitter:
         pg = isinstance(db, PgDatabase)
         run = db.run_simple if pg else conn.execute
         try:
-            last = len(batch) - 1
-            for i, job in enumerate(batch):
+            last = len(jobs) - 1
+            for i, job in enumerate(jobs):
                 job.tx = Tx(db, revocations)
                 if not pg:
                     conn.execute("SAVEPOINT job")
@@ -366,11 +395,7 @@ class GroupCommitter:
                 self.close_broken()
             self._fail(batch, exc if isinstance(exc, StoreUnavailableError) else StoreUnavailableError(exc))
             return
-        self.commits += 1
-        self.jobs += len(batch)
-        for job in batch:
-            job.done = True
-            job.wake.set()
+        self._committed(batch, outcomes)
 
     def close_broken(self) -> None:
         """Drop a connection left in an unknown state (the next job opens a new one)."""
@@ -391,7 +416,8 @@ class GroupCommitter:
             job.wake.set()
 
 
-_BEGIN, _COMMIT = ("BEGIN", None), ("COMMIT", None)
+_BEGIN, _COMMIT, _SAVEPOINT = ("BEGIN", None), ("COMMIT", None), ("SAVEPOINT job", None)
+_REVOCATIONS = (REVOCATIONS_SQL, ())  # the count for the undeclared jobs of a pipelined batch (Tx)
 
 
 def _locks(batch: list[_Job]) -> str:

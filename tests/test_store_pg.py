@@ -537,3 +537,39 @@ def test_the_pipeline_answers_as_the_lean_calls_do(pg_database):
         assert db.run("SELECT seq FROM events").rows == [("1",)]
     finally:
         db.close()
+
+
+def test_a_batch_mixing_declared_and_undeclared_jobs_pipelines_the_declared_ones(pg_database):
+    """The declared jobs go in the trip that begins the transaction, the others after it the
+    reference way (each in its savepoint, with the revocation count the trip read): a failing
+    undeclared job fails alone, the rest commit, in one transaction; a refused declared one
+    sends the whole batch the reference way, where it fails alone."""
+    import psycopg
+
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+
+    def plain(seq):
+        def work(tx):
+            assert tx.revocations == 0  # read for it by the trip
+            return ts.append_event(tx.db, "T1", 2, seq, "draw", {}) and 1
+        return work, None
+
+    def failing(tx):
+        ts.append_event(tx.db, "T1", 2, 99, "draw", {})
+        raise ValueError("undone alone")
+
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 1)), plain(1), (failing, None),
+                                       _declared(_INSERT, ("T1", 1, 2)), plain(2)])
+        assert outcomes == {0: 1, 1: 1, 2: ValueError, 3: 1, 4: 1}
+        assert writer.pipelined == 1
+        assert sorted((e["hand"], e["seq"]) for e in ts.events(db, "T1")) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+        outcomes = _one_batch(writer, [plain(3), _declared(_INSERT, ("T1", 1, 1)), _declared(_INSERT, ("T1", 1, 3))])
+        assert outcomes == {0: 1, 1: psycopg.errors.UniqueViolation, 2: 1} and writer.pipelined == 1
+        assert len(ts.events(db, "T1")) == 6 and not writer._db.in_transaction
+    finally:
+        writer.close()
+        db.close()
