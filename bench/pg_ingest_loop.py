@@ -10,7 +10,9 @@ what the app does per POST, for a profiler or callgrind to count::
 
 It prints the process's CPU per POST, PostgreSQL's (the postmaster and its backends), and the
 statements sent to PostgreSQL per POST (counted at psycopg's ``Connection.execute`` and
-``Cursor.executemany`` and at :meth:`store.dialect.PgDatabase.run`), and checks every answer
+``Cursor.executemany``, at :meth:`store.dialect.PgDatabase.run` and ``run_simple``, and each
+statement of a :meth:`~store.dialect.PgDatabase.pipeline`), the round trips per POST (a
+pipeline is one), and checks every answer
 (200, ``accepted``) and the stored count. ``--sqlite``: the same loop on a SQLite file
 (a temporary directory) instead, for the comparison of the two backends' paths (statements
 are counted at ``sqlite3.Connection.execute`` there; PostgreSQL's CPU is then 0).
@@ -179,7 +181,8 @@ def main(argv: list[str] | None = None) -> dict:
                 stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         if stored != sum(e for _, _, e in posts):
             raise SystemExit(f"posted {sum(e for _, _, e in posts)} events but {stored} are stored")
-        result = {"backend": "sqlite" if args.sqlite else "postgresql", "posts": n, "events": events, "cpu_ms_per_post": round(cpu / n * 1e3, 3),
+        result = {"backend": "sqlite" if args.sqlite else "postgresql",
+                  "posts": n, "events": events, "cpu_ms_per_post": round(cpu / n * 1e3, 3),
                   "posting_thread_cpu_ms_per_post": round(own / n * 1e3, 3),
                   "postgresql_cpu_ms_per_post": round(pg_cpu / n * 1e3, 3),
                   "postgresql_system_cpu_ms_per_post": round(pg_sys / n * 1e3, 3),

@@ -204,7 +204,8 @@ def test_the_one_trip_write_stores_what_the_reference_write_stores(pg_database):
                 "hands": sql_rows(pg_database, "SELECT hand, ended, outcome, payments FROM hands "
                                                "WHERE table_id = ? ORDER BY hand", (table,)),
                 "rulings": sql_rows(pg_database, "SELECT hand, id, seq, kind, code, clause, seat, status, ruling, "
-                                                 "effective FROM rulings WHERE table_id = ? ORDER BY hand, id", (table,)),
+                                                 "effective FROM rulings WHERE table_id = ? ORDER BY hand, id",
+                                    (table,)),
             }
 
         assert stored("P1") == stored("R1")
