@@ -12,10 +12,10 @@ It prints the process's CPU per POST, PostgreSQL's (the postmaster and its backe
 statements sent to PostgreSQL per POST (counted at psycopg's ``Connection.execute`` and
 ``Cursor.executemany``, at :meth:`store.dialect.PgDatabase.run` and ``run_simple``, and each
 statement of a :meth:`~store.dialect.PgDatabase.pipeline`), the round trips per POST (a
-pipeline is one), and checks every answer
-(200, ``accepted``) and the stored count. ``--sqlite``: the same loop on a SQLite file
-(a temporary directory) instead, for the comparison of the two backends' paths (statements
-are counted at ``sqlite3.Connection.execute`` there; PostgreSQL's CPU is then 0).
+pipeline is one), and checks every answer (200, ``accepted``) and the stored count.
+``--sqlite``: the same loop on a SQLite file (a temporary directory) instead, for the
+comparison of the two backends' paths (statements counted by each open connection's trace
+callback there; PostgreSQL's CPU is then 0).
 """
 from __future__ import annotations
 
