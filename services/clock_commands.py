@@ -15,7 +15,9 @@ from services.clock_log import dealer_of, late_tolerance, record_clock
 from services.problems import ApiProblem, not_found
 from store import get_db
 from store import tournaments as tstore
-from tournament.clock import ClockConfigured, ClockError, ClockSettings, ClockState, RoundClock, clock_state, format_time, pending
+from tournament.clock import (
+    ClockConfigured, ClockError, ClockSettings, ClockState, RoundClock, clock_state, format_time, pending,
+)
 from tournament.errors import EventLogError
 from tournament.events import EventState, replay
 
@@ -134,7 +136,8 @@ def status(tournament_id: str, records: list, event_state: EventState, state: Cl
         "now": format_time(now),
         "configured": settings is not None,
         "settings": None if settings is None else {
-            "round_seconds": settings.round_seconds, "starts": list(settings.starts), "first_start": settings.first_start,
+            "round_seconds": settings.round_seconds, "starts": list(settings.starts),
+            "first_start": settings.first_start,
             "interval_seconds": settings.interval_seconds, "at_time": settings.at_time,
             "reminders": list(settings.reminders), "auto_close": settings.auto_close, "publish": settings.publish,
             "publish_before_seconds": settings.publish_before_seconds},
@@ -183,5 +186,5 @@ def configure(tournament_id: str, data: dict, *, actor: int | None):
     return write_clock(tournament_id, [ClockConfigured(settings, format_time(clock_now()))], actor)
 
 
-__all__ = ["configure", "current_round", "load_clock", "clock_now", "next_round", "official_action", "scheduler_view", "status",
-           "write_clock"]
+__all__ = ["configure", "current_round", "load_clock", "clock_now", "next_round", "official_action", "scheduler_view",
+           "status", "write_clock"]

@@ -65,7 +65,8 @@ def _exclusions_property() -> dict:
                   "items": {"allOf": [{"$ref": PATTERN_CODE}, {"not": {"enum": [code]}}]}}
         common = {"pattern": {"type": "string", "enum": [code]}, "clause": clause, "note": {"type": "string"}}
         branches.append({"type": "object", "additionalProperties": False, "required": ["pattern", "clause", "excludes"],
-                         "properties": {**common, "excludes": others, "scope": {"type": "string", "enum": list(SCOPES)}}})
+                         "properties": {**common, "excludes": others,
+                                        "scope": {"type": "string", "enum": list(SCOPES)}}})
         branches.append({"type": "object", "additionalProperties": False,
                          "required": ["pattern", "clause", "with_any", "adjust"],
                          "properties": {**common, "with_any": others, "scope": {"type": "string", "enum": ["hand"]},
