@@ -364,7 +364,8 @@ def teams_to_csv_file(rows: Iterable[TeamStanding]) -> str:
 
 
 __all__ = [
-    "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "check_cut_decision", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
+    "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "check_cut_decision", "Standing", "TableAdvance", "TieBreak",
+    "Totals", "advancement", "rank",
     "standings", "tie_breaks", "to_csv", "to_csv_file", "totals",
     "TEAM_CSV_COLUMNS", "TeamStanding", "TeamTotals", "has_teams", "rank_teams", "team_standings", "team_totals",
     "teams_to_csv", "teams_to_csv_file",
