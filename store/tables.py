@@ -168,7 +168,8 @@ def append_event(db: Database, table_id: str, hand: int, seq: int, etype: str, b
     return db.execute(
         "INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (table_id, stream, hand, seq, etype, canonical(body), dumps(answer if answer is not None else {}), actor, now()),
+        (table_id, stream, hand, seq, etype, canonical(body), dumps(answer if answer is not None else {}), actor,
+         now()),
     ).fetchone()[0]
 
 
