@@ -269,7 +269,8 @@ def standings_page(tournament_id: str):
     """成績排名 The standings."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    played = sorted({h.key[0] for h in t.state.hands} & set(rounds or range(1, (t.settings.rounds if t.settings else 0) + 1)))
+    every = range(1, (t.settings.rounds if t.settings else 0) + 1)
+    played = sorted({h.key[0] for h in t.state.hands} & set(rounds or every))
     by_round = {r: {pid: row.points for pid, row in totals(t.state, rounds=[r]).items()} for r in played}
     teams = team_standings(t.state, chain, rounds=rounds) if has_teams(t.state) else []  # R-tour-30
     team_by_round = {r: {name: row.points for name, row in team_totals(t.state, rounds=[r]).items()}
