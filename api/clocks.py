@@ -38,7 +38,9 @@ from services.clock_schemas import (
 )
 from api import auth, idempotency
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from tournament.clock import ClockPaused, ClockResumed, ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
+from tournament.clock import (
+    ClockPaused, ClockResumed, ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled,
+)
 from tournament.events import EventState
 from referee.tiles import Wind
 
@@ -95,7 +97,8 @@ def _status_response(tournament_id: str):
 @_idempotent
 def start_round(data: dict, tournament_id: str):
     """開始一輪 Start a round now (official; default: the next round)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: RoundStarted(next_round(s, data["round"]), at))
+    return official_action(tournament_id, actor=_actor(),
+                           make=lambda s, at: RoundStarted(next_round(s, data["round"]), at))
 
 
 @blp.post("/<tournament_id>/clock/call-time")
@@ -105,7 +108,8 @@ def start_round(data: dict, tournament_id: str):
 @_idempotent
 def call_time(data: dict, tournament_id: str):
     """宣布時間到 Call time now (official; the clock's at-time policy applies)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: TimeCalled(current_round(s, data["round"]), at,
+    return official_action(tournament_id, actor=_actor(),
+                           make=lambda s, at: TimeCalled(current_round(s, data["round"]), at,
                                                                      s.settings.at_time))
 
 
@@ -116,7 +120,8 @@ def call_time(data: dict, tournament_id: str):
 @_idempotent
 def report_table(data: dict, tournament_id: str):
     """回報完賽 A table has finished the round (official / the table's scorer through an official token)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: TableReported(current_round(s, data["round"]),
+    return official_action(tournament_id, actor=_actor(),
+                           make=lambda s, at: TableReported(current_round(s, data["round"]),
                                                                         data["table"], at))
 
 
@@ -127,7 +132,8 @@ def report_table(data: dict, tournament_id: str):
 @_idempotent
 def close_round(data: dict, tournament_id: str):
     """結束一輪 Close a round now (official)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: RoundClosed(current_round(s, data["round"]), at))
+    return official_action(tournament_id, actor=_actor(),
+                           make=lambda s, at: RoundClosed(current_round(s, data["round"]), at))
 
 
 @blp.post("/<tournament_id>/clock/publish")
@@ -137,7 +143,8 @@ def close_round(data: dict, tournament_id: str):
 @_idempotent
 def publish_seating(data: dict, tournament_id: str):
     """公布座位 Publish a round's seating now (official; default: the next round)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: SeatingPublished(next_round(s, data["round"]), at))
+    return official_action(tournament_id, actor=_actor(),
+                           make=lambda s, at: SeatingPublished(next_round(s, data["round"]), at))
 
 
 @blp.post("/<tournament_id>/clock/extra-time")

@@ -32,8 +32,8 @@ from werkzeug.exceptions import HTTPException
 from api import auth, intake
 from api.clikit import emit
 from services.seat_names import table_names
-from services.live import (FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, RevocationsMoved, replay_hand, service,
-                           table_totals)
+from services.live import (FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, RevocationsMoved, replay_hand,
+                           service, table_totals)
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from services.problems import ApiProblem, bad_request, not_found
 from services.schemas import params_property, profile_property
@@ -108,7 +108,8 @@ class EventSchema(Schema):
 
     type = fields.String(required=True, validate=validate.OneOf([t.wire for t in EventType]))
     hand = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "盤號 hand"})
-    seq = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "序號 within the hand"})
+    seq = fields.Integer(required=True, validate=validate.Range(0, MAX_INT),
+                         metadata={"description": "序號 within the hand"})
     ts = fields.Integer(validate=validate.Range(min=0), metadata={"description": "時間 ms"})
     table = fields.String(validate=TABLE_ID, metadata={"description": "桌號（可省略；須與網址相同）"})
     seat = fields.Integer(validate=validate.Range(0, 3))
@@ -207,7 +208,8 @@ class HandDetailSchema(Schema):
 
 
 class ReplayQuerySchema(Schema):
-    upto = fields.Integer(validate=validate.Range(0, MAX_INT), metadata={"description": "重播到此 seq replay up to this seq"})
+    upto = fields.Integer(validate=validate.Range(0, MAX_INT),
+                          metadata={"description": "重播到此 seq replay up to this seq"})
 
 
 class ReplaySchema(Schema):
@@ -259,7 +261,8 @@ def _hand_or_404(table_id: str, hand: int) -> list[dict]:
 @blp.doc(security=BEARER)
 @blp.doc(**links(201, **{name: link(f"/api/v1/tables/{{table_id}}{tail}", method, table_id="$response.body#/id")
                          for name, tail, method in (
-                             ("GetTable", "", "get"), ("PostEvents", "/events", "post"), ("GetEvents", "/events", "get"),
+                             ("GetTable", "", "get"), ("PostEvents", "/events", "post"),
+                             ("GetEvents", "/events", "get"),
                              ("GetState", "/state", "get"), ("GetHands", "/hands", "get"),
                              ("GetRulings", "/rulings", "get"), ("PostOverride", "/overrides", "post"),
                              ("GetOverrides", "/overrides", "get"))}))
@@ -313,9 +316,10 @@ def get_table(table_id: str):
         "description": "一個事件，或 {\"events\": [...]} 一批（全收或全不收）one event, or a batch (all or nothing)",
     },
 )
-@blp.alt_response(409, description="序號缺漏或衝突 a gap or a clash: expected_hand / expected_seq name the position expected")
-@blp.doc(**links(200, **{name: link(f"/api/v1/tables/{{table_id}}/hands/{{hand}}{tail}", "get", table_id="$request.path.table_id",
-                                    hand="$response.body#/results/0/hand")
+@blp.alt_response(409, description="序號缺漏或衝突 a gap or a clash: "
+                                   "expected_hand / expected_seq name the position expected")
+@blp.doc(**links(200, **{name: link(f"/api/v1/tables/{{table_id}}/hands/{{hand}}{tail}", "get",
+                                    table_id="$request.path.table_id", hand="$response.body#/results/0/hand")
                          for name, tail in (("GetHand", ""), ("ReplayHand", "/replay"))}))
 def post_events(table_id: str):
     """即時事件 Live ingest: one event or a batch; each event's verdict and any rulings.

@@ -1,35 +1,35 @@
 """Tournaments (issue #7): every write an event appended to the tournament's log.
 
-=============================================================  ===============  ==========================================
-``POST /api/v1/tournaments``                                    official         create an event (EventCreated)
-``GET  /api/v1/tournaments``                                    ``tournaments``  list, each with its summary
-``GET  /api/v1/tournaments/{id}``                               ``tournaments``  settings and state summary
-``POST /api/v1/tournaments/{id}/players``                       official         register players / 替補 (batch)
-``GET  /api/v1/tournaments/{id}/players``                       ``tournaments``  the players
-``POST /api/v1/tournaments/{id}/schedule``                      official         make the schedule, seat its rounds
-``GET  /api/v1/tournaments/{id}/schedule``                      ``tournaments``  the rounds seated and their quality
-``PUT  /api/v1/tournaments/{id}/rounds/{r}``                    official         seat a round by hand
-``POST /api/v1/tournaments/{id}/rounds/{r}/by-standings``       official         seat a round by the standings
-``GET  /api/v1/tournaments/{id}/rounds/{r}``                    ``tournaments``  a round: tables, each 將's seats
-``POST /api/v1/tournaments/{id}/rounds/{r}/substitutes``        official         a 替補 takes a substitute's seat
-``POST /api/v1/tournaments/{id}/withdrawals``                   official         a player withdraws; later rounds re-seated
-``POST /api/v1/tournaments/{id}/players/{pid}/team``            official         a player's team set, changed or cleared
-``POST …/rounds/{r}/tables/{t}/matches/{m}/draw``               official         搬風 and 定莊 (recorded or generated)
-``POST /api/v1/tournaments/{id}/hands``                         official         a hand's payments and wins typed in
-``POST /api/v1/tournaments/{id}/hands/entry``                   official         a scorer's entry by 台 items
-``GET  /api/v1/tournaments/{id}/hands``                         ``tournaments``  the hands in effect
-``POST …/hands/{r}/{t}/{m}/{h}/corrections``                    official         correct a hand (with a reason)
-``GET  …/hands/{r}/{t}/{m}/{h}/audit``                          ``tournaments``  who recorded, corrected, reverted: when, why
-``POST /api/v1/tournaments/{id}/reverts``                       official         revert a hand record, correction or revert
-``POST /api/v1/tournaments/{id}/links``                         official         link a referee table to (round, table, 將)
-``GET  /api/v1/tournaments/{id}/links``                         ``tournaments``  the links
-``POST /api/v1/tournaments/{id}/sync``                          official         record the linked tables' closed hands
-``GET  /api/v1/tournaments/{id}/standings``                     ``tournaments``  standings (``?format=csv``), tie-break chain
-``GET  /api/v1/tournaments/{id}/standings/teams``               ``tournaments``  team standings (R-tour-30, ``?format=csv``)
-``GET  /api/v1/tournaments/{id}/advancement``                   ``tournaments``  四取一 / 四取二 of a round
-``GET  /api/v1/tournaments/{id}/log``                           ``tournaments``  the event log
-``GET  /api/v1/tournaments/{id}/balance``                       ``tournaments``  every hand, 將 and table sums to zero
-=============================================================  ===============  ==========================================
+=========================================================  ===============  ============================================
+``POST /api/v1/tournaments``                               official         create an event (EventCreated)
+``GET  /api/v1/tournaments``                               ``tournaments``  list, each with its summary
+``GET  /api/v1/tournaments/{id}``                          ``tournaments``  settings and state summary
+``POST /api/v1/tournaments/{id}/players``                  official         register players / 替補 (batch)
+``GET  /api/v1/tournaments/{id}/players``                  ``tournaments``  the players
+``POST /api/v1/tournaments/{id}/schedule``                 official         make the schedule, seat its rounds
+``GET  /api/v1/tournaments/{id}/schedule``                 ``tournaments``  the rounds seated and their quality
+``PUT  /api/v1/tournaments/{id}/rounds/{r}``               official         seat a round by hand
+``POST /api/v1/tournaments/{id}/rounds/{r}/by-standings``  official         seat a round by the standings
+``GET  /api/v1/tournaments/{id}/rounds/{r}``               ``tournaments``  a round: tables, each 將's seats
+``POST /api/v1/tournaments/{id}/rounds/{r}/substitutes``   official         a 替補 takes a substitute's seat
+``POST /api/v1/tournaments/{id}/withdrawals``              official         a player withdraws; later rounds re-seated
+``POST /api/v1/tournaments/{id}/players/{pid}/team``       official         a player's team set, changed or cleared
+``POST …/rounds/{r}/tables/{t}/matches/{m}/draw``          official         搬風 and 定莊 (recorded or generated)
+``POST /api/v1/tournaments/{id}/hands``                    official         a hand's payments and wins typed in
+``POST /api/v1/tournaments/{id}/hands/entry``              official         a scorer's entry by 台 items
+``GET  /api/v1/tournaments/{id}/hands``                    ``tournaments``  the hands in effect
+``POST …/hands/{r}/{t}/{m}/{h}/corrections``               official         correct a hand (with a reason)
+``GET  …/hands/{r}/{t}/{m}/{h}/audit``                     ``tournaments``  who recorded, corrected, reverted: when, why
+``POST /api/v1/tournaments/{id}/reverts``                  official         revert a hand record, correction or revert
+``POST /api/v1/tournaments/{id}/links``                    official         link a referee table to (round, table, 將)
+``GET  /api/v1/tournaments/{id}/links``                    ``tournaments``  the links
+``POST /api/v1/tournaments/{id}/sync``                     official         record the linked tables' closed hands
+``GET  /api/v1/tournaments/{id}/standings``                ``tournaments``  standings (``?format=csv``), tie-break chain
+``GET  /api/v1/tournaments/{id}/standings/teams``          ``tournaments``  team standings (R-tour-30, ``?format=csv``)
+``GET  /api/v1/tournaments/{id}/advancement``              ``tournaments``  四取一 / 四取二 of a round
+``GET  /api/v1/tournaments/{id}/log``                      ``tournaments``  the event log
+``GET  /api/v1/tournaments/{id}/balance``                  ``tournaments``  every hand, 將 and table sums to zero
+=========================================================  ===============  ============================================
 
 Errors are problem+json naming the field: a malformed body 400; an event the log refuses
 (does not fold) **409** ``event_refused``, nothing written (:mod:`services.tournament_write`).
@@ -56,11 +56,10 @@ from services.live import service as live_service
 from services.problems import ApiProblem, bad_request, not_found
 from services.tournament_results import sync_report
 from services.tournament_schemas import (
-    AdvancementQuerySchema, AnySchema, ByStandingsSchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema, EntryResultSchema,
-    HandsQuerySchema,
-    LinkSchema,
-    LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
-    StandingsQuerySchema, SubstituteSchema, TeamChangeSchema, TeamStandingsQuerySchema, TypedResultSchema, WithdrawalSchema,
+    AdvancementQuerySchema, AnySchema, ByStandingsSchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema,
+    EntryResultSchema, HandsQuerySchema, LinkSchema, LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema,
+    RoundSeatsSchema, ScheduleRequestSchema, StandingsQuerySchema, SubstituteSchema, TeamChangeSchema,
+    TeamStandingsQuerySchema, TypedResultSchema, WithdrawalSchema,
 )
 from services.tournament_commands import (
     change_team, chain_of, create_event, cut_decisions, decide_cut_for, draw_for, encode_draw, last_group, player_dict,
@@ -114,12 +113,14 @@ _idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
         ("GetSchedule", "tid", "/schedule", "get"), ("PostWithdrawal", "tid", "/withdrawals", "post"),
         ("PostHand", "tid", "/hands", "post"), ("PostEntry", "tid", "/hands/entry", "post"),
         ("GetHands", "tid", "/hands", "get"), ("PostRevert", "tid", "/reverts", "post"),
-        ("PostLink", "tid", "/links", "post"), ("GetLinks", "tid", "/links", "get"), ("PostSync", "tid", "/sync", "post"),
+        ("PostLink", "tid", "/links", "post"), ("GetLinks", "tid", "/links", "get"),
+        ("PostSync", "tid", "/sync", "post"),
         ("GetStandings", "tid", "/standings", "get"),
         ("GetTeamStandings", "tid", "/standings/teams", "get"), ("GetLog", "tid", "/log", "get"),
         ("GetBalance", "tid", "/balance", "get"), ("PutClock", "tournament_id", "/clock", "put"),
         ("GetClock", "tournament_id", "/clock", "get"), ("StartRound", "tournament_id", "/clock/start", "post"),
-        ("CallTime", "tournament_id", "/clock/call-time", "post"), ("ReportTable", "tournament_id", "/clock/reports", "post"),
+        ("CallTime", "tournament_id", "/clock/call-time", "post"),
+        ("ReportTable", "tournament_id", "/clock/reports", "post"),
         ("CloseRound", "tournament_id", "/clock/close", "post"), ("Publish", "tournament_id", "/clock/publish", "post"),
         ("GetPublished", "tournament_id", "/seating/published", "get"))}))
 @blp.alt_response(409, description="代號已用 the id is taken")
@@ -288,10 +289,10 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
 
 
 #: a hand recorded: its audit trail, a correction, a revert
-HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}}/{{h}}/{tail}", method, tid="$request.path.tid",
-                     r="$response.body#/key/0", t="$response.body#/key/1", m="$response.body#/key/2",
-                     h="$response.body#/key/3") for name, tail, method in (("GetAudit", "audit", "get"),
-                                                                           ("PostCorrection", "corrections", "post"))},
+HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}}/{{h}}/{tail}", method,
+                            tid="$request.path.tid", r="$response.body#/key/0", t="$response.body#/key/1",
+                            m="$response.body#/key/2", h="$response.body#/key/3")
+                 for name, tail, method in (("GetAudit", "audit", "get"), ("PostCorrection", "corrections", "post"))},
      "PostRevert": link("/api/v1/tournaments/{tid}/reverts", "post", tid="$request.path.tid")}
 
 
@@ -398,7 +399,8 @@ def link_table(data: dict, tid: str):
             raise not_found("table", "桌", data["table_id"], "table_id")
         if row["tournament"] != tid:
             raise ApiProblem(409, "table_not_in_tournament", f"table {data['table_id']!r} was not created for {tid!r}",
-                             f"桌「{data['table_id']}」不屬於賽事「{tid}」（開桌時須指定 tournament）", field="table_id")
+                             f"桌「{data['table_id']}」不屬於賽事「{tid}」（開桌時須指定 tournament）",
+                             field="table_id")
         records = tstore.load_records(db, tid)
         state, prov = replay(records), fold(records)
         if prov.links.get(data["table_id"]) == key:  # linked so already: a resend
@@ -412,7 +414,8 @@ def link_table(data: dict, tid: str):
         table_plan(state, data["round"], data["table"])
         if not 1 <= data["match"] <= state.settings.matches_per_round:
             raise refused(EventLogError(f"match {data['match']} is outside 1–{state.settings.matches_per_round}",
-                                        field="match", reason_zh=f"將 {data['match']} 不在 1–{state.settings.matches_per_round}"))
+                                        field="match",
+                                        reason_zh=f"將 {data['match']} 不在 1–{state.settings.matches_per_round}"))
         return [TableLinked(data["table_id"], *key)]
 
     def answer(records: list) -> dict:
@@ -500,7 +503,8 @@ def _team_standing(s) -> dict:
 @blp.arguments(TeamStandingsQuerySchema, location="query")
 @blp.response(200, AnySchema)
 @blp.doc(security=MAYBE_BEARER, responses={200: {"content": {"text/csv": {  # ?format=csv
-    "schema": {"type": "string", "description": "?format=csv: 名次 Rank,隊名 Team,隊員 Members,… one line per team"}}}}})
+    "schema": {"type": "string",
+               "description": "?format=csv: 名次 Rank,隊名 Team,隊員 Members,… one line per team"}}}}})
 def get_team_standings(query: dict, tid: str):
     """隊伍排名 Team standings (團體賽, R-tour-30): each team's members' points summed, then the
     tie-break chain on the sums; ``teams`` is empty when no player has a team. ``?format=csv``
