@@ -71,8 +71,8 @@ def service(tmp_path_factory):
                 scorer_pin, _row = create_pin(db, table="P3", label="林計分")
         finally:
             db.close()
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "database": str(database), "headers": headers,
-               "events": events, "posted": FIRST, "pin": pin, "scorer_pin": scorer_pin,
+        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "database": str(database),
+               "headers": headers, "events": events, "posted": FIRST, "pin": pin, "scorer_pin": scorer_pin,
                "physical": physical, "cut": cut}
     finally:
         proc.terminate()

@@ -229,7 +229,8 @@ def test_players_registered_again_exactly_so_are_a_duplicate(app, client, offici
 
 
 def test_a_round_put_as_it_is_seated_writes_nothing(app, client, official, event):
-    plan = {"tables": [{"table": 1, "seats": ["P1", "P2", "P3", "P4"]}, {"table": 2, "seats": ["P5", "P6", "P7", "P8"]}]}
+    plan = {"tables": [{"table": 1, "seats": ["P1", "P2", "P3", "P4"]},
+                       {"table": 2, "seats": ["P5", "P6", "P7", "P8"]}]}
     first = client.put(f"{BASE}/T1/rounds/2", json=plan, headers=official)
     assert first.status_code == 200
     length = log_length(app, "T1")

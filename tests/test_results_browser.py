@@ -33,7 +33,8 @@ def service(tmp_path_factory):
         headers = bearer(secret)
         body = {"id": "M1", "name": "台大盃", "rounds": 2, "matches_per_round": 1, "ruleset": "taida-cup"}
         for path, payload in ((BASE, body), (f"{BASE}/M1/players", {"players": PLAYERS}),
-                              (f"{BASE}/M1/schedule", {"seed": 5}), ("/api/v1/tables", {"id": "R1", "tournament": "M1"}),
+                              (f"{BASE}/M1/schedule", {"seed": 5}),
+                              ("/api/v1/tables", {"id": "R1", "tournament": "M1"}),
                               (f"{BASE}/M1/links", {"table_id": "R1", "round": 1, "table": 1})):
             status, answer = request(port, "POST", path, payload, headers)
             assert status == 201, (path, answer)

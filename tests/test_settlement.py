@@ -40,20 +40,22 @@ def wins(draw):
     discarder = draw(st.sampled_from(others)) if source in PAYS_ALONE else None
     robbed = None
     if n_flowers == 8:
-        flower_win = draw(st.sampled_from([FlowerWin.EIGHT_FLOWERS, FlowerWin.SEVEN_ROB_ONE, FlowerWin.SEVEN_ROB_ONE_DRAWN]))
+        flower_win = draw(st.sampled_from([FlowerWin.EIGHT_FLOWERS, FlowerWin.SEVEN_ROB_ONE,
+                                           FlowerWin.SEVEN_ROB_ONE_DRAWN]))
         source = draw(st.sampled_from([WinSource.FLOWER_REPLACEMENT, WinSource.FLOWER_WIN]))
         discarder = None if flower_win is FlowerWin.EIGHT_FLOWERS else draw(st.sampled_from(others))
         if flower_win is FlowerWin.SEVEN_ROB_ONE_DRAWN:
             robbed = draw(st.integers(34, 41))
     flowers = tuple(sorted(rng.sample(range(34, 42), n_flowers)))
     concealed = all(m.is_concealed for m in melds)
-    readiness = draw(st.sampled_from(list(Readiness))) if concealed else draw(st.sampled_from([Readiness.NONE, Readiness.DECLARED]))
+    readiness = draw(st.sampled_from(list(Readiness) if concealed else [Readiness.NONE, Readiness.DECLARED]))
     if (readiness is Readiness.HEAVENLY and winner == dealer) or (
             readiness is Readiness.DECLARED and not rules.values["play.declared_ready"]):
         readiness = Readiness.NONE
     first_turn = FirstTurn.NONE
     if concealed and draw(st.booleans()):
-        first_turn = FirstTurn.HEAVENLY_WIN if winner == dealer else draw(st.sampled_from([FirstTurn.EARTHLY_WIN, FirstTurn.HUMAN_WIN]))
+        first_turn = (FirstTurn.HEAVENLY_WIN if winner == dealer
+                      else draw(st.sampled_from([FirstTurn.EARTHLY_WIN, FirstTurn.HUMAN_WIN])))
         if first_turn is FirstTurn.HEAVENLY_WIN and source not in (WinSource.WALL, WinSource.FLOWER_REPLACEMENT):
             first_turn = FirstTurn.NONE
     tile = draw(st.sampled_from([t for t in range(34) if counts[t]]))
