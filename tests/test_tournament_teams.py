@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import fields
 
 import pytest
 
@@ -17,7 +18,7 @@ from tournament.events import (
 from tournament.results import HandResult, Win
 from tournament.schedule import RoundPlan, TablePlan, make_schedule, reseat
 from tournament.standings import (
-    CSV_BOM, TeamTotals, has_teams, rank_teams, standings, team_standings, team_totals, teams_to_csv,
+    COUNTS, CSV_BOM, TeamTotals, Totals, has_teams, rank_teams, standings, team_standings, team_totals, teams_to_csv,
     teams_to_csv_file,
 )
 
@@ -49,6 +50,14 @@ def test_a_team_total_is_the_sum_of_its_members_points():
     assert rows["台北隊"].points == by_player["p0"] + by_player["p1"]
     ranked = team_standings(state)
     assert [(s.rank, s.totals.team, s.tied) for s in ranked] == [(1, "台北隊", False), (2, "高雄隊", False)]
+
+
+def test_a_player_and_a_team_keep_the_same_counts():
+    """:data:`COUNTS` are the int fields both totals have: a count added to one and not to the
+    other, or to neither list, fails here."""
+    for totals in (Totals, TeamTotals):
+        counted = tuple(f.name for f in fields(totals) if f.type in (int, "int"))
+        assert counted == COUNTS, totals
 
 
 def test_teams_equal_on_points_go_by_the_chain_then_share_a_rank():
