@@ -51,7 +51,7 @@ from flask import jsonify
 from api import auth, idempotency
 from services.downloads import csv_download
 from services.idempotency import Duplicate
-from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
+from api.openapi import MAYBE_BEARER, Blueprint, link, links
 from services.live import service as live_service
 from services.problems import ApiProblem, bad_request, not_found
 from services.tournament_results import sync_report
@@ -92,19 +92,19 @@ def _read() -> None:
     auth.check_read("tournaments")
 
 
-#: a write: ``Idempotency-Key`` read, checked and documented (:mod:`api.idempotency`)
-_idempotent = idempotency.documented(blp)
-#: a write whose request names its effect: a resend of it is answered as a duplicate (200)
-_idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
+def _write(method: str, rule: str, body: type | None, *, status: int = 200, required: bool = True,
+           duplicates: bool = False):
+    """An official's write, answered with what it recorded: ``Idempotency-Key`` read, checked and
+    documented (:func:`api.idempotency.write`); *duplicates* for a write whose request names its
+    effect: a resend of it is answered as a duplicate (200)."""
+    return idempotency.write(blp, method, rule, body, AnySchema, status=status, required=required,
+                             duplicates=duplicates)
 
 
 # --- the event ------------------------------------------------------------------------------
 
 
-@blp.post("")
-@blp.arguments(CreateTournamentSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "", CreateTournamentSchema, status=201, duplicates=True)
 @blp.doc(**links(201, **{
     name: link(f"/api/v1/tournaments/{{{param}}}{tail}", method, **{param: "$response.body#/id"})
     for name, param, tail, method in (
@@ -124,7 +124,6 @@ _idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
         ("CloseRound", "tournament_id", "/clock/close", "post"), ("Publish", "tournament_id", "/clock/publish", "post"),
         ("GetPublished", "tournament_id", "/seating/published", "get"))}))
 @blp.alt_response(409, description="代號已用 the id is taken")
-@_idempotent_or_duplicate
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
     principal = _official()
@@ -152,11 +151,7 @@ def get_tournament(tid: str):
 # --- players ----------------------------------------------------------------------------------
 
 
-@blp.post("/<tid>/players")
-@blp.arguments(PlayersSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/players", PlayersSchema, status=201, duplicates=True)
 def register_players(data: dict, tid: str):
     """報名 Register players and substitutes (替補), all or none."""
     principal = _official()
@@ -175,11 +170,7 @@ def list_players(tid: str):
 # --- schedule and rounds -------------------------------------------------------------------------
 
 
-@blp.post("/<tid>/schedule")
-@blp.arguments(ScheduleRequestSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/schedule", ScheduleRequestSchema, status=201, duplicates=True)
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
     principal = _official()
@@ -197,22 +188,14 @@ def get_schedule(tid: str):
                     "quality": quality(schedule_of(loaded))})
 
 
-@blp.put(f"/<tid>/rounds/<{INT}:round_no>")
-@blp.arguments(RoundSeatsSchema)
-@blp.response(200, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("put", f"/<tid>/rounds/<{INT}:round_no>", RoundSeatsSchema)
 def seat_round(data: dict, tid: str, round_no: int):
     """手動排座 Seat a round by hand (until it has results)."""
     principal = _official()
     return seat_round_for(tid, round_no, data, actor=principal.id)
 
 
-@blp.post(f"/<tid>/rounds/<{INT}:round_no>/by-standings")
-@blp.arguments(ByStandingsSchema, required=False)
-@blp.response(200, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", f"/<tid>/rounds/<{INT}:round_no>/by-standings", ByStandingsSchema, required=False)
 def seat_round_by_standings(data: dict, tid: str, round_no: int):
     """依成績排座 Seat a (final) round by the standings (R-tour-28): the top four at table 1, and
     so on (``rounds``: the rounds ranked by, default every round before; ``tie_breaks``)."""
@@ -233,34 +216,22 @@ def get_round(tid: str, round_no: int):
     return jsonify(plan_dict(loaded, plan))
 
 
-@blp.post(f"/<tid>/rounds/<{INT}:round_no>/substitutes")
-@blp.arguments(SubstituteSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", f"/<tid>/rounds/<{INT}:round_no>/substitutes", SubstituteSchema, status=201, duplicates=True)
 def seat_substitute(data: dict, tid: str, round_no: int):
     """替補入座 A registered substitute takes a round's 替補 seat."""
     principal = _official()
     return substitute_for(tid, round_no, data, actor=principal.id)
 
 
-@blp.post("/<tid>/withdrawals")
-@blp.arguments(WithdrawalSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tid>/withdrawals", WithdrawalSchema, status=201)
 def withdraw(data: dict, tid: str):
     """退賽 A player withdraws before a round: later rounds re-seated (``reseat``), earlier ones kept."""
     principal = _official()
     return withdraw_for(tid, data, actor=principal.id)
 
 
-@blp.post("/<tid>/players/<player_id>/team")
-@blp.arguments(TeamChangeSchema)
-@blp.response(201, AnySchema)
+@_write("post", "/<tid>/players/<player_id>/team", TeamChangeSchema, status=201)
 @blp.alt_response(200, description="隊伍已是如此，未記錄 the team is so already: nothing recorded")
-@blp.doc(security=BEARER)
-@_idempotent
 def change_player_team(data: dict, tid: str, player_id: str):
     """改隊伍 A player's team set, changed or cleared (R-tour-32): a ``TeamChanged`` record with the
     reason: every round (``from_round`` null, the registration corrected) or from ``from_round`` on (a
@@ -272,11 +243,8 @@ def change_player_team(data: dict, tid: str, player_id: str):
 # --- 搬風 and 定莊 ---------------------------------------------------------------------------------
 
 
-@blp.post(f"/<tid>/rounds/<{INT}:round_no>/tables/<{INT}:table>/matches/<{INT}:match>/draw")
-@blp.arguments(MatchDrawSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", f"/<tid>/rounds/<{INT}:round_no>/tables/<{INT}:table>/matches/<{INT}:match>/draw", MatchDrawSchema,
+        status=201, duplicates=True)
 def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     """搬風與定莊 The seats of a 將 (``seat.banfeng``) and its first dealer (``seat.dealer``):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
@@ -296,12 +264,8 @@ HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}
      "PostRevert": link("/api/v1/tournaments/{tid}/reverts", "post", tid="$request.path.tid")}
 
 
-@blp.post("/<tid>/hands")
-@blp.arguments(TypedResultSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "/<tid>/hands", TypedResultSchema, status=201, duplicates=True)
 @blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
-@_idempotent_or_duplicate
 @blp.doc(**links(201, **HAND_LINKS))
 def record_hand(data: dict, tid: str):
     """記錄一盤 A hand's payments and wins typed in (HandRecorded): they must agree with the wins'
@@ -310,12 +274,8 @@ def record_hand(data: dict, tid: str):
     return record_typed(tid, data, actor=principal.id)
 
 
-@blp.post("/<tid>/hands/entry")
-@blp.arguments(EntryResultSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "/<tid>/hands/entry", EntryResultSchema, status=201, duplicates=True)
 @blp.alt_response(409, description="紀錄不合 the log refuses it")
-@_idempotent_or_duplicate
 @blp.doc(**links(201, **HAND_LINKS))
 def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
@@ -343,11 +303,7 @@ def list_hands(query: dict, tid: str):
 HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 
 
-@blp.post(HAND + "/corrections")
-@blp.arguments(CorrectionSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", HAND + "/corrections", CorrectionSchema, status=201, duplicates=True)
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
     principal = _official()
@@ -367,11 +323,7 @@ def hand_audit(tid: str, r: int, t: int, m: int, h: int):
     return jsonify({"key": [r, t, m, h], "trail": audit_dict(loaded, entries)})
 
 
-@blp.post("/<tid>/reverts")
-@blp.arguments(RevertSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/reverts", RevertSchema, status=201, duplicates=True)
 def revert(data: dict, tid: str):
     """撤銷 Revert a hand record, a correction or a revert (Reverted, with the reason)."""
     principal = _official()
@@ -381,11 +333,7 @@ def revert(data: dict, tid: str):
 # --- referee tables ----------------------------------------------------------------------------------
 
 
-@blp.post("/<tid>/links")
-@blp.arguments(LinkSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/links", LinkSchema, status=201, duplicates=True)
 def link_table(data: dict, tid: str):
     """連結裁判桌 Link a referee table (created with this tournament's id) to a (round, table, 將):
     its closed hands become the 將's hands (:func:`services.tournament_results.sync_table_results`)."""
@@ -438,10 +386,7 @@ def list_links(tid: str):
                               for k, v in sorted(loaded.provenance.links.items(), key=lambda x: x[1])]})
 
 
-@blp.post("/<tid>/sync")
-@blp.response(200, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tid>/sync", None)
 def sync(tid: str):
     """同步裁判成績 Record the linked tables' closed hands not yet in the log (idempotent)."""
     principal = _official()
@@ -536,12 +481,8 @@ def get_advancement(query: dict, tid: str):
          "ranking": [_standing(s) for s in a.ranking]} for a in out]})
 
 
-@blp.post("/<tid>/advancement/decisions")
-@blp.arguments(CutDecisionSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "/<tid>/advancement/decisions", CutDecisionSchema, status=201, duplicates=True)
 @blp.alt_response(409, description="此桌晉級線上沒有同分，或所選不合 no tie there, or the pick does not fill the cut")
-@_idempotent_or_duplicate
 def decide_cut(data: dict, tid: str):
     """晉級同分裁定 An official decides a tie at the 四取一 / 四取二 cut that the tie-break chain
     could not break (R-tour-10): who of the tied players goes on, with the reason (CutDecided)."""
