@@ -26,11 +26,12 @@ import re
 import click
 from flask import Flask, current_app, jsonify, request
 from flask.cli import AppGroup
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
 from api import auth, intake
 from api.clikit import emit
+from services.schemas import OpenSchema
 from services.seat_names import table_names
 from services.live import (FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, RevocationsMoved, replay_hand,
                            service, table_totals)
@@ -70,10 +71,7 @@ class CreateTableSchema(Schema):
                                metadata={"description": "賽事 tournament id (an existing one: else 404)"})
 
 
-class TableSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class TableSchema(OpenSchema):
     id = fields.String()
     name = fields.String()
     mode = fields.String()
@@ -99,12 +97,9 @@ class TableListSchema(Schema):
     tables = fields.List(fields.Nested(TableSchema))
 
 
-class EventSchema(Schema):
+class EventSchema(OpenSchema):
     """一個事件 One event of the protocol (docs/protocol.md); which fields a type uses is
     checked by the referee's reader, naming the field at fault."""
-
-    class Meta:
-        unknown = INCLUDE
 
     type = fields.String(required=True, validate=validate.OneOf([t.wire for t in EventType]))
     hand = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "盤號 hand"})
@@ -125,10 +120,7 @@ class EventBatchSchema(Schema):
     events = fields.List(fields.Nested(EventSchema), required=True, validate=validate.Length(min=1, max=MAX_BATCH))
 
 
-class EventAnswerSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class EventAnswerSchema(OpenSchema):
     hand = fields.Integer()
     seq = fields.Integer()
     verdict = fields.String(metadata={"description": "accepted / rejected / irregular"})
@@ -154,10 +146,7 @@ class HistoryQuerySchema(Schema):
     stream = fields.String(load_default="play", validate=validate.OneOf(["play", "official", "all"]))
 
 
-class LoggedEventSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class LoggedEventSchema(OpenSchema):
     id = fields.Integer()
     stream = fields.String()
     hand = fields.Integer()
@@ -174,10 +163,7 @@ class HistorySchema(Schema):
     events = fields.List(fields.Nested(LoggedEventSchema))
 
 
-class HandSummarySchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class HandSummarySchema(OpenSchema):
     hand = fields.Integer()
     events = fields.Integer()
     first_seq = fields.Integer()
@@ -193,10 +179,7 @@ class HandListSchema(Schema):
     totals = fields.List(fields.Integer())
 
 
-class HandDetailSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class HandDetailSchema(OpenSchema):
     table = fields.String()
     hand = fields.Integer()
     events = fields.List(fields.Nested(LoggedEventSchema))
@@ -212,10 +195,7 @@ class ReplayQuerySchema(Schema):
                           metadata={"description": "重播到此 seq replay up to this seq"})
 
 
-class ReplaySchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class ReplaySchema(OpenSchema):
     table = fields.String()
     hand = fields.Integer()
     answers = fields.List(fields.Dict())
@@ -225,10 +205,7 @@ class ReplaySchema(Schema):
     rulings = fields.List(fields.Dict())
 
 
-class StateSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class StateSchema(OpenSchema):
     table = fields.String()
     hand = fields.Integer(allow_none=True)
     seq = fields.Integer(allow_none=True)

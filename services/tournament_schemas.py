@@ -6,9 +6,9 @@ a 409 (:mod:`services.tournament_write`).
 """
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
-from services.schemas import StrictBoolean, profile_property, time_zone_property
+from services.schemas import OpenSchema, StrictBoolean, profile_property, time_zone_property
 from referee.tiles import Wind
 from tournament.events import TEAM_MAX
 from tournament.standings import TieBreak
@@ -303,8 +303,5 @@ class LogQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
 
 
-class AnySchema(Schema):
+class AnySchema(OpenSchema):
     """The answer (its fields are described in docs/api.md)."""
-
-    class Meta:
-        unknown = INCLUDE
