@@ -76,14 +76,22 @@ def wins(draw):
     return hand, ctx, rules, stakes
 
 
+def _scored(win) -> tuple | None:
+    """A drawn win scored: ``(result, ctx, stakes)``; ``None`` for a context its ruleset does
+    not allow (七搶一 off, 宣告聽牌 off, 寶牌 off …)."""
+    hand, ctx, rules, stakes = win
+    try:
+        return score(hand, ctx, rules), ctx, stakes
+    except MjrefError:
+        return None
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wins())
 def test_every_settlement_sums_to_zero(win):
-    hand, ctx, rules, stakes = win
-    try:
-        result = score(hand, ctx, rules)
-    except MjrefError:
-        return  # a context this ruleset does not allow (七搶一 off, 宣告聽牌 off, 寶牌 off …)
+    if (scored := _scored(win)) is None:
+        return
+    result, ctx, stakes = scored
     payments = settle(result, stakes).payments
     assert sum(payments) == 0
     assert payments[ctx.winner] >= 0
@@ -95,11 +103,9 @@ def test_every_settlement_sums_to_zero(win):
 @settings(max_examples=200, deadline=None)
 @given(wins())
 def test_each_payer_pays_base_plus_face_plus_dealer(win):
-    hand, ctx, rules, stakes = win
-    try:
-        result = score(hand, ctx, rules)
-    except MjrefError:
+    if (scored := _scored(win)) is None:
         return
+    result, ctx, stakes = scored
     for t in settle(result, stakes).transfers:
         assert t.payee == ctx.winner and t.payer != ctx.winner
         assert t.amount == stakes.base + (t.tai + t.dealer_tai) * stakes.per_tai
