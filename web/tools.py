@@ -248,8 +248,8 @@ def score():
         east = body["dealer"] if body.get("wall_break") is None else body["wall_break"]
         words, seats = payments_in_words(report, east), _seat_names(east)
     page = render_template("tools/score.html", form=form, errors=errors, report=report, words=words, seats=seats,
-                           labels=LABELS, profiles=_profiles(), sources=SOURCES, readiness=READINESS, first_turn=FIRST_TURN,
-                           round_winds=ROUND_WINDS, flower_wins=FLOWER_WINS, kongs=KONGS,
+                           labels=LABELS, profiles=_profiles(), sources=SOURCES, readiness=READINESS,
+                           first_turn=FIRST_TURN, round_winds=ROUND_WINDS, flower_wins=FLOWER_WINS, kongs=KONGS,
                            more_open=any(form[name] for name in MORE if name != "flower_win")
                            or form["flower_win"] != FlowerWin.NONE.value or any(name in errors.fields for name in MORE))
     return page, 400 if errors else 200
