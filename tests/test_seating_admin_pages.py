@@ -12,6 +12,8 @@ import pytest
 from tests.servicekit import make_token
 from tests.test_console import CSRF, sign_in
 from tournament.events import Player
+from services.clock_commands import ACTION_EVENTS
+from web.clock_page import ACTIONS
 from web.seating_admin import parse_seating, resolve
 from web.setup import LineError
 
@@ -205,6 +207,12 @@ def test_publish_a_round_and_run_the_clock(event):
     assert 'id="reseated-2"' in page and "第 2 輪座位公布後已重排" in page and "publish it again" in page
     assert post(client, "/t/E1/seating/2/publish", page="/t/E1/seating").status_code == 302
     assert 'id="reseated-2"' not in client.get(clock).get_data(as_text=True)
+
+
+def test_every_clock_button_records_its_event():
+    """The clock page's buttons are the actions the API has (each one's event made once:
+    services.clock_commands.ACTION_EVENTS)."""
+    assert list(ACTIONS) == list(ACTION_EVENTS)
 
 
 def test_a_player_withdraws_from_the_seating_page(event):
