@@ -101,6 +101,19 @@ def _write(method: str, rule: str, body: type | None, *, status: int = 200, requ
                              duplicates=duplicates)
 
 
+def _view(rule: str, query: type | None = None):
+    """A read: ``GET`` *rule* (with the *query* schema's parameters, if any), answered 200; a
+    token needed unless reads are public (the view checks, :func:`_read`)."""
+
+    def decorator(view):
+        view = blp.doc(security=MAYBE_BEARER)(blp.response(200, AnySchema)(view))
+        if query is not None:
+            view = blp.arguments(query, location="query")(view)
+        return blp.get(rule)(view)
+
+    return decorator
+
+
 # --- the event ------------------------------------------------------------------------------
 
 
@@ -126,22 +139,17 @@ def _write(method: str, rule: str, body: type | None, *, status: int = 200, requ
 @blp.alt_response(409, description="代號已用 the id is taken")
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
-    principal = _official()
-    return create_event(data, actor=principal.id)
+    return create_event(data, actor=_official().id)
 
 
-@blp.get("")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("")
 def list_tournaments():
     """賽事清單 Every event with its summary."""
     _read()
     return jsonify({"tournaments": [summary(load(row["id"])) for row in tstore.list_tournaments(get_db())]})
 
 
-@blp.get("/<tid>")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>")
 def get_tournament(tid: str):
     """一場賽事 An event: settings, players, rounds seated, hands, last seq."""
     _read()
@@ -154,13 +162,10 @@ def get_tournament(tid: str):
 @_write("post", "/<tid>/players", PlayersSchema, status=201, duplicates=True)
 def register_players(data: dict, tid: str):
     """報名 Register players and substitutes (替補), all or none."""
-    principal = _official()
-    return register(tid, data, actor=principal.id)
+    return register(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/players")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/players")
 def list_players(tid: str):
     """選手 The players and substitutes."""
     _read()
@@ -173,13 +178,10 @@ def list_players(tid: str):
 @_write("post", "/<tid>/schedule", ScheduleRequestSchema, status=201, duplicates=True)
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
-    principal = _official()
-    return schedule_event(tid, data, actor=principal.id)
+    return schedule_event(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/schedule")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/schedule")
 def get_schedule(tid: str):
     """賽程 The rounds seated and their quality (repeats, wind balance: ``check_schedule``)."""
     _read()
@@ -191,21 +193,17 @@ def get_schedule(tid: str):
 @_write("put", f"/<tid>/rounds/<{INT}:round_no>", RoundSeatsSchema)
 def seat_round(data: dict, tid: str, round_no: int):
     """手動排座 Seat a round by hand (until it has results)."""
-    principal = _official()
-    return seat_round_for(tid, round_no, data, actor=principal.id)
+    return seat_round_for(tid, round_no, data, actor=_official().id)
 
 
 @_write("post", f"/<tid>/rounds/<{INT}:round_no>/by-standings", ByStandingsSchema, required=False)
 def seat_round_by_standings(data: dict, tid: str, round_no: int):
     """依成績排座 Seat a (final) round by the standings (R-tour-28): the top four at table 1, and
     so on (``rounds``: the rounds ranked by, default every round before; ``tie_breaks``)."""
-    principal = _official()
-    return seat_by_standings(tid, round_no, data, actor=principal.id)
+    return seat_by_standings(tid, round_no, data, actor=_official().id)
 
 
-@blp.get(f"/<tid>/rounds/<{INT}:round_no>")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view(f"/<tid>/rounds/<{INT}:round_no>")
 def get_round(tid: str, round_no: int):
     """一輪 A round: its tables, each 將's seats (after 搬風) and the 定莊."""
     _read()
@@ -219,15 +217,13 @@ def get_round(tid: str, round_no: int):
 @_write("post", f"/<tid>/rounds/<{INT}:round_no>/substitutes", SubstituteSchema, status=201, duplicates=True)
 def seat_substitute(data: dict, tid: str, round_no: int):
     """替補入座 A registered substitute takes a round's 替補 seat."""
-    principal = _official()
-    return substitute_for(tid, round_no, data, actor=principal.id)
+    return substitute_for(tid, round_no, data, actor=_official().id)
 
 
 @_write("post", "/<tid>/withdrawals", WithdrawalSchema, status=201)
 def withdraw(data: dict, tid: str):
     """退賽 A player withdraws before a round: later rounds re-seated (``reseat``), earlier ones kept."""
-    principal = _official()
-    return withdraw_for(tid, data, actor=principal.id)
+    return withdraw_for(tid, data, actor=_official().id)
 
 
 @_write("post", "/<tid>/players/<player_id>/team", TeamChangeSchema, status=201)
@@ -236,8 +232,8 @@ def change_player_team(data: dict, tid: str, player_id: str):
     """改隊伍 A player's team set, changed or cleared (R-tour-32): a ``TeamChanged`` record with the
     reason: every round (``from_round`` null, the registration corrected) or from ``from_round`` on (a
     move: the rounds before stay with the team he played them for). 409 for a player not registered."""
-    principal = _official()
-    return change_team(tid, player_id, data["team"], data["reason"], actor=principal.id, from_round=data["from_round"])
+    return change_team(tid, player_id, data["team"], data["reason"], actor=_official().id,
+                       from_round=data["from_round"])
 
 
 # --- 搬風 and 定莊 ---------------------------------------------------------------------------------
@@ -249,8 +245,7 @@ def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     """搬風與定莊 The seats of a 將 (``seat.banfeng``) and its first dealer (``seat.dealer``):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
     second 將 a draw repeating the previous order is redrawn."""
-    principal = _official()
-    return draw_for(tid, round_no, table, match, data, actor=principal.id)
+    return draw_for(tid, round_no, table, match, data, actor=_official().id)
 
 
 # --- results ---------------------------------------------------------------------------------------
@@ -270,8 +265,7 @@ HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}
 def record_hand(data: dict, tid: str):
     """記錄一盤 A hand's payments and wins typed in (HandRecorded): they must agree with the wins'
     台 and the stakes (tournament.typed), or be entered as a house arrangement with its reason."""
-    principal = _official()
-    return record_typed(tid, data, actor=principal.id)
+    return record_typed(tid, data, actor=_official().id)
 
 
 @_write("post", "/<tid>/hands/entry", EntryResultSchema, status=201, duplicates=True)
@@ -280,14 +274,10 @@ def record_hand(data: dict, tid: str):
 def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
-    principal = _official()
-    return post_entry(tid, data, actor=principal.id)
+    return post_entry(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/hands")
-@blp.arguments(HandsQuerySchema, location="query")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/hands", HandsQuerySchema)
 def list_hands(query: dict, tid: str):
     """成績 The hands in effect (corrections applied, reverted records left out), players by seat;
     ``?round=&table=`` to narrow."""
@@ -306,13 +296,10 @@ HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 @_write("post", HAND + "/corrections", CorrectionSchema, status=201, duplicates=True)
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
-    principal = _official()
-    return post_correction(tid, (r, t, m, h), data, actor=principal.id)
+    return post_correction(tid, (r, t, m, h), data, actor=_official().id)
 
 
-@blp.get(HAND + "/audit")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view(HAND + "/audit")
 def hand_audit(tid: str, r: int, t: int, m: int, h: int):
     """稽核紀錄 Every record about a hand: who, when, why, and whether it is in effect."""
     _read()
@@ -326,8 +313,7 @@ def hand_audit(tid: str, r: int, t: int, m: int, h: int):
 @_write("post", "/<tid>/reverts", RevertSchema, status=201, duplicates=True)
 def revert(data: dict, tid: str):
     """撤銷 Revert a hand record, a correction or a revert (Reverted, with the reason)."""
-    principal = _official()
-    return revert_for(tid, data, actor=principal.id)
+    return revert_for(tid, data, actor=_official().id)
 
 
 # --- referee tables ----------------------------------------------------------------------------------
@@ -375,9 +361,7 @@ def link_table(data: dict, tid: str):
     return written
 
 
-@blp.get("/<tid>/links")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/links")
 def list_links(tid: str):
     """裁判桌連結 The referee tables linked to (round, table, 將)."""
     _read()
@@ -463,10 +447,7 @@ def get_team_standings(query: dict, tid: str):
     return jsonify({"tie_breaks": [c.name.lower() for c in chain], "teams": [_team_standing(s) for s in rows]})
 
 
-@blp.get("/<tid>/advancement")
-@blp.arguments(AdvancementQuerySchema, location="query")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/advancement", AdvancementQuerySchema)
 def get_advancement(query: dict, tid: str):
     """晉級 四取一 (``take=1``) / 四取二 (``take=2``) per table of a round, by that round's totals."""
     _read()
@@ -486,14 +467,10 @@ def get_advancement(query: dict, tid: str):
 def decide_cut(data: dict, tid: str):
     """晉級同分裁定 An official decides a tie at the 四取一 / 四取二 cut that the tie-break chain
     could not break (R-tour-10): who of the tied players goes on, with the reason (CutDecided)."""
-    principal = _official()
-    return decide_cut_for(tid, data, actor=principal.id)
+    return decide_cut_for(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/log")
-@blp.arguments(LogQuerySchema, location="query")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/log", LogQuerySchema)
 def get_log(query: dict, tid: str):
     """事件紀錄 The event log (the truth every view is replayed from)."""
     _read()
@@ -502,9 +479,7 @@ def get_log(query: dict, tid: str):
                     "records": [record_dict(r) for r in loaded.records if r.seq > query["after"]]})
 
 
-@blp.get("/<tid>/balance")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/balance")
 def get_balance(tid: str):
     """收支檢查 Every hand, 將 and table sums to zero (``check_balances``)."""
     _read()
