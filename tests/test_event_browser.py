@@ -118,10 +118,7 @@ def test_a_48_player_event_from_setup_to_printed_standings(chromium, service):
         context = record["context"]
         page = context.new_page()
         # --- setup: the event, 48 players in 12 teams, one moved ------------------------------------
-        page.goto(base + "/t/new")
-        page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-        page.wait_for_url(base + "/t/new")
+        browser_kit.sign_in(page, base, "/t/new", service["secret"])
         for field, value in (("id", TID), ("name", "全國四十八人團體賽"), ("rounds", str(ROUNDS)),
                              ("matches_per_round", "1"), ("round_minutes", "60"), ("time_zone", "Asia/Taipei")):
             page.fill(f"#{field}", value)
