@@ -27,7 +27,8 @@ from penalties.adjudicator import adjudicate_hands
 from referee.events import PROTOCOL_VERSION, Mode
 from referee.ruleset import Ruleset
 
-bp = Blueprint("adjudications", __name__, url_prefix="/api/v1", description="裁判 Adjudication of event streams (issue #4)")
+bp = Blueprint("adjudications", __name__, url_prefix="/api/v1",
+               description="裁判 Adjudication of event streams (issue #4)")
 auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)
 
 _MODES = {m.value: m for m in Mode}
@@ -58,10 +59,11 @@ def _mode(value: Any) -> Mode | None:
 
 
 @bp.post("/adjudications")
-@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, mode, names}）"
+@bp.doc(security=MAYBE_BEARER,
+        description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, mode, names}）"
         "逐一判定，並給出本盤結果、收付與下一盤莊家。A whole stream (JSON Lines, an array of events, or "
-        "{events, ruleset, params, mode, names}: names = the 4 seats' players, seat 0 first, named in the words) in: a verdict per event, the irregularities with their clauses, "
-        "the outcome, payments and next dealer out.")
+        "{events, ruleset, params, mode, names}: names = the 4 seats' players, seat 0 first, named in the words) in: "
+        "a verdict per event, the irregularities with their clauses, the outcome, payments and next dealer out.")
 @auth.read_access("tools")
 def post_adjudications():
     """裁判一整段事件流 Adjudicate a whole stream: verdicts, irregularities, outcome."""

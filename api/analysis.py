@@ -7,21 +7,19 @@ calculator page 「聽牌了嗎？」 calls too: web/tools.py).
 from __future__ import annotations
 
 from flask import jsonify
-from marshmallow import INCLUDE, Schema, fields
+from marshmallow import fields
 
 from api import auth
 from api.openapi import MAYBE_BEARER, Blueprint
 from services.analysis import AnalyzeSchema, analysis_report
+from services.schemas import OpenSchema
 
 bp = Blueprint("analysis", __name__, url_prefix="/api/v1", description="手牌分析 Hand analysis (issue #2)")
 auth.guard(bp, area="tools")  # auth first: the token checked before the body is read (issue #12 item 5)
 
 
-class AnalysisReportSchema(Schema):
+class AnalysisReportSchema(OpenSchema):
     """分析結果 The analysis report (more members than shown: see docs)."""
-
-    class Meta:
-        unknown = INCLUDE
 
     winning = fields.Boolean(metadata={"description": "是否胡牌 a winning hand"})
     waits = fields.List(fields.Dict(), metadata={"description": "聽牌與聽型 waits with their shapes"})

@@ -255,7 +255,8 @@ def tokens_revoke(token_id: int) -> None:
 def init_app(app: Flask) -> None:
     database = app.config["DATABASE"]
     app.extensions["mjref.token_cache"] = _TokenCache(
-        float(app.config.get("TOKEN_CACHE_SECONDS", 10)), None if is_postgres(database) else revocation_marker(database),
+        float(app.config.get("TOKEN_CACHE_SECONDS", 10)),
+        None if is_postgres(database) else revocation_marker(database),
         in_database=is_postgres(database))
 
 

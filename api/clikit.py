@@ -73,7 +73,8 @@ def stream_ruleset_options(command: Callable) -> Callable:
     or ``--set`` the command receives ``ruleset=None``, meaning the profile each
     ``hand_start`` names."""
 
-    @click.option("--ruleset", "profile", default=None, help="規則組 ruleset profile (default: the one hand_start names)")
+    @click.option("--ruleset", "profile", default=None,
+                  help="規則組 ruleset profile (default: the one hand_start names)")
     @click.option("--set", "overrides", multiple=True, metavar="NAME=VALUE", help="覆寫參數 override a parameter")
     @functools.wraps(command)
     def wrapper(*args, profile: str | None, overrides: tuple[str, ...], **kwargs):

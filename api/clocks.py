@@ -29,16 +29,13 @@ from __future__ import annotations
 
 from flask import jsonify
 
-from services.clock_commands import (
-    clock_now, configure, current_round, load_clock, next_round, official_action, scheduler_view, status,
-)
+from services.clock_commands import act, clock_now, configure, load_clock, scheduler_view, status
 from services.clock_schemas import (
     ClockSettingsSchema, ClockStatusSchema, ExtraTimeSchema, PauseSchema, PublishedSeatingSchema, ReportSchema,
     ResumeSchema, RoundArgSchema,
 )
 from api import auth, idempotency
-from api.openapi import BEARER, MAYBE_BEARER, Blueprint
-from tournament.clock import ClockPaused, ClockResumed, ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
+from api.openapi import MAYBE_BEARER, Blueprint
 from tournament.events import EventState
 from referee.tiles import Wind
 
@@ -50,8 +47,10 @@ auth.guard(blp)  # auth first: officials, checked before the body is read (issue
 # --- views --------------------------------------------------------------------------------
 
 
-#: a write: ``Idempotency-Key`` read, checked and documented (:mod:`api.idempotency`)
-_idempotent = idempotency.documented(blp)
+def _write(method: str, rule: str, body: type, *, required: bool = True):
+    """A clock write: answered with the clock's status; ``Idempotency-Key`` read, checked and
+    documented (:func:`api.idempotency.write`)."""
+    return idempotency.write(blp, method, rule, body, ClockStatusSchema, required=required)
 
 
 def _actor() -> int:
@@ -59,16 +58,11 @@ def _actor() -> int:
     return auth.require("official", "admin").id
 
 
-@blp.put("/<tournament_id>/clock")
-@blp.arguments(ClockSettingsSchema, required=False)  # no body: every setting its default
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("put", "/<tournament_id>/clock", ClockSettingsSchema, required=False)  # no body: every setting its default
 def configure_clock(data: dict, tournament_id: str):
     """設定賽事時鐘 Set the clock (official): start times, round length, at-time policy, reminders,
     auto-close, publication. Setting it again applies from then on."""
-    principal = auth.require("official", "admin")
-    return configure(tournament_id, data, actor=principal.id)
+    return configure(tournament_id, data, actor=_actor())
 
 
 @blp.get("/<tournament_id>/clock")
@@ -88,92 +82,55 @@ def _status_response(tournament_id: str):
     return jsonify(body)
 
 
-@blp.post("/<tournament_id>/clock/start")
-@blp.arguments(RoundArgSchema, required=False)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/start", RoundArgSchema, required=False)
 def start_round(data: dict, tournament_id: str):
     """開始一輪 Start a round now (official; default: the next round)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: RoundStarted(next_round(s, data["round"]), at))
+    return act(tournament_id, "start", data, actor=_actor())
 
 
-@blp.post("/<tournament_id>/clock/call-time")
-@blp.arguments(RoundArgSchema, required=False)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/call-time", RoundArgSchema, required=False)
 def call_time(data: dict, tournament_id: str):
     """宣布時間到 Call time now (official; the clock's at-time policy applies)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: TimeCalled(current_round(s, data["round"]), at,
-                                                                     s.settings.at_time))
+    return act(tournament_id, "call-time", data, actor=_actor())
 
 
-@blp.post("/<tournament_id>/clock/reports")
-@blp.arguments(ReportSchema)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/reports", ReportSchema)
 def report_table(data: dict, tournament_id: str):
     """回報完賽 A table has finished the round (official / the table's scorer through an official token)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: TableReported(current_round(s, data["round"]),
-                                                                        data["table"], at))
+    return act(tournament_id, "report", data, actor=_actor())
 
 
-@blp.post("/<tournament_id>/clock/close")
-@blp.arguments(RoundArgSchema, required=False)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/close", RoundArgSchema, required=False)
 def close_round(data: dict, tournament_id: str):
     """結束一輪 Close a round now (official)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: RoundClosed(current_round(s, data["round"]), at))
+    return act(tournament_id, "close", data, actor=_actor())
 
 
-@blp.post("/<tournament_id>/clock/publish")
-@blp.arguments(RoundArgSchema, required=False)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/publish", RoundArgSchema, required=False)
 def publish_seating(data: dict, tournament_id: str):
     """公布座位 Publish a round's seating now (official; default: the next round)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: SeatingPublished(next_round(s, data["round"]), at))
+    return act(tournament_id, "publish", data, actor=_actor())
 
 
-@blp.post("/<tournament_id>/clock/extra-time")
-@blp.arguments(ExtraTimeSchema)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/extra-time", ExtraTimeSchema)
 def extra_time(data: dict, tournament_id: str):
     """延長時間 Extra time (official, R-tour-27): for every table (no ``table``; before time is
     called), or for one table held up by a dispute (it may start hands until its own later time)."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: ExtraTime(
-        current_round(s, data["round"]), data["minutes"] * 60, at, data["table"], data["reason"]))
+    return act(tournament_id, "extra-time", data, actor=_actor())
 
 
-@blp.post("/<tournament_id>/clock/pause")
-@blp.arguments(PauseSchema)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/pause", PauseSchema)
 def pause_clock(data: dict, tournament_id: str):
     """暫停計時 Pause the round's time for the whole hall (official, R-tour-29; a reason: 停電, a
     hall-wide dispute): time, reminders and auto-close fall later by the pause. Refused (409,
     ``round``) before the round starts, once time is called, or when already paused."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: ClockPaused(
-        current_round(s, data["round"]), at, data["reason"]))
+    return act(tournament_id, "pause", data, actor=_actor())
 
 
-@blp.post("/<tournament_id>/clock/resume")
-@blp.arguments(ResumeSchema, required=False)
-@blp.response(200, ClockStatusSchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tournament_id>/clock/resume", ResumeSchema, required=False)
 def resume_clock(data: dict, tournament_id: str):
     """恢復計時 The paused round's time runs again (official, R-tour-29); 409 (``round``) when not paused."""
-    return official_action(tournament_id, actor=_actor(), make=lambda s, at: ClockResumed(
-        current_round(s, data["round"]), at, data["reason"]))
+    return act(tournament_id, "resume", data, actor=_actor())
 
 
 @blp.get("/<tournament_id>/seating/published")

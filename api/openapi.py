@@ -44,10 +44,12 @@ class ProblemSchema(Schema):
     type = fields.String(required=True, metadata={"description": "問題種類 URI, e.g. urn:mjref:problem:seq_gap"})
     title = fields.String(required=True, metadata={"description": "標題 title, zh-TW then English"})
     status = fields.Integer(required=True, metadata={"description": "HTTP status"})
-    code = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "穩定代碼 stable ASCII code"})
+    code = fields.String(required=True, validate=validate.Length(min=1),
+                         metadata={"description": "穩定代碼 stable ASCII code"})
     field = fields.String(required=True, allow_none=True, metadata={"description": "出錯的欄位 the field at fault"})
     detail = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "English reason"})
-    detail_zh = fields.String(required=True, validate=validate.Length(min=1), metadata={"description": "中文說明 zh-TW reason"})
+    detail_zh = fields.String(required=True, validate=validate.Length(min=1),
+                              metadata={"description": "中文說明 zh-TW reason"})
     errors = fields.Dict(metadata={"description": "每個欄位的錯誤 every invalid field"})
     expected_seq = fields.Integer(metadata={"description": "409: 應收到的 seq the seq expected next"})
     expected_hand = fields.Integer(metadata={"description": "409: 應收到的 hand the hand expected"})

@@ -17,12 +17,13 @@ the table's totals are recomputed; the answer shows them.
 from __future__ import annotations
 
 from flask import jsonify
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
 from api import auth
 from services.live import MAX_INT
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint
 from services.problems import not_found
+from services.schemas import OpenSchema
 from services.live import service
 from services.overrides import OverrideRequestSchema
 from store import get_db
@@ -32,10 +33,7 @@ blp = Blueprint("overrides", __name__, url_prefix="/api/v1", description="裁定
 auth.guard(blp)  # auth first: officials, checked before the body is read (issue #12 item 5)
 
 
-class RulingSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class RulingSchema(OpenSchema):
     table = fields.String()
     hand = fields.Integer()
     id = fields.String()
@@ -59,10 +57,7 @@ class RulingQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["standing", "overruled", "amended"]))
 
 
-class OverrideSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class OverrideSchema(OpenSchema):
     event_id = fields.Integer()
     table = fields.String()
     hand = fields.Integer()

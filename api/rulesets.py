@@ -9,22 +9,19 @@ from __future__ import annotations
 import json
 
 from flask import jsonify, request
-from marshmallow import INCLUDE, Schema, fields
+from marshmallow import Schema, fields
 
 from api import auth, intake
 from api.openapi import MAYBE_BEARER, Blueprint
 from services.problems import not_found
-from services.schemas import params_query_parameters, profile_property
+from services.schemas import OpenSchema, params_query_parameters, profile_property
 from referee.ruleset import Ruleset, available_profiles, profile_info
 
 bp = Blueprint("rulesets", __name__, url_prefix="/api/v1/rulesets", description="規則組 Rulesets (issue #2)")
 auth.guard(bp)  # a token given must be valid, checked first (issue #12 item 5)
 
 
-class ProfileSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class ProfileSchema(OpenSchema):
     profile = fields.String()
     extends = fields.String(allow_none=True)
     title_zh = fields.String()

@@ -51,7 +51,8 @@ def rulings_document(source: Any, ruleset: Ruleset | None = None, mode: Mode | N
 
 
 @bp.post("/rulings")
-@bp.doc(security=MAYBE_BEARER, description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, names}）的罰則裁定與最終收付。"
+@bp.doc(security=MAYBE_BEARER,
+        description="一整段事件流（JSON Lines、事件陣列或 {events, ruleset, params, names}）的罰則裁定與最終收付。"
         " A whole stream (JSON Lines, an array of events, or {events, ruleset, params, names}: names = the 4 seats'"
         " players, seat 0 first, named in the words) in; rulings and the final payments out.")
 @auth.read_access("tools")

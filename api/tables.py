@@ -26,14 +26,15 @@ import re
 import click
 from flask import Flask, current_app, jsonify, request
 from flask.cli import AppGroup
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
 from api import auth, intake
 from api.clikit import emit
+from services.schemas import OpenSchema
 from services.seat_names import table_names
-from services.live import (FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, RevocationsMoved, replay_hand, service,
-                           table_totals)
+from services.live import (FIRST_HAND, FIRST_SEQ, MAX_BATCH, MAX_INT, LiveService, RevocationsMoved, replay_hand,
+                           service, table_totals)
 from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
 from services.problems import ApiProblem, bad_request, not_found
 from services.schemas import params_property, profile_property
@@ -70,10 +71,7 @@ class CreateTableSchema(Schema):
                                metadata={"description": "賽事 tournament id (an existing one: else 404)"})
 
 
-class TableSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class TableSchema(OpenSchema):
     id = fields.String()
     name = fields.String()
     mode = fields.String()
@@ -99,16 +97,14 @@ class TableListSchema(Schema):
     tables = fields.List(fields.Nested(TableSchema))
 
 
-class EventSchema(Schema):
+class EventSchema(OpenSchema):
     """一個事件 One event of the protocol (docs/protocol.md); which fields a type uses is
     checked by the referee's reader, naming the field at fault."""
 
-    class Meta:
-        unknown = INCLUDE
-
     type = fields.String(required=True, validate=validate.OneOf([t.wire for t in EventType]))
     hand = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "盤號 hand"})
-    seq = fields.Integer(required=True, validate=validate.Range(0, MAX_INT), metadata={"description": "序號 within the hand"})
+    seq = fields.Integer(required=True, validate=validate.Range(0, MAX_INT),
+                         metadata={"description": "序號 within the hand"})
     ts = fields.Integer(validate=validate.Range(min=0), metadata={"description": "時間 ms"})
     table = fields.String(validate=TABLE_ID, metadata={"description": "桌號（可省略；須與網址相同）"})
     seat = fields.Integer(validate=validate.Range(0, 3))
@@ -124,10 +120,7 @@ class EventBatchSchema(Schema):
     events = fields.List(fields.Nested(EventSchema), required=True, validate=validate.Length(min=1, max=MAX_BATCH))
 
 
-class EventAnswerSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class EventAnswerSchema(OpenSchema):
     hand = fields.Integer()
     seq = fields.Integer()
     verdict = fields.String(metadata={"description": "accepted / rejected / irregular"})
@@ -153,10 +146,7 @@ class HistoryQuerySchema(Schema):
     stream = fields.String(load_default="play", validate=validate.OneOf(["play", "official", "all"]))
 
 
-class LoggedEventSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class LoggedEventSchema(OpenSchema):
     id = fields.Integer()
     stream = fields.String()
     hand = fields.Integer()
@@ -173,10 +163,7 @@ class HistorySchema(Schema):
     events = fields.List(fields.Nested(LoggedEventSchema))
 
 
-class HandSummarySchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class HandSummarySchema(OpenSchema):
     hand = fields.Integer()
     events = fields.Integer()
     first_seq = fields.Integer()
@@ -192,10 +179,7 @@ class HandListSchema(Schema):
     totals = fields.List(fields.Integer())
 
 
-class HandDetailSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class HandDetailSchema(OpenSchema):
     table = fields.String()
     hand = fields.Integer()
     events = fields.List(fields.Nested(LoggedEventSchema))
@@ -207,13 +191,11 @@ class HandDetailSchema(Schema):
 
 
 class ReplayQuerySchema(Schema):
-    upto = fields.Integer(validate=validate.Range(0, MAX_INT), metadata={"description": "重播到此 seq replay up to this seq"})
+    upto = fields.Integer(validate=validate.Range(0, MAX_INT),
+                          metadata={"description": "重播到此 seq replay up to this seq"})
 
 
-class ReplaySchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class ReplaySchema(OpenSchema):
     table = fields.String()
     hand = fields.Integer()
     answers = fields.List(fields.Dict())
@@ -223,10 +205,7 @@ class ReplaySchema(Schema):
     rulings = fields.List(fields.Dict())
 
 
-class StateSchema(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+class StateSchema(OpenSchema):
     table = fields.String()
     hand = fields.Integer(allow_none=True)
     seq = fields.Integer(allow_none=True)
@@ -259,7 +238,8 @@ def _hand_or_404(table_id: str, hand: int) -> list[dict]:
 @blp.doc(security=BEARER)
 @blp.doc(**links(201, **{name: link(f"/api/v1/tables/{{table_id}}{tail}", method, table_id="$response.body#/id")
                          for name, tail, method in (
-                             ("GetTable", "", "get"), ("PostEvents", "/events", "post"), ("GetEvents", "/events", "get"),
+                             ("GetTable", "", "get"), ("PostEvents", "/events", "post"),
+                             ("GetEvents", "/events", "get"),
                              ("GetState", "/state", "get"), ("GetHands", "/hands", "get"),
                              ("GetRulings", "/rulings", "get"), ("PostOverride", "/overrides", "post"),
                              ("GetOverrides", "/overrides", "get"))}))
@@ -313,9 +293,10 @@ def get_table(table_id: str):
         "description": "一個事件，或 {\"events\": [...]} 一批（全收或全不收）one event, or a batch (all or nothing)",
     },
 )
-@blp.alt_response(409, description="序號缺漏或衝突 a gap or a clash: expected_hand / expected_seq name the position expected")
-@blp.doc(**links(200, **{name: link(f"/api/v1/tables/{{table_id}}/hands/{{hand}}{tail}", "get", table_id="$request.path.table_id",
-                                    hand="$response.body#/results/0/hand")
+@blp.alt_response(409, description="序號缺漏或衝突 a gap or a clash: "
+                                   "expected_hand / expected_seq name the position expected")
+@blp.doc(**links(200, **{name: link(f"/api/v1/tables/{{table_id}}/hands/{{hand}}{tail}", "get",
+                                    table_id="$request.path.table_id", hand="$response.body#/results/0/hand")
                          for name, tail in (("GetHand", ""), ("ReplayHand", "/replay"))}))
 def post_events(table_id: str):
     """即時事件 Live ingest: one event or a batch; each event's verdict and any rulings.

@@ -57,7 +57,8 @@ def match_state(tid: str, round_no: int, table: int, match: int):
                     describe_zh=f"莊家 {dealer} 號座" + (f"，連 {streak}" if streak else ""))
     else:
         body.update(over=None, round_wind=None, round_wind_zh=None, dealer=None, streak=None,
-                    describe_zh="尚未定莊，無從得知莊家" if not hands else "無從得知莊家（未定莊，前一盤未以台數項目輸入）")
+                    describe_zh="尚未定莊，無從得知莊家" if not hands
+                    else "無從得知莊家（未定莊，前一盤未以台數項目輸入）")
     return jsonify(body)
 
 

@@ -1,35 +1,35 @@
 """Tournaments (issue #7): every write an event appended to the tournament's log.
 
-=============================================================  ===============  ==========================================
-``POST /api/v1/tournaments``                                    official         create an event (EventCreated)
-``GET  /api/v1/tournaments``                                    ``tournaments``  list, each with its summary
-``GET  /api/v1/tournaments/{id}``                               ``tournaments``  settings and state summary
-``POST /api/v1/tournaments/{id}/players``                       official         register players / 替補 (batch)
-``GET  /api/v1/tournaments/{id}/players``                       ``tournaments``  the players
-``POST /api/v1/tournaments/{id}/schedule``                      official         make the schedule, seat its rounds
-``GET  /api/v1/tournaments/{id}/schedule``                      ``tournaments``  the rounds seated and their quality
-``PUT  /api/v1/tournaments/{id}/rounds/{r}``                    official         seat a round by hand
-``POST /api/v1/tournaments/{id}/rounds/{r}/by-standings``       official         seat a round by the standings
-``GET  /api/v1/tournaments/{id}/rounds/{r}``                    ``tournaments``  a round: tables, each 將's seats
-``POST /api/v1/tournaments/{id}/rounds/{r}/substitutes``        official         a 替補 takes a substitute's seat
-``POST /api/v1/tournaments/{id}/withdrawals``                   official         a player withdraws; later rounds re-seated
-``POST /api/v1/tournaments/{id}/players/{pid}/team``            official         a player's team set, changed or cleared
-``POST …/rounds/{r}/tables/{t}/matches/{m}/draw``               official         搬風 and 定莊 (recorded or generated)
-``POST /api/v1/tournaments/{id}/hands``                         official         a hand's payments and wins typed in
-``POST /api/v1/tournaments/{id}/hands/entry``                   official         a scorer's entry by 台 items
-``GET  /api/v1/tournaments/{id}/hands``                         ``tournaments``  the hands in effect
-``POST …/hands/{r}/{t}/{m}/{h}/corrections``                    official         correct a hand (with a reason)
-``GET  …/hands/{r}/{t}/{m}/{h}/audit``                          ``tournaments``  who recorded, corrected, reverted: when, why
-``POST /api/v1/tournaments/{id}/reverts``                       official         revert a hand record, correction or revert
-``POST /api/v1/tournaments/{id}/links``                         official         link a referee table to (round, table, 將)
-``GET  /api/v1/tournaments/{id}/links``                         ``tournaments``  the links
-``POST /api/v1/tournaments/{id}/sync``                          official         record the linked tables' closed hands
-``GET  /api/v1/tournaments/{id}/standings``                     ``tournaments``  standings (``?format=csv``), tie-break chain
-``GET  /api/v1/tournaments/{id}/standings/teams``               ``tournaments``  team standings (R-tour-30, ``?format=csv``)
-``GET  /api/v1/tournaments/{id}/advancement``                   ``tournaments``  四取一 / 四取二 of a round
-``GET  /api/v1/tournaments/{id}/log``                           ``tournaments``  the event log
-``GET  /api/v1/tournaments/{id}/balance``                       ``tournaments``  every hand, 將 and table sums to zero
-=============================================================  ===============  ==========================================
+=========================================================  ===============  ============================================
+``POST /api/v1/tournaments``                               official         create an event (EventCreated)
+``GET  /api/v1/tournaments``                               ``tournaments``  list, each with its summary
+``GET  /api/v1/tournaments/{id}``                          ``tournaments``  settings and state summary
+``POST /api/v1/tournaments/{id}/players``                  official         register players / 替補 (batch)
+``GET  /api/v1/tournaments/{id}/players``                  ``tournaments``  the players
+``POST /api/v1/tournaments/{id}/schedule``                 official         make the schedule, seat its rounds
+``GET  /api/v1/tournaments/{id}/schedule``                 ``tournaments``  the rounds seated and their quality
+``PUT  /api/v1/tournaments/{id}/rounds/{r}``               official         seat a round by hand
+``POST /api/v1/tournaments/{id}/rounds/{r}/by-standings``  official         seat a round by the standings
+``GET  /api/v1/tournaments/{id}/rounds/{r}``               ``tournaments``  a round: tables, each 將's seats
+``POST /api/v1/tournaments/{id}/rounds/{r}/substitutes``   official         a 替補 takes a substitute's seat
+``POST /api/v1/tournaments/{id}/withdrawals``              official         a player withdraws; later rounds re-seated
+``POST /api/v1/tournaments/{id}/players/{pid}/team``       official         a player's team set, changed or cleared
+``POST …/rounds/{r}/tables/{t}/matches/{m}/draw``          official         搬風 and 定莊 (recorded or generated)
+``POST /api/v1/tournaments/{id}/hands``                    official         a hand's payments and wins typed in
+``POST /api/v1/tournaments/{id}/hands/entry``              official         a scorer's entry by 台 items
+``GET  /api/v1/tournaments/{id}/hands``                    ``tournaments``  the hands in effect
+``POST …/hands/{r}/{t}/{m}/{h}/corrections``               official         correct a hand (with a reason)
+``GET  …/hands/{r}/{t}/{m}/{h}/audit``                     ``tournaments``  who recorded, corrected, reverted: when, why
+``POST /api/v1/tournaments/{id}/reverts``                  official         revert a hand record, correction or revert
+``POST /api/v1/tournaments/{id}/links``                    official         link a referee table to (round, table, 將)
+``GET  /api/v1/tournaments/{id}/links``                    ``tournaments``  the links
+``POST /api/v1/tournaments/{id}/sync``                     official         record the linked tables' closed hands
+``GET  /api/v1/tournaments/{id}/standings``                ``tournaments``  standings (``?format=csv``), tie-break chain
+``GET  /api/v1/tournaments/{id}/standings/teams``          ``tournaments``  team standings (R-tour-30, ``?format=csv``)
+``GET  /api/v1/tournaments/{id}/advancement``              ``tournaments``  四取一 / 四取二 of a round
+``GET  /api/v1/tournaments/{id}/log``                      ``tournaments``  the event log
+``GET  /api/v1/tournaments/{id}/balance``                  ``tournaments``  every hand, 將 and table sums to zero
+=========================================================  ===============  ============================================
 
 Errors are problem+json naming the field: a malformed body 400; an event the log refuses
 (does not fold) **409** ``event_refused``, nothing written (:mod:`services.tournament_write`).
@@ -51,16 +51,15 @@ from flask import jsonify
 from api import auth, idempotency
 from services.downloads import csv_download
 from services.idempotency import Duplicate
-from api.openapi import BEARER, MAYBE_BEARER, Blueprint, link, links
+from api.openapi import MAYBE_BEARER, Blueprint, link, links
 from services.live import service as live_service
 from services.problems import ApiProblem, bad_request, not_found
 from services.tournament_results import sync_report
 from services.tournament_schemas import (
-    AdvancementQuerySchema, AnySchema, ByStandingsSchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema, EntryResultSchema,
-    HandsQuerySchema,
-    LinkSchema,
-    LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema, RoundSeatsSchema, ScheduleRequestSchema,
-    StandingsQuerySchema, SubstituteSchema, TeamChangeSchema, TeamStandingsQuerySchema, TypedResultSchema, WithdrawalSchema,
+    AdvancementQuerySchema, AnySchema, ByStandingsSchema, CorrectionSchema, CreateTournamentSchema, CutDecisionSchema,
+    EntryResultSchema, HandsQuerySchema, LinkSchema, LogQuerySchema, MatchDrawSchema, PlayersSchema, RevertSchema,
+    RoundSeatsSchema, ScheduleRequestSchema, StandingsQuerySchema, SubstituteSchema, TeamChangeSchema,
+    TeamStandingsQuerySchema, TypedResultSchema, WithdrawalSchema,
 )
 from services.tournament_commands import (
     change_team, chain_of, create_event, cut_decisions, decide_cut_for, draw_for, encode_draw, last_group, player_dict,
@@ -93,19 +92,32 @@ def _read() -> None:
     auth.check_read("tournaments")
 
 
-#: a write: ``Idempotency-Key`` read, checked and documented (:mod:`api.idempotency`)
-_idempotent = idempotency.documented(blp)
-#: a write whose request names its effect: a resend of it is answered as a duplicate (200)
-_idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
+def _write(method: str, rule: str, body: type | None, *, status: int = 200, required: bool = True,
+           duplicates: bool = False):
+    """An official's write, answered with what it recorded: ``Idempotency-Key`` read, checked and
+    documented (:func:`api.idempotency.write`); *duplicates* for a write whose request names its
+    effect: a resend of it is answered as a duplicate (200)."""
+    return idempotency.write(blp, method, rule, body, AnySchema, status=status, required=required,
+                             duplicates=duplicates)
+
+
+def _view(rule: str, query: type | None = None):
+    """A read: ``GET`` *rule* (with the *query* schema's parameters, if any), answered 200; a
+    token needed unless reads are public (the view checks, :func:`_read`)."""
+
+    def decorator(view):
+        view = blp.doc(security=MAYBE_BEARER)(blp.response(200, AnySchema)(view))
+        if query is not None:
+            view = blp.arguments(query, location="query")(view)
+        return blp.get(rule)(view)
+
+    return decorator
 
 
 # --- the event ------------------------------------------------------------------------------
 
 
-@blp.post("")
-@blp.arguments(CreateTournamentSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "", CreateTournamentSchema, status=201, duplicates=True)
 @blp.doc(**links(201, **{
     name: link(f"/api/v1/tournaments/{{{param}}}{tail}", method, **{param: "$response.body#/id"})
     for name, param, tail, method in (
@@ -114,34 +126,30 @@ _idempotent_or_duplicate = idempotency.documented(blp, duplicates=True)
         ("GetSchedule", "tid", "/schedule", "get"), ("PostWithdrawal", "tid", "/withdrawals", "post"),
         ("PostHand", "tid", "/hands", "post"), ("PostEntry", "tid", "/hands/entry", "post"),
         ("GetHands", "tid", "/hands", "get"), ("PostRevert", "tid", "/reverts", "post"),
-        ("PostLink", "tid", "/links", "post"), ("GetLinks", "tid", "/links", "get"), ("PostSync", "tid", "/sync", "post"),
+        ("PostLink", "tid", "/links", "post"), ("GetLinks", "tid", "/links", "get"),
+        ("PostSync", "tid", "/sync", "post"),
         ("GetStandings", "tid", "/standings", "get"),
         ("GetTeamStandings", "tid", "/standings/teams", "get"), ("GetLog", "tid", "/log", "get"),
         ("GetBalance", "tid", "/balance", "get"), ("PutClock", "tournament_id", "/clock", "put"),
         ("GetClock", "tournament_id", "/clock", "get"), ("StartRound", "tournament_id", "/clock/start", "post"),
-        ("CallTime", "tournament_id", "/clock/call-time", "post"), ("ReportTable", "tournament_id", "/clock/reports", "post"),
+        ("CallTime", "tournament_id", "/clock/call-time", "post"),
+        ("ReportTable", "tournament_id", "/clock/reports", "post"),
         ("CloseRound", "tournament_id", "/clock/close", "post"), ("Publish", "tournament_id", "/clock/publish", "post"),
         ("GetPublished", "tournament_id", "/seating/published", "get"))}))
 @blp.alt_response(409, description="代號已用 the id is taken")
-@_idempotent_or_duplicate
 def create_tournament(data: dict):
     """建立賽事 Create an event (official): rounds, 將 per round, stakes 底/台, ruleset, round time."""
-    principal = _official()
-    return create_event(data, actor=principal.id)
+    return create_event(data, actor=_official().id)
 
 
-@blp.get("")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("")
 def list_tournaments():
     """賽事清單 Every event with its summary."""
     _read()
     return jsonify({"tournaments": [summary(load(row["id"])) for row in tstore.list_tournaments(get_db())]})
 
 
-@blp.get("/<tid>")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>")
 def get_tournament(tid: str):
     """一場賽事 An event: settings, players, rounds seated, hands, last seq."""
     _read()
@@ -151,20 +159,13 @@ def get_tournament(tid: str):
 # --- players ----------------------------------------------------------------------------------
 
 
-@blp.post("/<tid>/players")
-@blp.arguments(PlayersSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/players", PlayersSchema, status=201, duplicates=True)
 def register_players(data: dict, tid: str):
     """報名 Register players and substitutes (替補), all or none."""
-    principal = _official()
-    return register(tid, data, actor=principal.id)
+    return register(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/players")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/players")
 def list_players(tid: str):
     """選手 The players and substitutes."""
     _read()
@@ -174,20 +175,13 @@ def list_players(tid: str):
 # --- schedule and rounds -------------------------------------------------------------------------
 
 
-@blp.post("/<tid>/schedule")
-@blp.arguments(ScheduleRequestSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/schedule", ScheduleRequestSchema, status=201, duplicates=True)
 def make_event_schedule(data: dict, tid: str):
     """排座 Make the schedule (``tournament.schedule.make_schedule``) and seat its rounds (RoundSeated each)."""
-    principal = _official()
-    return schedule_event(tid, data, actor=principal.id)
+    return schedule_event(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/schedule")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/schedule")
 def get_schedule(tid: str):
     """賽程 The rounds seated and their quality (repeats, wind balance: ``check_schedule``)."""
     _read()
@@ -196,32 +190,20 @@ def get_schedule(tid: str):
                     "quality": quality(schedule_of(loaded))})
 
 
-@blp.put(f"/<tid>/rounds/<{INT}:round_no>")
-@blp.arguments(RoundSeatsSchema)
-@blp.response(200, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("put", f"/<tid>/rounds/<{INT}:round_no>", RoundSeatsSchema)
 def seat_round(data: dict, tid: str, round_no: int):
     """手動排座 Seat a round by hand (until it has results)."""
-    principal = _official()
-    return seat_round_for(tid, round_no, data, actor=principal.id)
+    return seat_round_for(tid, round_no, data, actor=_official().id)
 
 
-@blp.post(f"/<tid>/rounds/<{INT}:round_no>/by-standings")
-@blp.arguments(ByStandingsSchema, required=False)
-@blp.response(200, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", f"/<tid>/rounds/<{INT}:round_no>/by-standings", ByStandingsSchema, required=False)
 def seat_round_by_standings(data: dict, tid: str, round_no: int):
     """依成績排座 Seat a (final) round by the standings (R-tour-28): the top four at table 1, and
     so on (``rounds``: the rounds ranked by, default every round before; ``tie_breaks``)."""
-    principal = _official()
-    return seat_by_standings(tid, round_no, data, actor=principal.id)
+    return seat_by_standings(tid, round_no, data, actor=_official().id)
 
 
-@blp.get(f"/<tid>/rounds/<{INT}:round_no>")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view(f"/<tid>/rounds/<{INT}:round_no>")
 def get_round(tid: str, round_no: int):
     """一輪 A round: its tables, each 將's seats (after 搬風) and the 定莊."""
     _read()
@@ -232,101 +214,70 @@ def get_round(tid: str, round_no: int):
     return jsonify(plan_dict(loaded, plan))
 
 
-@blp.post(f"/<tid>/rounds/<{INT}:round_no>/substitutes")
-@blp.arguments(SubstituteSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", f"/<tid>/rounds/<{INT}:round_no>/substitutes", SubstituteSchema, status=201, duplicates=True)
 def seat_substitute(data: dict, tid: str, round_no: int):
     """替補入座 A registered substitute takes a round's 替補 seat."""
-    principal = _official()
-    return substitute_for(tid, round_no, data, actor=principal.id)
+    return substitute_for(tid, round_no, data, actor=_official().id)
 
 
-@blp.post("/<tid>/withdrawals")
-@blp.arguments(WithdrawalSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tid>/withdrawals", WithdrawalSchema, status=201)
 def withdraw(data: dict, tid: str):
     """退賽 A player withdraws before a round: later rounds re-seated (``reseat``), earlier ones kept."""
-    principal = _official()
-    return withdraw_for(tid, data, actor=principal.id)
+    return withdraw_for(tid, data, actor=_official().id)
 
 
-@blp.post("/<tid>/players/<player_id>/team")
-@blp.arguments(TeamChangeSchema)
-@blp.response(201, AnySchema)
+@_write("post", "/<tid>/players/<player_id>/team", TeamChangeSchema, status=201)
 @blp.alt_response(200, description="隊伍已是如此，未記錄 the team is so already: nothing recorded")
-@blp.doc(security=BEARER)
-@_idempotent
 def change_player_team(data: dict, tid: str, player_id: str):
     """改隊伍 A player's team set, changed or cleared (R-tour-32): a ``TeamChanged`` record with the
     reason: every round (``from_round`` null, the registration corrected) or from ``from_round`` on (a
     move: the rounds before stay with the team he played them for). 409 for a player not registered."""
-    principal = _official()
-    return change_team(tid, player_id, data["team"], data["reason"], actor=principal.id, from_round=data["from_round"])
+    return change_team(tid, player_id, data["team"], data["reason"], actor=_official().id,
+                       from_round=data["from_round"])
 
 
 # --- 搬風 and 定莊 ---------------------------------------------------------------------------------
 
 
-@blp.post(f"/<tid>/rounds/<{INT}:round_no>/tables/<{INT}:table>/matches/<{INT}:match>/draw")
-@blp.arguments(MatchDrawSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", f"/<tid>/rounds/<{INT}:round_no>/tables/<{INT}:table>/matches/<{INT}:match>/draw", MatchDrawSchema,
+        status=201, duplicates=True)
 def draw_match(data: dict, tid: str, round_no: int, table: int, match: int):
     """搬風與定莊 The seats of a 將 (``seat.banfeng``) and its first dealer (``seat.dealer``):
     recorded at a physical table (``draws``, ``dealer_dice``) or generated (``seed``); from the
     second 將 a draw repeating the previous order is redrawn."""
-    principal = _official()
-    return draw_for(tid, round_no, table, match, data, actor=principal.id)
+    return draw_for(tid, round_no, table, match, data, actor=_official().id)
 
 
 # --- results ---------------------------------------------------------------------------------------
 
 
 #: a hand recorded: its audit trail, a correction, a revert
-HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}}/{{h}}/{tail}", method, tid="$request.path.tid",
-                     r="$response.body#/key/0", t="$response.body#/key/1", m="$response.body#/key/2",
-                     h="$response.body#/key/3") for name, tail, method in (("GetAudit", "audit", "get"),
-                                                                           ("PostCorrection", "corrections", "post"))},
+HAND_LINKS = {**{name: link(f"/api/v1/tournaments/{{tid}}/hands/{{r}}/{{t}}/{{m}}/{{h}}/{tail}", method,
+                            tid="$request.path.tid", r="$response.body#/key/0", t="$response.body#/key/1",
+                            m="$response.body#/key/2", h="$response.body#/key/3")
+                 for name, tail, method in (("GetAudit", "audit", "get"), ("PostCorrection", "corrections", "post"))},
      "PostRevert": link("/api/v1/tournaments/{tid}/reverts", "post", tid="$request.path.tid")}
 
 
-@blp.post("/<tid>/hands")
-@blp.arguments(TypedResultSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "/<tid>/hands", TypedResultSchema, status=201, duplicates=True)
 @blp.alt_response(409, description="紀錄不合（已記錄、未排座、盤號不連續）the log refuses it")
-@_idempotent_or_duplicate
 @blp.doc(**links(201, **HAND_LINKS))
 def record_hand(data: dict, tid: str):
     """記錄一盤 A hand's payments and wins typed in (HandRecorded): they must agree with the wins'
     台 and the stakes (tournament.typed), or be entered as a house arrangement with its reason."""
-    principal = _official()
-    return record_typed(tid, data, actor=principal.id)
+    return record_typed(tid, data, actor=_official().id)
 
 
-@blp.post("/<tid>/hands/entry")
-@blp.arguments(EntryResultSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "/<tid>/hands/entry", EntryResultSchema, status=201, duplicates=True)
 @blp.alt_response(409, description="紀錄不合 the log refuses it")
-@_idempotent_or_duplicate
 @blp.doc(**links(201, **HAND_LINKS))
 def enter_hand(data: dict, tid: str):
     """計分員輸入 A scorer's entry by 台 items: payments computed by the referee's settlement
     under the event's stakes and ruleset; impossible combinations refused naming the item."""
-    principal = _official()
-    return post_entry(tid, data, actor=principal.id)
+    return post_entry(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/hands")
-@blp.arguments(HandsQuerySchema, location="query")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/hands", HandsQuerySchema)
 def list_hands(query: dict, tid: str):
     """成績 The hands in effect (corrections applied, reverted records left out), players by seat;
     ``?round=&table=`` to narrow."""
@@ -342,20 +293,13 @@ def list_hands(query: dict, tid: str):
 HAND = f"/<tid>/hands/<{INT}:r>/<{INT}:t>/<{INT}:m>/<{INT}:h>"
 
 
-@blp.post(HAND + "/corrections")
-@blp.arguments(CorrectionSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", HAND + "/corrections", CorrectionSchema, status=201, duplicates=True)
 def correct_hand(data: dict, tid: str, r: int, t: int, m: int, h: int):
     """更正 Correct a hand (HandCorrected, with the reason): payments and wins, or a scorer's entry."""
-    principal = _official()
-    return post_correction(tid, (r, t, m, h), data, actor=principal.id)
+    return post_correction(tid, (r, t, m, h), data, actor=_official().id)
 
 
-@blp.get(HAND + "/audit")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view(HAND + "/audit")
 def hand_audit(tid: str, r: int, t: int, m: int, h: int):
     """稽核紀錄 Every record about a hand: who, when, why, and whether it is in effect."""
     _read()
@@ -366,25 +310,16 @@ def hand_audit(tid: str, r: int, t: int, m: int, h: int):
     return jsonify({"key": [r, t, m, h], "trail": audit_dict(loaded, entries)})
 
 
-@blp.post("/<tid>/reverts")
-@blp.arguments(RevertSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/reverts", RevertSchema, status=201, duplicates=True)
 def revert(data: dict, tid: str):
     """撤銷 Revert a hand record, a correction or a revert (Reverted, with the reason)."""
-    principal = _official()
-    return revert_for(tid, data, actor=principal.id)
+    return revert_for(tid, data, actor=_official().id)
 
 
 # --- referee tables ----------------------------------------------------------------------------------
 
 
-@blp.post("/<tid>/links")
-@blp.arguments(LinkSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent_or_duplicate
+@_write("post", "/<tid>/links", LinkSchema, status=201, duplicates=True)
 def link_table(data: dict, tid: str):
     """連結裁判桌 Link a referee table (created with this tournament's id) to a (round, table, 將):
     its closed hands become the 將's hands (:func:`services.tournament_results.sync_table_results`)."""
@@ -398,7 +333,8 @@ def link_table(data: dict, tid: str):
             raise not_found("table", "桌", data["table_id"], "table_id")
         if row["tournament"] != tid:
             raise ApiProblem(409, "table_not_in_tournament", f"table {data['table_id']!r} was not created for {tid!r}",
-                             f"桌「{data['table_id']}」不屬於賽事「{tid}」（開桌時須指定 tournament）", field="table_id")
+                             f"桌「{data['table_id']}」不屬於賽事「{tid}」（開桌時須指定 tournament）",
+                             field="table_id")
         records = tstore.load_records(db, tid)
         state, prov = replay(records), fold(records)
         if prov.links.get(data["table_id"]) == key:  # linked so already: a resend
@@ -412,7 +348,8 @@ def link_table(data: dict, tid: str):
         table_plan(state, data["round"], data["table"])
         if not 1 <= data["match"] <= state.settings.matches_per_round:
             raise refused(EventLogError(f"match {data['match']} is outside 1–{state.settings.matches_per_round}",
-                                        field="match", reason_zh=f"將 {data['match']} 不在 1–{state.settings.matches_per_round}"))
+                                        field="match",
+                                        reason_zh=f"將 {data['match']} 不在 1–{state.settings.matches_per_round}"))
         return [TableLinked(data["table_id"], *key)]
 
     def answer(records: list) -> dict:
@@ -424,9 +361,7 @@ def link_table(data: dict, tid: str):
     return written
 
 
-@blp.get("/<tid>/links")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/links")
 def list_links(tid: str):
     """裁判桌連結 The referee tables linked to (round, table, 將)."""
     _read()
@@ -435,10 +370,7 @@ def list_links(tid: str):
                               for k, v in sorted(loaded.provenance.links.items(), key=lambda x: x[1])]})
 
 
-@blp.post("/<tid>/sync")
-@blp.response(200, AnySchema)
-@blp.doc(security=BEARER)
-@_idempotent
+@_write("post", "/<tid>/sync", None)
 def sync(tid: str):
     """同步裁判成績 Record the linked tables' closed hands not yet in the log (idempotent)."""
     principal = _official()
@@ -500,7 +432,8 @@ def _team_standing(s) -> dict:
 @blp.arguments(TeamStandingsQuerySchema, location="query")
 @blp.response(200, AnySchema)
 @blp.doc(security=MAYBE_BEARER, responses={200: {"content": {"text/csv": {  # ?format=csv
-    "schema": {"type": "string", "description": "?format=csv: 名次 Rank,隊名 Team,隊員 Members,… one line per team"}}}}})
+    "schema": {"type": "string",
+               "description": "?format=csv: 名次 Rank,隊名 Team,隊員 Members,… one line per team"}}}}})
 def get_team_standings(query: dict, tid: str):
     """隊伍排名 Team standings (團體賽, R-tour-30): each team's members' points summed, then the
     tie-break chain on the sums; ``teams`` is empty when no player has a team. ``?format=csv``
@@ -514,10 +447,7 @@ def get_team_standings(query: dict, tid: str):
     return jsonify({"tie_breaks": [c.name.lower() for c in chain], "teams": [_team_standing(s) for s in rows]})
 
 
-@blp.get("/<tid>/advancement")
-@blp.arguments(AdvancementQuerySchema, location="query")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/advancement", AdvancementQuerySchema)
 def get_advancement(query: dict, tid: str):
     """晉級 四取一 (``take=1``) / 四取二 (``take=2``) per table of a round, by that round's totals."""
     _read()
@@ -532,23 +462,15 @@ def get_advancement(query: dict, tid: str):
          "ranking": [_standing(s) for s in a.ranking]} for a in out]})
 
 
-@blp.post("/<tid>/advancement/decisions")
-@blp.arguments(CutDecisionSchema)
-@blp.response(201, AnySchema)
-@blp.doc(security=BEARER)
+@_write("post", "/<tid>/advancement/decisions", CutDecisionSchema, status=201, duplicates=True)
 @blp.alt_response(409, description="此桌晉級線上沒有同分，或所選不合 no tie there, or the pick does not fill the cut")
-@_idempotent_or_duplicate
 def decide_cut(data: dict, tid: str):
     """晉級同分裁定 An official decides a tie at the 四取一 / 四取二 cut that the tie-break chain
     could not break (R-tour-10): who of the tied players goes on, with the reason (CutDecided)."""
-    principal = _official()
-    return decide_cut_for(tid, data, actor=principal.id)
+    return decide_cut_for(tid, data, actor=_official().id)
 
 
-@blp.get("/<tid>/log")
-@blp.arguments(LogQuerySchema, location="query")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/log", LogQuerySchema)
 def get_log(query: dict, tid: str):
     """事件紀錄 The event log (the truth every view is replayed from)."""
     _read()
@@ -557,9 +479,7 @@ def get_log(query: dict, tid: str):
                     "records": [record_dict(r) for r in loaded.records if r.seq > query["after"]]})
 
 
-@blp.get("/<tid>/balance")
-@blp.response(200, AnySchema)
-@blp.doc(security=MAYBE_BEARER)
+@_view("/<tid>/balance")
 def get_balance(tid: str):
     """收支檢查 Every hand, 將 and table sums to zero (``check_balances``)."""
     _read()

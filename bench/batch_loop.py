@@ -16,7 +16,8 @@ run it in an older tree too (``PYTHONPATH`` or a checkout) to compare with befor
 ``--phase decode|judge|answer|dumps|text``: only that part of the batch path, repeated (the
 hands decoded, judged and answered once before, outside the difference): where a hand's
 instructions go. ``answer`` and ``dumps`` are the answer's dict and its ``json.dumps``;
-``text`` is what ``answer_hand`` runs instead of both (:func:`api.batch.replay_text`). The same hands (:data:`HANDS`, seed 0) as the default.
+``text`` is what ``answer_hand`` runs instead of both (:func:`api.batch.replay_text`). The same hands
+(:data:`HANDS`, seed 0) as the default.
 
 ``--time``: no callgrind; both paths timed in this process in turn (CPU time, best of 3
 rounds over the hands), ms per hand and their ratio — the machine's load moves both alike.

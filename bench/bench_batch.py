@@ -60,7 +60,8 @@ def main() -> None:
     for flag in ("--jobs", "--command", "--distinct"):
         if flag in args:
             opts[flag] = args[args.index(flag) + 1]
-    sizes = [int(a) for a in args if a.isdigit() and (args.index(a) == 0 or not args[args.index(a) - 1].startswith("--"))]
+    sizes = [int(a) for a in args if a.isdigit()
+             and (args.index(a) == 0 or not args[args.index(a) - 1].startswith("--"))]
     sizes = sizes or [1000, 10000]
     jobs = [int(j) for j in opts.get("--jobs", "1,2").split(",")]
     command = opts.get("--command", "replay")

@@ -18,7 +18,9 @@ import sys
 import time
 
 from bench.handgen import random_hand, waiting_hand, winning_hand
-from referee.hand import Hand, decompositions, decompositions_keys, is_winning, is_winning_keys, keys_of, waits, waits_keys
+from referee.hand import (
+    Hand, decompositions, decompositions_keys, is_winning, is_winning_keys, keys_of, waits, waits_keys,
+)
 from referee.tiles import format_tiles
 
 
@@ -60,7 +62,8 @@ def public() -> None:
         for _ in range(3):  # in turn, so both see the same load
             pub.append(per_hand(api, hands))
             ref.append(per_hand(internal, keys))
-        print(f"{name:20s} Hand {min(pub):5.2f} µs, keys {min(ref):5.2f} µs, ratio {min(pub) / min(ref):4.2f}  target ≤ 1.5")
+        print(f"{name:20s} Hand {min(pub):5.2f} µs, keys {min(ref):5.2f} µs, ratio {min(pub) / min(ref):4.2f}"
+              "  target ≤ 1.5")
     texts = [format_tiles(h.tiles()) for h in win if not h.melds][:500]
     parse = [per_hand(Hand.parse, texts) for _ in range(3)]
     print(f"Hand.parse (17 tiles, compact)  {min(parse):5.2f} µs/hand  target ≤ 5")
@@ -73,7 +76,8 @@ def main() -> None:
     rng = random.Random(2026)
 
     mixed_win = [keys_of(winning_hand(rng)[0]) for _ in range(HANDS // 2)]
-    mixed_win += [keys_of(random_hand(rng, 17 - 3 * m, melds=0)[0]) for m in (rng.randrange(5) for _ in range(HANDS // 2))]
+    mixed_win += [keys_of(random_hand(rng, 17 - 3 * m, melds=0)[0])
+                  for m in (rng.randrange(5) for _ in range(HANDS // 2))]
     waiting = [keys_of(waiting_hand(rng)[0]) for _ in range(HANDS)]
     winning = [keys_of(winning_hand(rng)[0]) for _ in range(HANDS)]
     one_suit = [keys_of(winning_hand(rng, melds=0, suits=(rng.randrange(3),))[0]) for _ in range(HANDS)]

@@ -404,7 +404,8 @@ def main(argv: list[str] | None = None) -> dict:
         result["server_cpu_ms_per_post"] = round(server_cpu / max(1, result["posts"]) * 1e3, 3)
         result["server_cpu_ms_per_event"] = round(server_cpu / max(1, result["events"]) * 1e3, 3)
         result["server_cpu_share"] = round(server_cpu / result["seconds"], 2)
-        result["server_system_cpu_share"] = round((tree_cpu_seconds(server.pid, "system") - server_sys) / result["seconds"], 2)
+        server_system = tree_cpu_seconds(server.pid, "system") - server_sys
+        result["server_system_cpu_share"] = round(server_system / result["seconds"], 2)
         result["client_cpu_share"] = round(client_cpu / result["seconds"], 2)
         result["client_cpu_ms_per_post"] = round(client_cpu / max(1, result["posts"]) * 1e3, 3)
     finally:

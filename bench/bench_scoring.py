@@ -71,7 +71,8 @@ def main() -> None:
         settle(score(hand, ctx, rules), stakes)
     wall = per_hand(cases, rules, stakes)
     cpu = per_hand(cases, rules, stakes, time.process_time)
-    print(f"full scoring + settlement ({args.profile:11})  wall {wall:6.2f} µs/hand  cpu {cpu:6.2f} µs/hand  target ≤ 25")
+    print(f"full scoring + settlement ({args.profile:11})  wall {wall:6.2f} µs/hand  cpu {cpu:6.2f} µs/hand"
+          "  target ≤ 25")
 
 
 if __name__ == "__main__":

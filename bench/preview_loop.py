@@ -4,8 +4,9 @@ client, on a real SQLite file holding a 48-player, 4-round event (12 tables, 2 �
 with round 1's first 將 played at every table (:data:`HANDS` hands each), signed in as an official.
 
 The previews cycle through :data:`FORMS` (a discard win, a self-draw, a draw, 一炮多響 where the
-ruleset allows it, a bad item). ``--busy``: each preview after another table's hand is recorded (:func:`previews`). ``--profile`` prints cProfile's top functions by cumulative
-time; without it, the time per preview (docs/performance.md, "成績預覽").
+ruleset allows it, a bad item). ``--busy``: each preview after another table's hand is recorded
+(:func:`previews`). ``--profile`` prints cProfile's top functions by cumulative time; without it, the
+time per preview (docs/performance.md, "成績預覽").
 """
 from __future__ import annotations
 
@@ -29,10 +30,12 @@ PAGE = "/t/B1/results/1/1/2"
 HANDS = int(os.environ.get("HANDS", "8"))
 #: what a scorer taps, in turn (the 將 at table 1 of round 1, match 2: dealer drawn as seat 0)
 FORMS = [
-    {"dealer": "0", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "0", "item": ["concealed_hand", "full_flush"]},
+    {"dealer": "0", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "0",
+     "item": ["concealed_hand", "full_flush"]},
     {"dealer": "0", "streak": "1", "outcome": "win", "winner": "2", "deal_in": "self", "item": ["concealed_hand"]},
     {"dealer": "0", "streak": "0", "outcome": "draw"},
-    {"dealer": "0", "streak": "2", "outcome": "win", "winner": "3", "deal_in": "1", "item": ["half_flush", "no_flowers"]},
+    {"dealer": "0", "streak": "2", "outcome": "win", "winner": "3", "deal_in": "1",
+     "item": ["half_flush", "no_flowers"]},
     {"dealer": "0", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "0", "item": ["no_such_item"]},
 ]
 

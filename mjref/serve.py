@@ -185,7 +185,8 @@ def body_limit() -> int:
 
 
 def _too_large(limit: int) -> tuple:
-    return (413, "body_too_large", "請求內容過大 Payload Too Large", f"the body is larger than {limit} bytes (MAX_CONTENT_LENGTH)",
+    return (413, "body_too_large", "請求內容過大 Payload Too Large",
+            f"the body is larger than {limit} bytes (MAX_CONTENT_LENGTH)",
             f"請求內容超過 {limit} 位元組（MAX_CONTENT_LENGTH）", "body")
 
 
@@ -228,7 +229,8 @@ def nginx_conf(run: Path, host: str, port: int, processes: int = 1, limit: int |
         + ("            add_header Retry-After 1 always;\n" if status in (429, 503) else "")
         + f"            return {status} {_problem(status, *rest)};\n"
         "        }" for status, *rest in problems)
-    temp = "\n".join(f"    {kind}_temp_path {run}/{kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    temp = "\n".join(f"    {kind}_temp_path {run}/{kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     if upstreams is None:
         servers = "\n".join(f"        server unix:{path};" for path in worker_sockets(run, processes))
         resend = ""  # one server: a request that reached a worker is never sent twice
@@ -511,7 +513,8 @@ def uwsgi_argv(host: str, port: int, threads: int, processes: int, run: Path,
     drop = []
     if user is not None:
         uid, gid = user
-        drop = ["--uid", str(uid), "--gid", str(gid)] + (["--chown-socket", f"{uid}:{gid}"] if protocol == "http" else [])
+        drop = ["--uid", str(uid), "--gid", str(gid)]
+        drop += ["--chown-socket", f"{uid}:{gid}"] if protocol == "http" else []
     return [
         binary, "--master", "--die-on-term", "--need-app", "--lazy-apps", "--no-orphans", "--single-interpreter",
         "--strict", "--vacuum",

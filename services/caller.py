@@ -103,7 +103,8 @@ def create_token(db, *, role: str, table: str | None = None, label: str = "") ->
         label.encode("utf-8")
     except UnicodeEncodeError:
         raise TokenRequestError(f"the label is not text (a lone surrogate or bytes not in UTF-8): {label!r}",
-                                field="label", reason_zh="備註不是有效的文字（單獨的代理碼，或非 UTF-8 的位元組）") from None
+                                field="label",
+                                reason_zh="備註不是有效的文字（單獨的代理碼，或非 UTF-8 的位元組）") from None
     if role not in ROLES:
         raise TokenRequestError(f"role must be one of {list(ROLES)}, not {role!r}", field="role",
                                 reason_zh=f"角色須為 {'、'.join(ROLES)} 之一，收到「{role}」")

@@ -15,7 +15,10 @@ from services.clock_log import dealer_of, late_tolerance, record_clock
 from services.problems import ApiProblem, not_found
 from store import get_db
 from store import tournaments as tstore
-from tournament.clock import ClockConfigured, ClockError, ClockSettings, ClockState, RoundClock, clock_state, format_time, pending
+from tournament.clock import (
+    ClockConfigured, ClockError, ClockPaused, ClockResumed, ClockSettings, ClockState, ExtraTime, RoundClock,
+    RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled, clock_state, format_time, pending,
+)
 from tournament.errors import EventLogError
 from tournament.events import EventState, replay
 
@@ -134,7 +137,8 @@ def status(tournament_id: str, records: list, event_state: EventState, state: Cl
         "now": format_time(now),
         "configured": settings is not None,
         "settings": None if settings is None else {
-            "round_seconds": settings.round_seconds, "starts": list(settings.starts), "first_start": settings.first_start,
+            "round_seconds": settings.round_seconds, "starts": list(settings.starts),
+            "first_start": settings.first_start,
             "interval_seconds": settings.interval_seconds, "at_time": settings.at_time,
             "reminders": list(settings.reminders), "auto_close": settings.auto_close, "publish": settings.publish,
             "publish_before_seconds": settings.publish_before_seconds},
@@ -166,6 +170,28 @@ def official_action(tournament_id: str, make, *, actor: int | None) -> object:
     return write_clock(tournament_id, [make(state, format_time(clock_now()))], actor)
 
 
+#: what an official's clock action records: its event from the clock's state, the time and the
+#: request's fields (``round``; ``table``, ``minutes``, ``reason`` for the actions that take them)
+ACTION_EVENTS = {
+    "start": lambda s, at, d: RoundStarted(next_round(s, d["round"]), at),
+    "call-time": lambda s, at, d: TimeCalled(current_round(s, d["round"]), at, s.settings.at_time),
+    "report": lambda s, at, d: TableReported(current_round(s, d["round"]), d["table"], at),
+    "close": lambda s, at, d: RoundClosed(current_round(s, d["round"]), at),
+    "publish": lambda s, at, d: SeatingPublished(next_round(s, d["round"]), at),
+    "extra-time": lambda s, at, d: ExtraTime(current_round(s, d["round"]), d["minutes"] * 60, at, d["table"],
+                                             d["reason"]),
+    "pause": lambda s, at, d: ClockPaused(current_round(s, d["round"]), at, d["reason"]),
+    "resume": lambda s, at, d: ClockResumed(current_round(s, d["round"]), at, d["reason"]),
+}
+
+
+def act(tournament_id: str, action: str, data: dict, *, actor: int | None) -> object:
+    """The official's clock *action* (a key of :data:`ACTION_EVENTS`) now, with the request's
+    *data*: the API's and the clock page's alike (:func:`official_action`)."""
+    make = ACTION_EVENTS[action]
+    return official_action(tournament_id, lambda s, at: make(s, at, data), actor=actor)
+
+
 def configure(tournament_id: str, data: dict, *, actor: int | None):
     """Set the clock (``data`` as :class:`services.clock_schemas.ClockSettingsSchema` loads it):
     the round length defaults to the event's ``round_minutes``; setting it again applies from then on.
@@ -183,5 +209,5 @@ def configure(tournament_id: str, data: dict, *, actor: int | None):
     return write_clock(tournament_id, [ClockConfigured(settings, format_time(clock_now()))], actor)
 
 
-__all__ = ["configure", "current_round", "load_clock", "clock_now", "next_round", "official_action", "scheduler_view", "status",
-           "write_clock"]
+__all__ = ["ACTION_EVENTS", "act", "configure", "current_round", "load_clock", "clock_now", "next_round",
+           "official_action", "scheduler_view", "status", "write_clock"]

@@ -12,7 +12,8 @@ from tournament.clock import (
 
 # the bounds of tournament.clock.ClockSettings, with their reasons (every time worked out from them is a datetime)
 _ROUND = validate.Range(1, MAX_ROUND_SECONDS, error="須為 {min}–{max} 秒：一輪一次打完，至多 24 小時 "
-                                                     "must be {min}–{max} s: a round is played in one sitting, at most 24 h")
+                                                     "must be {min}–{max} s: a round is played in one sitting, "
+                                                     "at most 24 h")
 _INTERVAL = validate.Range(1, MAX_INTERVAL_SECONDS, error="須為 {min}–{max} 秒：輪與輪至多相隔一年 "
                                                            "must be {min}–{max} s: rounds at most a year apart")
 _AHEAD = validate.Range(0, MAX_INTERVAL_SECONDS, error="須為 {min}–{max} 秒：至多提前一年 must be {min}–{max} s: "
@@ -43,7 +44,8 @@ class ClockSettingsSchema(Schema):
 
 class RoundArgSchema(Schema):
     round = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(1, 100),
-                           metadata={"description": "輪次（省略：目前這一輪／下一輪）round (default: the current / next)"})
+                           metadata={"description": "輪次（省略：目前這一輪／下一輪）"
+                                                    "round (default: the current / next)"})
 
 
 class ExtraTimeSchema(RoundArgSchema):
@@ -56,7 +58,8 @@ class ExtraTimeSchema(RoundArgSchema):
 
 class PauseSchema(RoundArgSchema):
     reason = fields.String(required=True, validate=validate.Length(
-        1, MAX_REASON_CHARS, error="須寫明暫停的理由（1–{max} 字）the reason for the pause is required (1–{max} characters)"),
+        1, MAX_REASON_CHARS,
+        error="須寫明暫停的理由（1–{max} 字）the reason for the pause is required (1–{max} characters)"),
         metadata={"description": "暫停的理由 why the clock is paused (停電 power cut, 全場爭議 a hall-wide dispute)"})
 
 
@@ -66,7 +69,8 @@ class ResumeSchema(RoundArgSchema):
 
 
 class ReportSchema(RoundArgSchema):
-    table = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10000), metadata={"description": "桌號 table"})
+    table = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10000),
+                           metadata={"description": "桌號 table"})
 
 
 class ClockStatusSchema(Schema):
@@ -78,7 +82,8 @@ class ClockStatusSchema(Schema):
     rounds = fields.List(fields.Dict())
     published_round = fields.Integer(allow_none=True)
     next_due = fields.Dict(allow_none=True)
-    overdue = fields.List(fields.Dict(), metadata={"description": "已到時而未記錄（排程器未執行）due, not yet recorded"})
+    overdue = fields.List(fields.Dict(),
+                          metadata={"description": "已到時而未記錄（排程器未執行）due, not yet recorded"})
     scheduler = fields.Dict(metadata={"description": "回答此請求的程序：leader 執行排程 / standby 待命 / off 未啟動"})
 
 

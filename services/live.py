@@ -220,7 +220,8 @@ class HandReferee:
         """The outcome as a ruling (id ``outcome``): an official may amend its payments."""
         return {"id": "outcome", "hand": self.hand, "kind": "outcome", "code": str(outcome.get("kind", "outcome")),
                 "clause": outcome.get("clause"), "seq": seq, "seat": None,
-                "detail_zh": outcome.get("detail_zh", "本盤結果"), "detail": outcome.get("detail", "the hand's outcome"),
+                "detail_zh": outcome.get("detail_zh", "本盤結果"),
+                "detail": outcome.get("detail", "the hand's outcome"),
                 "payments": [int(x) for x in payments]}
 
 

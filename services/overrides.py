@@ -8,16 +8,20 @@ from services.live import DECISIONS, MAX_INT, MAX_MONEY
 
 
 class OverrideRequestSchema(Schema):
-    hand = fields.Integer(required=True, strict=True, validate=validate.Range(0, MAX_INT), metadata={"description": "盤號 hand"})
+    hand = fields.Integer(required=True, strict=True, validate=validate.Range(0, MAX_INT),
+                          metadata={"description": "盤號 hand"})
     ruling = fields.String(required=True, validate=validate.Length(min=1, max=200),
                            metadata={"description": "裁定編號 ruling id, e.g. 57.false_win or outcome"})
     decision = fields.String(required=True, validate=validate.OneOf(DECISIONS),
                              metadata={"description": "overrule 撤銷 / amend 改判 / reinstate 恢復原判"})
-    payments = fields.List(fields.Integer(strict=True, validate=validate.Range(-MAX_MONEY, MAX_MONEY)), load_default=None, allow_none=True,
+    payments = fields.List(fields.Integer(strict=True, validate=validate.Range(-MAX_MONEY, MAX_MONEY)),
+                           load_default=None, allow_none=True,
                            validate=validate.Length(equal=4),
                            metadata={"description": "amend: 四家收付 payments per seat, summing to zero"})
-    reason = fields.String(load_default="", validate=validate.Length(max=2000), metadata={"description": "理由 (English)"})
-    reason_zh = fields.String(load_default="", validate=validate.Length(max=2000), metadata={"description": "理由（中文）"})
+    reason = fields.String(load_default="", validate=validate.Length(max=2000),
+                           metadata={"description": "理由 (English)"})
+    reason_zh = fields.String(load_default="", validate=validate.Length(max=2000),
+                              metadata={"description": "理由（中文）"})
 
     #: the spec says what _check does, but for the sum of an amend's payments (a 400)
     OPENAPI_RULES = {

@@ -36,7 +36,8 @@ def create_pin(db, *, table: str | None = None, token: int | None = None, label:
             raise TokenRequestError(f"no live token {token}", field="token", reason_zh=f"沒有有效的權杖 {token}")
         if row["role"] != "table":
             raise TokenRequestError(f"a PIN stands for a table token; token {token} has the role {row['role']}",
-                                    field="token", reason_zh=f"PIN 只能代表桌的權杖；權杖 {token} 的角色為 {row['role']}")
+                                    field="token",
+                                    reason_zh=f"PIN 只能代表桌的權杖；權杖 {token} 的角色為 {row['role']}")
         if table is not None and table != row["table"]:
             raise TokenRequestError(f"token {token} belongs to table {row['table']!r}, not {table!r}", field="table",
                                     reason_zh=f"權杖 {token} 屬於桌「{row['table']}」，不是「{table}」")

@@ -10,9 +10,17 @@ An unknown profile or parameter, or a bad value, is a 400 problem naming
 from __future__ import annotations
 
 
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import INCLUDE, Schema, ValidationError, fields
 
 from referee.ruleset import DEFAULT_PROFILE, SCOPES, Ruleset, available_profiles, parameters
+
+
+class OpenSchema(Schema):
+    """An object whose fields here are documented, and more may come: they pass through
+    (``unknown = INCLUDE``; the spec says ``additionalProperties: true``)."""
+
+    class Meta:
+        unknown = INCLUDE
 
 
 # --- what the spec says a ruleset choice is (issue #12 item 6) ------------------------------
@@ -65,7 +73,8 @@ def _exclusions_property() -> dict:
                   "items": {"allOf": [{"$ref": PATTERN_CODE}, {"not": {"enum": [code]}}]}}
         common = {"pattern": {"type": "string", "enum": [code]}, "clause": clause, "note": {"type": "string"}}
         branches.append({"type": "object", "additionalProperties": False, "required": ["pattern", "clause", "excludes"],
-                         "properties": {**common, "excludes": others, "scope": {"type": "string", "enum": list(SCOPES)}}})
+                         "properties": {**common, "excludes": others,
+                                        "scope": {"type": "string", "enum": list(SCOPES)}}})
         branches.append({"type": "object", "additionalProperties": False,
                          "required": ["pattern", "clause", "with_any", "adjust"],
                          "properties": {**common, "with_any": others, "scope": {"type": "string", "enum": ["hand"]},

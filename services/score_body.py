@@ -9,7 +9,9 @@ from marshmallow import Schema, ValidationError, fields, validate
 from services.schemas import RulesetSelectionSchema, StrictBoolean, load_ruleset
 from referee.hand import Hand
 from referee.melds import MeldKind
-from referee.scoring import FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score, settle
+from referee.scoring import (
+    FirstTurn, FlowerWin, NotWinningError, Readiness, Stakes, WinContext, WinSource, score, settle,
+)
 from referee.tiles import Wind, check_flowers, parse_tiles, tile_name
 
 _WINDS = {
@@ -34,7 +36,8 @@ class WindField(fields.Field):
 
 #: which kong's replacement won (play.restrict.2, app.kong.limits)
 _KONGS = {
-    "melded": MeldKind.MELDED_KONG, "melded_kong": MeldKind.MELDED_KONG, "明槓": MeldKind.MELDED_KONG, "碰槓": MeldKind.MELDED_KONG,
+    "melded": MeldKind.MELDED_KONG, "melded_kong": MeldKind.MELDED_KONG, "明槓": MeldKind.MELDED_KONG,
+    "碰槓": MeldKind.MELDED_KONG,
     "added": MeldKind.ADDED_KONG, "added_kong": MeldKind.ADDED_KONG, "加槓": MeldKind.ADDED_KONG,
     "concealed": MeldKind.CONCEALED_KONG, "concealed_kong": MeldKind.CONCEALED_KONG, "暗槓": MeldKind.CONCEALED_KONG,
 }
@@ -57,8 +60,10 @@ _STRICT_INT = {"strict": True}
 class StakesSchema(Schema):
     """底 and per-台 stakes (``settle.formula``)."""
 
-    base = fields.Integer(load_default=100, validate=validate.Range(min=0), **_STRICT_INT, metadata={"description": "底 base"})
-    per_tai = fields.Integer(load_default=20, validate=validate.Range(min=0), **_STRICT_INT, metadata={"description": "每台 per 台"})
+    base = fields.Integer(load_default=100, validate=validate.Range(min=0), **_STRICT_INT,
+                          metadata={"description": "底 base"})
+    per_tai = fields.Integer(load_default=20, validate=validate.Range(min=0), **_STRICT_INT,
+                             metadata={"description": "每台 per 台"})
 
 
 class ScoreSchema(RulesetSelectionSchema):
@@ -72,15 +77,20 @@ class ScoreSchema(RulesetSelectionSchema):
     round_wind = WindField(load_default=Wind.EAST, metadata={"description": "圈風"})
     source = fields.Enum(WinSource, by_value=True, required=True, metadata={"description": "胡牌張來源"})
     winning_tile = fields.String(load_default=None, allow_none=True, metadata={"description": "胡牌張"})
-    discarder = fields.Integer(load_default=None, allow_none=True, **_STRICT_INT, **_SEAT, metadata={"description": "放銃／被搶者"})
-    wall_break = fields.Integer(load_default=None, allow_none=True, **_STRICT_INT, **_SEAT, metadata={"description": "開門位（東）"})
-    streak = fields.Integer(load_default=0, validate=validate.Range(min=0), **_STRICT_INT, metadata={"description": "連莊數 N"})
+    discarder = fields.Integer(load_default=None, allow_none=True, **_STRICT_INT, **_SEAT,
+                               metadata={"description": "放銃／被搶者"})
+    wall_break = fields.Integer(load_default=None, allow_none=True, **_STRICT_INT, **_SEAT,
+                                metadata={"description": "開門位（東）"})
+    streak = fields.Integer(load_default=0, validate=validate.Range(min=0), **_STRICT_INT,
+                            metadata={"description": "連莊數 N"})
     streak_marker = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0), **_STRICT_INT,
                                    metadata={"description": "連莊示記"})
     flower_win = fields.Enum(FlowerWin, by_value=True, load_default=FlowerWin.NONE, metadata={"description": "花胡"})
     dealt_flower_win = StrictBoolean(load_default=False, metadata={"description": "配牌花胡"})
-    readiness = fields.Enum(Readiness, by_value=True, load_default=Readiness.NONE, metadata={"description": "天聽／地聽／宣告聽牌"})
-    first_turn = fields.Enum(FirstTurn, by_value=True, load_default=FirstTurn.NONE, metadata={"description": "天胡／地胡／人胡"})
+    readiness = fields.Enum(Readiness, by_value=True, load_default=Readiness.NONE,
+                            metadata={"description": "天聽／地聽／宣告聽牌"})
+    first_turn = fields.Enum(FirstTurn, by_value=True, load_default=FirstTurn.NONE,
+                             metadata={"description": "天胡／地胡／人胡"})
     bao = fields.String(load_default="", metadata={"description": "寶牌, one per indicator"})
     robbed_flower = fields.String(load_default=None, allow_none=True, metadata={"description": "七搶一被搶的花"})
     replaced_kong = KongKindField(load_default=None, allow_none=True,
@@ -95,7 +105,8 @@ def _one_tile(text: str | None, field: str) -> int | None:
         return None
     tiles = parse_tiles(text, field=field)
     if len(tiles) != 1:
-        raise NotWinningError(f"{field} must be one tile, got {text!r}", field=field, reason_zh=f"{field} 須為一張牌，收到「{text}」")
+        raise NotWinningError(f"{field} must be one tile, got {text!r}", field=field,
+                              reason_zh=f"{field} 須為一張牌，收到「{text}」")
     return tiles[0]
 
 

@@ -51,7 +51,9 @@ from tournament.events import (
     TEAM_MAX, Reverted, RoundSeated, SubstituteSeated, TeamChanged, audit, replay, reverted,
 )
 from tournament.match import MatchState, event_max_streak
-from tournament.provenance import CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold
+from tournament.provenance import (
+    CutDecided, HouseArrangement, MatchDrawn, Provenance, RefereeHandSynced, ScorerEntered, fold,
+)
 from tournament.results import HandResult, Win
 from tournament.schedule import RoundPlan, Schedule, TablePlan, by_standings, make_schedule, reseat
 from tournament.seating import SeatDraw, Seating, draw_dealer, draw_seats
@@ -174,7 +176,8 @@ def change_team(tid: str, player_id: str, team: str | None, reason: str, *, acto
         return [TeamChanged(player_id, team, reason, from_round)]
 
     return write(tid, events, actor=actor,
-                 answer=lambda w: {"records": records_of(w.added), "players": [player_dict(p) for p in w.loaded.state.players]})
+                 answer=lambda w: {"records": records_of(w.added),
+                                   "players": [player_dict(p) for p in w.loaded.state.players]})
 
 
 #: the longest reason a team change takes (as ``TeamChangeSchema``)
@@ -211,7 +214,8 @@ def schedule_event(tid: str, data: dict, *, actor: int | None) -> Response:
     wanted = data["rounds"] or [p.round for p in schedule.rounds]
     bad = next((k for k, r in enumerate(wanted) if not 1 <= r <= state.settings.rounds), None)
     if bad is not None:
-        raise bad_request("invalid_round", f"rounds[{bad}]", f"round {wanted[bad]} is outside 1–{state.settings.rounds}",
+        raise bad_request("invalid_round", f"rounds[{bad}]",
+                          f"round {wanted[bad]} is outside 1–{state.settings.rounds}",
                           f"輪次 {wanted[bad]} 不在 1–{state.settings.rounds}")
     plans = [p for p in schedule.rounds if p.round in set(wanted)]
 
@@ -341,12 +345,14 @@ def draw_for(tid: str, round_no: int, table: int, match: int, data: dict, *, act
     thrower = data["thrower"]
     if last_winner is not None and thrower is not None and thrower != last_winner:
         raise bad_request("wrong_thrower", "thrower",
-                          f"the previous 將's last winner (or its dealer: seat {last_winner}) throws, not seat {thrower}",
+                          f"the previous 將's last winner (or its dealer: seat {last_winner}) throws, not seat "
+                          f"{thrower}",
                           f"應由前一將末盤胡牌者（或其莊家，{last_winner} 號座）擲骰，不是 {thrower} 號座")
     generated = data["draws"] is None
     if thrower is None:
         thrower = last_winner
-    if thrower is None and match == 1:  # anyone at the first 將: the recorded thrower, else seat 0 (the schedule's East)
+    # anyone at the first 將: the recorded thrower, else seat 0 (the schedule's East)
+    if thrower is None and match == 1:
         thrower = data["draws"][0]["thrower"] if data["draws"] else 0
     if thrower is None:
         raise bad_request("invalid_body", "thrower",
@@ -421,8 +427,10 @@ def key_events(tid: str, data: dict, events_at: Callable[[tuple], list],
         if drawn:  # the next 將's 定莊 is recorded: this one is over (app.rounds)
             raise refused(EventLogError(
                 f"match {key[2]} of round {key[0]} table {key[1]} is over: match {max(drawn)} is drawn",
-                field="match", reason_zh=f"第 {key[0]} 輪第 {key[1]} 桌第 {key[2]} 將已結束：第 {max(drawn)} 將已擲骰定莊"))
-        synced = synced_referee_hand(prov, key, data["referee_hand"])  # a hand recorded already: refused before its checks
+                field="match",
+                reason_zh=f"第 {key[0]} 輪第 {key[1]} 桌第 {key[2]} 將已結束：第 {max(drawn)} 將已擲骰定莊"))
+        # a hand recorded already: refused before its checks
+        synced = synced_referee_hand(prov, key, data["referee_hand"])
         check(key, state, prov)
         return events_at(key) + synced
 
@@ -662,7 +670,8 @@ def seat_by_standings(tid: str, round_no: int, data: dict, *, actor: int | None)
                           f"第 {round_no} 輪之前沒有成績可依")
     bad = next((k for k, r in enumerate(ranked_rounds) if not 1 <= r < round_no), None)
     if bad is not None:
-        raise bad_request("invalid_round", f"rounds[{bad}]", f"round {ranked_rounds[bad]} is not before round {round_no}",
+        raise bad_request("invalid_round", f"rounds[{bad}]",
+                          f"round {ranked_rounds[bad]} is not before round {round_no}",
                           f"第 {ranked_rounds[bad]} 輪不在第 {round_no} 輪之前")
     playing = {p.player_id for p in state.players
                if not p.substitute and (p.withdrawn_before is None or p.withdrawn_before > round_no)}

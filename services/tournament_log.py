@@ -59,7 +59,8 @@ def load(tournament_id: str, db=None) -> Loaded:
         return hit
     records = tuple(tstore.load_records(db, tournament_id))
     if hit is not None and hit.replay is not None and hit.row["created_at"] == row["created_at"] \
-            and len(records) >= len(hit.records) and (not hit.records or records[len(hit.records) - 1] == hit.records[-1]):
+            and len(records) >= len(hit.records) \
+            and (not hit.records or records[len(hit.records) - 1] == hit.records[-1]):
         done = replay_more(hit.replay, records)  # only the records appended since
         provenance = fold(records[len(hit.records):], hit.provenance)
     else:

@@ -6,15 +6,16 @@ a 409 (:mod:`services.tournament_write`).
 """
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
-from services.schemas import StrictBoolean, profile_property, time_zone_property
+from services.schemas import OpenSchema, StrictBoolean, profile_property, time_zone_property
 from referee.tiles import Wind
 from tournament.events import TEAM_MAX
 from tournament.standings import TieBreak
 
 TOURNAMENT_ID = validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
-                                error="賽事代號：1–64 個英數字、. _ -，英數字開頭 a tournament id: 1–64 of A-Z a-z 0-9 . _ -")
+                                error="賽事代號：1–64 個英數字、. _ -，英數字開頭 "
+                                      "a tournament id: 1–64 of A-Z a-z 0-9 . _ -")
 MAX_INT = 2**31 - 1
 _TIE_BREAK = "(" + "|".join(n for t in TieBreak for n in (t.name.lower(), t.name)) + ")"
 #: a tie-break chain in a query: names (``tournament.standings.TieBreak``) separated by commas
@@ -33,26 +34,32 @@ WINDS = [w.name for w in Wind] + [w.zh for w in Wind]
 class CreateTournamentSchema(Schema):
     id = fields.String(required=True, validate=TOURNAMENT_ID, metadata={"description": "賽事代號 tournament id"})
     name = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={"description": "名稱 name"})
-    rounds = fields.Integer(strict=True, required=True, validate=validate.Range(1, 100), metadata={"description": "輪數 rounds"})
+    rounds = fields.Integer(strict=True, required=True, validate=validate.Range(1, 100),
+                            metadata={"description": "輪數 rounds"})
     matches_per_round = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 16),
                                        metadata={"description": "每輪將數 將 per round"})
-    base = fields.Integer(strict=True, load_default=100, validate=validate.Range(0, 10**9), metadata={"description": "底 base"})
-    per_tai = fields.Integer(strict=True, load_default=20, validate=validate.Range(0, 10**9), metadata={"description": "每台 per 台"})
+    base = fields.Integer(strict=True, load_default=100, validate=validate.Range(0, 10**9),
+                          metadata={"description": "底 base"})
+    per_tai = fields.Integer(strict=True, load_default=20, validate=validate.Range(0, 10**9),
+                             metadata={"description": "每台 per 台"})
     ruleset = fields.String(load_default="competition",
                             metadata={"description": "規則組 ruleset profile", **profile_property()})
     round_minutes = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(1, 24 * 60),
                                    metadata={"description": "每輪分鐘數 round time (null: untimed)"})
     time_zone = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
-                              metadata={"description": "時區（IANA，如 Asia/Taipei；null：服務的 TIME_ZONE）the event's "
-                                                       "time zone (null: the service's TIME_ZONE)", **time_zone_property()})
+                              metadata={"description": "時區（IANA，如 Asia/Taipei；null：服務的 TIME_ZONE）"
+                                                       "the event's time zone (null: the service's TIME_ZONE)",
+                                        **time_zone_property()})
 
 
 class PlayerSchema(Schema):
-    id = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"description": "選手代號 player id"})
+    id = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                       metadata={"description": "選手代號 player id"})
     name = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"description": "姓名 name"})
     substitute = StrictBoolean(load_default=False, metadata={"description": "替補 substitute"})
     team = fields.String(load_default=None, allow_none=True, validate=TEAM_NAME,
-                         metadata={"description": "隊名（團體賽；省略：無隊伍）team (team events; omitted: none), R-tour-30"})
+                         metadata={"description": "隊名（團體賽；省略：無隊伍）"
+                                                  "team (team events; omitted: none), R-tour-30"})
 
 
 class PlayersSchema(Schema):
@@ -60,13 +67,16 @@ class PlayersSchema(Schema):
 
 
 class ScheduleRequestSchema(Schema):
-    seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_INT), metadata={"description": "亂數種子 seed"})
-    rounds = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 100)), load_default=None, allow_none=True,
+    seed = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, MAX_INT),
+                          metadata={"description": "亂數種子 seed"})
+    rounds = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 100)),
+                         load_default=None, allow_none=True,
                          metadata={"description": "要排座的輪次（預設全部）the rounds to seat (all by default)"})
 
 
 class TableSeatsSchema(Schema):
-    table = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10000), metadata={"description": "桌號 table"})
+    table = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10000),
+                           metadata={"description": "桌號 table"})
     seats = fields.List(fields.String(allow_none=True), required=True, validate=validate.Length(equal=4),
                         metadata={"description": "東南西北四位（null：替補席）seats in wind order"})
 
@@ -78,7 +88,8 @@ class RoundSeatsSchema(Schema):
 class ByStandingsSchema(Schema):
     """依成績排座 Seat a round by the standings (R-tour-28)."""
 
-    rounds = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 100)), load_default=None, allow_none=True,
+    rounds = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 100)),
+                         load_default=None, allow_none=True,
                          metadata={"description": "依哪幾輪的成績（省略：此輪之前各輪）the rounds ranked by (default: "
                                                   "every round before this one)"})
     tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS,
@@ -87,7 +98,8 @@ class ByStandingsSchema(Schema):
 
 class SubstituteSchema(Schema):
     table = fields.Integer(strict=True, required=True, validate=validate.Range(1, 10000))
-    wind = fields.String(required=True, validate=validate.OneOf(WINDS), metadata={"description": "替補席的風位 EAST… or 東…"})
+    wind = fields.String(required=True, validate=validate.OneOf(WINDS),
+                         metadata={"description": "替補席的風位 EAST… or 東…"})
     player_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
@@ -105,13 +117,15 @@ class TeamChangeSchema(Schema):
                          metadata={"description": "隊名 the team (1–40 characters; blank or null: no team)"})
     reason = fields.String(load_default="", validate=validate.Length(max=500))
     from_round = fields.Integer(strict=True, allow_none=True, load_default=None, validate=validate.Range(1, MAX_INT),
-                                metadata={"description": "轉隊自第幾輪起（不填：更正報名，所有輪次）the first round the "
-                                                         "new team counts for (null: the registration corrected, every round)"})
+                                metadata={"description": "轉隊自第幾輪起（不填：更正報名，所有輪次）"
+                                                         "the first round the new team counts for "
+                                                         "(null: the registration corrected, every round)"})
 
 
 class SeatDrawSchema(Schema):
     thrower = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3))
-    dice = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 6)), required=True, validate=validate.Length(equal=3))
+    dice = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 6)), required=True,
+                       validate=validate.Length(equal=3))
     tiles = fields.List(fields.String(validate=validate.OneOf(WINDS)), required=True, validate=validate.Length(equal=4),
                         metadata={"description": "抽得的風牌，依抽牌順序 wind tiles in drawing order"})
 
@@ -123,7 +137,8 @@ class MatchDrawSchema(Schema):
                              metadata={"description": "擲骰者座位；第二將起為前一將最後胡牌者"})
     draws = fields.List(fields.Nested(SeatDrawSchema), load_default=None, allow_none=True,
                         metadata={"description": "實際搬風紀錄（重搬亦列）recorded draws, redraws included"})
-    dealer_dice = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 6)), load_default=None, allow_none=True,
+    dealer_dice = fields.List(fields.Integer(strict=True, validate=validate.Range(1, 6)),
+                              load_default=None, allow_none=True,
                               validate=validate.Length(equal=3), metadata={"description": "定莊骰子 the 定莊 dice"})
     seed = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, MAX_INT),
                           metadata={"description": "由伺服器產生時的種子 generate with this seed"})
@@ -154,21 +169,23 @@ class TypedResultSchema(HandKeySchema):
     wins = fields.List(fields.Nested(WinSchema), load_default=list)
     penalty = fields.String(load_default=None, allow_none=True, metadata={"description": "罰則條款 a penalty's clause"})
     house_arrangement = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=500),
-                                      metadata={"description": "場地約定的理由：金額不依台數與底台計算時必填（稽核紀錄）"
-                                                               " a house arrangement's reason, when the payments do not "
-                                                               "follow the 台 and stakes (audited)"})
+                                      metadata={"description": "場地約定的理由：金額不依台數與底台計算時必填"
+                                                               "（稽核紀錄） a house arrangement's reason, when the "
+                                                               "payments do not follow the 台 and stakes (audited)"})
 
 
 class TaiItemSchema(Schema):
     code = fields.String(required=True, metadata={"description": "名堂代碼 pattern code (referee/scoring/patterns.py)"})
     count = fields.Integer(strict=True, load_default=1, validate=validate.Range(1, 10000))
-    tai = fields.Integer(strict=True, load_default=None, allow_none=True, metadata={"description": "填寫的台數（檢查用）"})
+    tai = fields.Integer(strict=True, load_default=None, allow_none=True,
+                         metadata={"description": "填寫的台數（檢查用）"})
 
 
 class TaiItemField(fields.Field):
     """A 台 item: a pattern code (``"full_flush"``) or ``{code, count, tai}``."""
 
-    default_error_messages = {"invalid": "台數項目須為名堂代碼或 {{code, count, tai}} an item is a code or {{code, count, tai}}"}
+    default_error_messages = {"invalid": "台數項目須為名堂代碼或 "
+                                         "{{code, count, tai}} an item is a code or {{code, count, tai}}"}
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, str):
@@ -179,24 +196,29 @@ class TaiItemField(fields.Field):
 
 
 class EntryFieldsSchema(Schema):
-    dealer = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3), metadata={"description": "莊家座位"})
+    dealer = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3),
+                            metadata={"description": "莊家座位"})
     winner = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 3),
                             metadata={"description": "胡牌者座位（null：荒局）"})
     deal_in = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 3),
                              metadata={"description": "放槍者座位（null：自摸）"})
-    streak = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 10000), metadata={"description": "連莊數 N"})
+    streak = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 10000),
+                            metadata={"description": "連莊數 N"})
     streak_marker = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 10000))
     items = fields.List(TaiItemField(), load_default=list,
                         metadata={"description": "台數項目：名堂代碼或 {code, count, tai} 台 items: codes or objects"})
-    tai = fields.Integer(strict=True, load_default=None, allow_none=True, metadata={"description": "合計牌面台數（檢查用）"})
+    tai = fields.Integer(strict=True, load_default=None, allow_none=True,
+                         metadata={"description": "合計牌面台數（檢查用）"})
     robbed = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(0, 3),
                             metadata={"description": "七搶一補得之牌自摸時的被搶花者（tai.30.2）the robbed seat"})
     also = fields.List(fields.Nested(lambda: AlsoWonSchema()), load_default=list, validate=validate.Length(max=2),
-                       metadata={"description": "一炮多響的其他胡牌者 other winners on the same discard (play.multiple_wins)"})
+                       metadata={"description": "一炮多響的其他胡牌者 "
+                                                "other winners on the same discard (play.multiple_wins)"})
 
 
 class AlsoWonSchema(Schema):
-    winner = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3), metadata={"description": "胡牌者座位"})
+    winner = fields.Integer(strict=True, required=True, validate=validate.Range(0, 3),
+                            metadata={"description": "胡牌者座位"})
     items = fields.List(TaiItemField(), load_default=list)
     tai = fields.Integer(strict=True, load_default=None, allow_none=True)
 
@@ -206,8 +228,10 @@ class EntryResultSchema(HandKeySchema, EntryFieldsSchema):
 
 
 class CorrectionSchema(Schema):
-    reason = fields.String(required=True, validate=validate.Length(min=1, max=500), metadata={"description": "更正理由"})
-    payments = fields.List(fields.Integer(strict=True, ), load_default=None, allow_none=True, validate=validate.Length(equal=4))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                           metadata={"description": "更正理由"})
+    payments = fields.List(fields.Integer(strict=True, ), load_default=None, allow_none=True,
+                           validate=validate.Length(equal=4))
     wins = fields.List(fields.Nested(WinSchema), load_default=list)
     penalty = fields.String(load_default=None, allow_none=True)
     house_arrangement = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=500),
@@ -217,7 +241,8 @@ class CorrectionSchema(Schema):
 
 
 class RevertSchema(Schema):
-    seq = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_INT), metadata={"description": "要撤銷的紀錄序號"})
+    seq = fields.Integer(strict=True, required=True, validate=validate.Range(1, MAX_INT),
+                         metadata={"description": "要撤銷的紀錄序號"})
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
 
 
@@ -231,7 +256,8 @@ class LinkSchema(Schema):
 class StandingsQuerySchema(Schema):
     tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS,
                                metadata={"description": "同分比較，逗號分隔 e.g. fewer_deal_ins,more_tai"})
-    rounds = fields.String(load_default=None, validate=ROUND_LIST, metadata={"description": "只計這些輪次，逗號分隔 e.g. 1,2,3"})
+    rounds = fields.String(load_default=None, validate=ROUND_LIST,
+                           metadata={"description": "只計這些輪次，逗號分隔 e.g. 1,2,3"})
     include_substitutes = fields.Boolean(load_default=False)
     format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
 
@@ -241,13 +267,15 @@ class TeamStandingsQuerySchema(Schema):
 
     tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS,
                                metadata={"description": "同分比較，逗號分隔 e.g. fewer_deal_ins,more_tai"})
-    rounds = fields.String(load_default=None, validate=ROUND_LIST, metadata={"description": "只計這些輪次，逗號分隔 e.g. 1,2,3"})
+    rounds = fields.String(load_default=None, validate=ROUND_LIST,
+                           metadata={"description": "只計這些輪次，逗號分隔 e.g. 1,2,3"})
     format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
 
 
 class AdvancementQuerySchema(Schema):
     round = fields.Integer(required=True, validate=validate.Range(1, 100))
-    take = fields.Integer(load_default=1, validate=validate.OneOf([1, 2]), metadata={"description": "1：四取一，2：四取二"})
+    take = fields.Integer(load_default=1, validate=validate.OneOf([1, 2]),
+                          metadata={"description": "1：四取一，2：四取二"})
     tie_breaks = fields.String(load_default=None, validate=TIE_BREAKS, metadata={"description": "同分比較，逗號分隔"})
 
 
@@ -256,7 +284,8 @@ class CutDecisionSchema(Schema):
 
     round = fields.Integer(required=True, validate=validate.Range(1, 100))
     table = fields.Integer(required=True, validate=validate.Range(1, 10000))
-    take = fields.Integer(load_default=1, validate=validate.OneOf([1, 2]), metadata={"description": "1：四取一，2：四取二"})
+    take = fields.Integer(load_default=1, validate=validate.OneOf([1, 2]),
+                          metadata={"description": "1：四取一，2：四取二"})
     advancing = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
                             validate=validate.Length(min=1, max=2),
                             metadata={"description": "同分者中晉級的選手 the tied players who go on"})
@@ -274,8 +303,5 @@ class LogQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
 
 
-class AnySchema(Schema):
+class AnySchema(OpenSchema):
     """The answer (its fields are described in docs/api.md)."""
-
-    class Meta:
-        unknown = INCLUDE

@@ -33,7 +33,8 @@ def record_dict(record: Record) -> dict:
 
 def hand_dict(result: HandResult) -> dict:
     return {"payments": list(result.payments),
-            "wins": [{"seat": w.seat, "tai": w.tai, "deal_in": w.deal_in, "self_draw": w.self_draw} for w in result.wins],
+            "wins": [{"seat": w.seat, "tai": w.tai, "deal_in": w.deal_in, "self_draw": w.self_draw}
+                     for w in result.wins],
             "penalty": result.penalty, "describe": result.describe()}
 
 
@@ -67,7 +68,8 @@ def plan_dict(loaded, plan: RoundPlan) -> dict:
                             "east": seating.east if seating else None,
                             "dealer": drawn.dealer_draw.dealer if drawn else None,
                             "linked_table": loaded.provenance.linked.get((plan.round, t.table, m))})
-        tables.append({"table": t.table, "seats": list(t.seats), "names": [names.get(p) if p else None for p in t.seats],
+        tables.append({"table": t.table, "seats": list(t.seats),
+                       "names": [names.get(p) if p else None for p in t.seats],
                        "describe": t.describe(), "matches": matches})
     return {"round": plan.round, "tables": tables}
 
@@ -87,7 +89,8 @@ def audit_dict(loaded, entries: list[AuditEntry]) -> list[dict]:
     who = tstore.token_labels(get_db(), ids)
     out = []
     for e in entries:
-        row = {"seq": e.seq, "kind": e.kind, "by": e.by, "by_label": who.get(int(e.by), {}).get("label") if e.by.isdigit() else None,
+        row = {"seq": e.seq, "kind": e.kind, "by": e.by,
+               "by_label": who.get(int(e.by), {}).get("label") if e.by.isdigit() else None,
                "by_role": who.get(int(e.by), {}).get("role") if e.by.isdigit() else None, "at": e.at,
                "in_effect": e.in_effect, "reason": e.reason,
                "result": hand_dict(e.result) if e.result is not None else None}

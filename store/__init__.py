@@ -15,6 +15,6 @@ from store.db import SCHEMA_VERSION, close_app, close_db, connect, get_db, get_w
 from store.writer import StoreUnavailableError, Tx
 
 __all__ = [
-    "SCHEMA_VERSION", "StoreUnavailableError", "Tx", "close_app", "close_db", "connect", "get_db", "get_writer", "init_app",
-    "init_db",
+    "SCHEMA_VERSION", "StoreUnavailableError", "Tx", "close_app", "close_db", "connect", "get_db", "get_writer",
+    "init_app", "init_db",
 ]

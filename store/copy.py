@@ -20,8 +20,8 @@ from store.dialect import PgDatabase, begin_write
 
 #: every table of the layout, parents before children; ``meta`` first (its schema_version
 #: row is the target's own)
-TABLES = ("meta", "tournaments", "tables", "tokens", "pins", "seat_names", "events", "tournament_events", "idempotency_keys", "hands",
-          "rulings", "overrides")
+TABLES = ("meta", "tournaments", "tables", "tokens", "pins", "seat_names", "events", "tournament_events",
+          "idempotency_keys", "hands", "rulings", "overrides")
 #: tables whose ``id`` an identity (PostgreSQL) or AUTOINCREMENT (SQLite) hands out
 SERIAL = ("tokens", "pins", "events", "tournament_events")
 CHUNK = 1000

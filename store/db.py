@@ -36,7 +36,8 @@ from store.dialect import DATABASE_ERRORS, PgDatabase, is_postgres
 from store.schema import SCHEMA_VERSION, migrate
 from store.writer import GroupCommitter
 
-__all__ = ["SCHEMA_VERSION", "close_db", "connect", "get_db", "get_writer", "init_app", "init_db", "reader", "release_reader"]
+__all__ = ["SCHEMA_VERSION", "close_db", "connect", "get_db", "get_writer", "init_app", "init_db", "reader",
+           "release_reader"]
 
 #: seconds a connection waits for another writer's lock before giving up
 BUSY_TIMEOUT = 5.0

@@ -19,8 +19,8 @@ The event log is the source of truth:
   Append-only like the logs.
 
 Everything else is either configuration written once (``tables``, ``tournaments``,
-``tokens``, ``pins``; ``seat_names``, set by officials on the console) or a projection of the log that :func:`store.projections.rebuild` can drop and
-replay (``hands``, ``rulings``, ``overrides``).
+``tokens``, ``pins``; ``seat_names``, set by officials on the console) or a projection of the log that
+:func:`store.projections.rebuild` can drop and replay (``hands``, ``rulings``, ``overrides``).
 """
 from __future__ import annotations
 

@@ -223,7 +223,8 @@ def append_event(db: Database, table_id: str, hand: int, seq: int, etype: str, b
     return db.execute(
         "INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (table_id, stream, hand, seq, etype, canonical(body), dumps(answer if answer is not None else {}), actor, now()),
+        (table_id, stream, hand, seq, etype, canonical(body), dumps(answer if answer is not None else {}), actor,
+         now()),
     ).fetchone()[0]
 
 
@@ -248,17 +249,20 @@ def _event(row: Sequence) -> dict:
     }
 
 
+def _where(where: list[str], args: list[Any], filters: Iterable[tuple[str, Any]]) -> tuple[list[str], list[Any]]:
+    """*where* and *args* with ``column = ?`` for each ``(column, value)`` filter given (a ``None``
+    value: no filter), in their order."""
+    for column, value in filters:
+        if value is not None:
+            where.append(f"{column} = ?")
+            args.append(value)
+    return where, args
+
+
 def events(db: Database, table_id: str, *, hand: int | None = None, stream: str | None = PLAY,
            after_id: int = 0, limit: int | None = None) -> list[dict]:
     """A table's events in log order (``id``), optionally one hand's, one stream's."""
-    where = ["table_id = ?", "id > ?"]
-    args: list[Any] = [table_id, after_id]
-    if stream is not None:
-        where.append("stream = ?")
-        args.append(stream)
-    if hand is not None:
-        where.append("hand = ?")
-        args.append(hand)
+    where, args = _where(["table_id = ?", "id > ?"], [table_id, after_id], (("stream", stream), ("hand", hand)))
     sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE {' AND '.join(where)} ORDER BY id"
     if limit is not None:
         sql += " LIMIT ?"
@@ -335,11 +339,7 @@ def replace_rulings(db: Database, table_id: str, hand: int, rulings: Iterable[di
 
 def rulings(db: Database, *, table_id: str | None = None, hand: int | None = None,
             ruling_id: str | None = None, status: str | None = None, limit: int = 1000) -> list[dict]:
-    where, args = [], []
-    for column, value in (("table_id", table_id), ("hand", hand), ("id", ruling_id), ("status", status)):
-        if value is not None:
-            where.append(f"{column} = ?")
-            args.append(value)
+    where, args = _where([], [], (("table_id", table_id), ("hand", hand), ("id", ruling_id), ("status", status)))
     sql = ("SELECT table_id, hand, id, seq, kind, code, clause, seat, status, ruling, effective FROM rulings"
            + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY table_id, hand, seq, id LIMIT ?")
     return [
@@ -362,13 +362,7 @@ def add_override(db: Database, *, event_id: int, table_id: str, hand: int, rulin
 def overrides(db: Database, table_id: str, *, hand: int | None = None,
               ruling_id: str | None = None) -> list[dict]:
     """The audit trail: who overruled what, when, why — in log order."""
-    where, args = ["o.table_id = ?"], [table_id]
-    if hand is not None:
-        where.append("o.hand = ?")
-        args.append(hand)
-    if ruling_id is not None:
-        where.append("o.ruling_id = ?")
-        args.append(ruling_id)
+    where, args = _where(["o.table_id = ?"], [table_id], (("o.hand", hand), ("o.ruling_id", ruling_id)))
     rows = db.execute(
         "SELECT o.event_id, o.hand, o.ruling_id, o.decision, o.reason, o.reason_zh, o.actor, o.actor_label, "
         f"o.created_at, e.body FROM overrides o JOIN events e ON e.id = o.event_id WHERE {' AND '.join(where)} "
@@ -395,10 +389,7 @@ def clear_projections(db: Database, table_id: str | None = None) -> None:
 
 
 def _stored_hands_sql(table_id: str | None, since: str | None) -> tuple[str, list[Any]]:
-    where, args = [], []
-    if table_id is not None:
-        where.append("table_id = ?")
-        args.append(table_id)
+    where, args = _where([], [], (("table_id", table_id),))
     sql = ("SELECT table_id, hand FROM events" + (f" WHERE {' AND '.join(where)}" if where else "")
            + " GROUP BY table_id, hand HAVING SUM(CASE WHEN stream = 'play' THEN 1 ELSE 0 END) > 0")
     if since is not None:

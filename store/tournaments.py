@@ -53,7 +53,8 @@ def append_tournament_event(db: Database, tournament_id: str, etype: str, body: 
     hand-edited or foreign file may hold (tests of how readers meet a log that does not fold)."""
     seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_events WHERE tournament_id = ?",
                      (tournament_id,)).fetchone()[0]
-    row_id = db.execute(_INSERT + " RETURNING id", (tournament_id, seq, etype, canonical(body), actor, now())).fetchone()[0]
+    row_id = db.execute(_INSERT + " RETURNING id",
+                        (tournament_id, seq, etype, canonical(body), actor, now())).fetchone()[0]
     return {"id": row_id, "tournament": tournament_id, "seq": seq, "type": etype, "body": body}
 
 

@@ -2,9 +2,10 @@
 as tests/test_pages_browser.py launches it, with every request, console error and
 Content-Security-Policy violation recorded, and every request off 127.0.0.1 refused.
 
-:func:`chromium` yields ``{"context", "requests", "problems"}``; :func:`external` lists the
-URLs that were not for 127.0.0.1; :func:`artifacts_dir` is where screenshots are kept
-(``MJREF_ARTIFACTS`` or the system's temporary directory), to be looked at.
+:func:`chromium` yields ``{"context", "requests", "problems"}``; :func:`sign_in` signs an
+official in on a page; :func:`external` lists the URLs that were not for 127.0.0.1;
+:func:`artifacts_dir` is where screenshots are kept (``MJREF_ARTIFACTS`` or the system's
+temporary directory), to be looked at.
 """
 from __future__ import annotations
 
@@ -46,6 +47,19 @@ def chromium(viewport: dict | None = None, *, accept_downloads: bool = False):
             yield {"context": context, "requests": requests, "problems": problems}
         finally:
             context.close()
+
+
+#: the sign-in form's button (web/templates/console_signin.html)
+SIGN_IN = "以權杖登入 Sign in with the token"
+
+
+def sign_in(page, base: str, path: str, secret: str, *, lands: str | None = None) -> None:
+    """Open *path* of the server at *base* (the sign-in page, or a page that asks for it), sign
+    in with the token *secret*, and wait for where that leads: *lands*, by default *path*."""
+    page.goto(base + path)
+    page.fill("#token", secret)
+    page.get_by_role("button", name=SIGN_IN).click()
+    page.wait_for_url(base + (path if lands is None else lands))
 
 
 def external(urls: list[str]) -> list[str]:

@@ -185,7 +185,8 @@ def check_code_column(rows: list[dict[str, str]], files: dict[str, str]) -> list
     for row in rows:
         listed = (row.get("code") or "").split()
         if row["status"] == "scenario" and not listed:
-            problems.append(f"{row['id']}: no code listed (the column `code`: {' '.join(code_sites(row['id'], files))})")
+            problems.append(f"{row['id']}: no code listed (the column `code`: "
+                            f"{' '.join(code_sites(row['id'], files))})")
         for path in listed:
             if path not in files:
                 problems.append(f"{row['id']}: code {path} does not exist under {CODE_PLACES}")

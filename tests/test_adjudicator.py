@@ -101,7 +101,8 @@ def test_the_adjudication_and_the_rulings_documents_hold_one_outcome(client):
     adj = client.post("/api/v1/adjudications", data=body, content_type="application/x-ndjson").get_json()
     rul = client.post("/api/v1/rulings", data=body, content_type="application/x-ndjson").get_json()
     assert adj["hands"][0]["outcome"] == rul["hands"][0]["outcome"]
-    assert adj["hands"][0]["outcome"]["payments"] == adj["hands"][0]["penalties"]["payments"] == rul["hands"][0]["payments"]
+    payments = adj["hands"][0]["outcome"]["payments"]
+    assert payments == adj["hands"][0]["penalties"]["payments"] == rul["hands"][0]["payments"]
 
 
 # --- rulings at the moment -----------------------------------------------------------------------

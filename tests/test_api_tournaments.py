@@ -9,7 +9,8 @@ import io
 import pytest
 
 from app import create_app
-from tests.servicekit import sql_rows, admin, bearer, create_table, hand_events, make_token, official  # noqa: F401 - fixtures
+from tests.servicekit import sql_rows, admin, bearer, create_table  # noqa: F401 - fixtures
+from tests.servicekit import hand_events, make_token, official  # noqa: F401 - fixtures
 from tournament.seating import same_relative_order
 
 BASE = "/api/v1/tournaments"
@@ -182,7 +183,8 @@ def test_seat_a_round_by_hand(app, client, official, event):
                        headers=official), 409, "tables")
     problem(client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1", "P2"]}]},
                        headers=official), 400, "tables[0].seats")
-    body = client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1"]}]}, headers=official).get_json()
+    body = client.put(f"{BASE}/T1/rounds/2", json={"tables": [{"table": 1, "seats": ["P1"]}]},
+                      headers=official).get_json()
     # one path spelling (as the domain's items[1].code), and the reason in zh-TW before marshmallow's English
     assert body["detail_zh"] == "欄位「tables[0].seats」：長度須為 4（Length must be 4.）", body
     assert log_length(app, "T1") == before
@@ -273,7 +275,8 @@ def test_a_recorded_draw(client, official, event):
             400, "draws[0].thrower")
     problem(client.post(f"{BASE}/T1/rounds/9/tables/2/matches/1/draw", json={"seed": 1}, headers=official), 409,
             "table")
-    unrecorded = {"draws": [{"thrower": 3, "dice": [6, 6, 6], "tiles": ["東", "南", "西", "北"]}], "dealer_dice": [1, 1, 2]}
+    unrecorded = {"draws": [{"thrower": 3, "dice": [6, 6, 6], "tiles": ["東", "南", "西", "北"]}],
+                  "dealer_dice": [1, 1, 2]}
     assert client.post(f"{BASE}/T1/rounds/1/tables/1/matches/1/draw", json=unrecorded,
                        headers=official).get_json()["draws"][0]["thrower"] == 3
     # the first 將 has no hand yet: who throws for the second cannot be known

@@ -114,7 +114,8 @@ def test_each_role_does_only_its_part(app, client, official, admin):
     for method, path, body in [
         ("post", "/api/v1/tables", {"id": "T2"}),
         ("post", "/api/v1/tokens", {"role": "admin"}),
-        ("post", "/api/v1/tables/T1/overrides", {"hand": 1, "ruling": "outcome", "decision": "overrule", "reason": "x"}),
+        ("post", "/api/v1/tables/T1/overrides",
+         {"hand": 1, "ruling": "outcome", "decision": "overrule", "reason": "x"}),
     ]:
         response = getattr(client, method)(path, json=body, headers=table)
         assert response.status_code == 403 and response.get_json()["code"] == "role_forbidden", path

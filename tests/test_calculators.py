@@ -90,7 +90,8 @@ def test_ready_plays_ligu_when_asked(client):
     eight_pairs = "1122m 3344p 5566s 7799s"
     for ligu in (False, True):
         page = client.get("/tools/ready?" + urlencode({"tiles": eight_pairs, **({"ligu": "1"} if ligu else {})}))
-        api = client.post("/api/v1/analyze", json={"tiles": eight_pairs, **({"params": {"hands.ligu": True}} if ligu else {})})
+        api = client.post("/api/v1/analyze",
+                          json={"tiles": eight_pairs, **({"params": {"hands.ligu": True}} if ligu else {})})
         report = api.get_json()
         assert report["ready"] is ligu
         html = page.get_data(as_text=True)
@@ -139,7 +140,8 @@ def test_score_answers_as_the_api_does(client, args):
     # the payments: one sentence per transfer, the net by seat
     paid = re.findall(r'<li data-payer="(\d)" data-payee="(\d)" data-amount="(-?\d+)">(.*?)</li>', html, re.S)
     transfers = report["settlement"]["transfers"]
-    assert [(int(a), int(b), int(c)) for a, b, c, _ in paid] == [(t["payer"], t["payee"], t["amount"]) for t in transfers]
+    assert [(int(a), int(b), int(c)) for a, b, c, _ in paid] == [(t["payer"], t["payee"], t["amount"])
+                                                                 for t in transfers]
     for (payer, payee, amount, words), t in zip(paid, transfers):
         assert f"{payer} 號座" in words and f"付給 {payee} 號座" in words and str(amount) in words
     net = re.findall(r'<tr data-seat="(\d)"><td>([^<]*)</td><td class="num">([^<]+)</td>', html)

@@ -119,7 +119,8 @@ def test_score_by_tapping_tiles_and_melds(server, browser, page):
     sentences = page.locator("ul.payments li").all_inner_texts()
     assert len(sentences) == len(api["settlement"]["transfers"]) == 1
     payer, payee, amount = (api["settlement"]["transfers"][0][k] for k in ("payer", "payee", "amount"))
-    assert sentences[0].startswith(f"{payer} 號座（") and f"付給 {payee} 號座" in sentences[0] and str(amount) in sentences[0]
+    assert sentences[0].startswith(f"{payer} 號座（")
+    assert f"付給 {payee} 號座" in sentences[0] and str(amount) in sentences[0]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shots = artifacts_dir("calculators")
     page.screenshot(path=str(shots / "score-390.png"), full_page=True)
@@ -149,10 +150,9 @@ def test_a_bad_tile_is_shown_at_its_field(server, browser, page):
     assert _problems(browser, start) == []
 
 
-@pytest.mark.parametrize("path", ["/tools/", "/tools/ready", "/tools/score", "/tiles",
-                                  "/tools/ready?tiles=123456789m+124p+789s+55z",
-                                  "/tools/score?tiles=123m456m789p234s55s+SSS&winning_tile=S&winner=0&dealer=0&streak=3",
-                                  "/tools/score?tiles=1x"])
+@pytest.mark.parametrize("path", [
+    "/tools/", "/tools/ready", "/tools/score", "/tiles", "/tools/ready?tiles=123456789m+124p+789s+55z",
+    "/tools/score?tiles=123m456m789p234s55s+SSS&winning_tile=S&winner=0&dealer=0&streak=3", "/tools/score?tiles=1x"])
 def test_no_calculator_is_wider_than_a_phone(server, browser, page, path):
     start = len(browser["problems"])
     response = page.goto(server["base"] + path, wait_until="load")

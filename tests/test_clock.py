@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from referee.tiles import Wind
 from tournament import codec
 from tournament.clock import (
-    ClockConfigured, ClockError, ClockPaused, ClockResumed, ClockSettings, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished,
-    TableReported, TimeCalled, apply_clock, check_tables, clock_state, due, format_time, match_from_results,
-    may_start_hand, next_due, pending, table_may_start_hand,
+    ClockConfigured, ClockError, ClockPaused, ClockResumed, ClockSettings, ReminderGiven, RoundClosed, RoundStarted,
+    SeatingPublished, TableReported, TimeCalled, apply_clock, check_tables, clock_state, due, format_time,
+    match_from_results, may_start_hand, next_due, pending, table_may_start_hand,
 )
 from tournament.events import EventCreated, EventSettings, HandRecorded, PlayerRegistered, Record, RoundSeated, replay
 from tournament.match import HandOutcome, play_match
@@ -105,7 +105,8 @@ def test_start_times_from_a_list_or_a_first_start_and_interval():
 
 
 def test_clock_events_round_trip_through_the_codec():
-    events = [ClockConfigured(settings_(), "2026-11-29T01:00:00.000Z"), RoundStarted(1, "2026-11-29T01:00:00Z", "", True),
+    events = [ClockConfigured(settings_(), "2026-11-29T01:00:00.000Z"),
+              RoundStarted(1, "2026-11-29T01:00:00Z", "", True),
               ReminderGiven(1, 30, "x"), TimeCalled(1, "x", "finish_circle"), TableReported(1, 2, "x"),
               RoundClosed(1, "x", "all_reported"), SeatingPublished(2, "x"), ClockPaused(1, "x", "停電"),
               ClockResumed(1, "x")]

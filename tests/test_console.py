@@ -115,7 +115,8 @@ def test_a_bad_token_is_named_at_its_field(client, secret, reason):
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert field_error(html, "token").startswith(reason)
-    assert 'id="token" name="token" type="password" autocomplete="off" spellcheck="false" placeholder="mjref_…" aria-invalid="true"' in html
+    assert ('id="token" name="token" type="password" autocomplete="off" spellcheck="false" placeholder="mjref_…" '
+            'aria-invalid="true"' in html)
     assert "mjref_nope" not in html  # a secret typed is never echoed back
 
 
@@ -302,7 +303,8 @@ def test_the_hall_says_how_long_ago_the_last_event_was(client, app_clock, offici
     last = datetime.fromisoformat(hands[-1]["last_at"])
     app_clock.set(last + timedelta(minutes=3, seconds=20))
     sign_in(client, official_secret)
-    assert '<dd class="ago">3 分鐘前 <span lang="en">3 min ago</span></dd>' in client.get("/hall").get_data(as_text=True)
+    assert ('<dd class="ago">3 分鐘前 <span lang="en">3 min ago</span></dd>'
+            in client.get("/hall").get_data(as_text=True))
     app_clock.set(last + timedelta(hours=2))
     assert "2 小時前" in client.get("/hall/live").get_json()["html"]
 
@@ -415,7 +417,8 @@ def override(client, ruling: str, **fields):
     ({"decision": "overrule"}, "reason_zh", "覆判須寫明理由"),
     ({"decision": "overrule", "reason_zh": "   "}, "reason_zh", "覆判須寫明理由"),
     ({"reason_zh": "理由"}, "decision", ""),
-    ({"decision": "amend", "reason_zh": "改", "p0": "100", "p1": "0", "p2": "0", "p3": "0"}, "p0", "四家收付總和須為 0"),
+    ({"decision": "amend", "reason_zh": "改", "p0": "100", "p1": "0", "p2": "0", "p3": "0"}, "p0",
+     "四家收付總和須為 0"),
     ({"decision": "amend", "reason_zh": "改", "p0": "1.5", "p1": "0", "p2": "0", "p3": "0"}, "p0", "須為整數"),
 ])
 def test_a_bad_override_is_named_at_its_field_and_stores_nothing(client, official_secret, table_with_hand, fields,

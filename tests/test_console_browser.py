@@ -24,16 +24,15 @@ from store import pins as pin_store
 from tests.servicekit import (
     ROOT,
     bearer,
-    free_port,
     hand_events,
     make_token,
+    official_server,
     request,
-    start_server,
+    scorer_pin,
 )
 from tests.test_console import physical_events
-from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS
+from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS, SIGN_IN, sign_in
 from tests.test_pages_browser import _pdf_pages
-from services.pins import create_pin
 
 ARTIFACTS = Path(os.environ.get("MJREF_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "console"
 #: A4 and A5 portrait in PostScript points
@@ -46,13 +45,8 @@ FIRST = 60
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """The server, an official's token, table T1 mid-hand and T2 empty, a PIN for T1."""
-    tmp = tmp_path_factory.mktemp("console")
-    database = tmp / "console.sqlite3"
-    port = free_port()
-    proc = start_server(database, port, threads=8, log=tmp / "server.log")
-    try:
-        secret = make_token(database, "official", label="王裁判")
-        headers = bearer(secret)
+    with official_server(tmp_path_factory.mktemp("console"), "console") as service:
+        port, headers = service["port"], service["headers"]
         for table in ("T1", "T2"):
             assert request(port, "POST", "/api/v1/tables", {"id": table}, headers)[0] == 201
         assert request(port, "POST", "/api/v1/tables", {"id": "P3", "mode": "physical"}, headers)[0] == 201
@@ -63,20 +57,8 @@ def service(tmp_path_factory):
         events = hand_events(3)
         status, _ = request(port, "POST", "/api/v1/tables/T1/events", {"events": events[:FIRST]}, headers)
         assert status == 200
-        db = connect(database)
-        db.conn.execute("PRAGMA busy_timeout = 30000")
-        try:
-            with db.atomic():
-                pin, _row = create_pin(db, table="T1", label="陳計分")
-                scorer_pin, _row = create_pin(db, table="P3", label="林計分")
-        finally:
-            db.close()
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "database": str(database), "headers": headers,
-               "events": events, "posted": FIRST, "pin": pin, "scorer_pin": scorer_pin,
-               "physical": physical, "cut": cut}
-    finally:
-        proc.terminate()
-        proc.wait(10)
+        yield {**service, "events": events, "posted": FIRST, "pin": scorer_pin(service["database"], "T1"),
+               "scorer_pin": scorer_pin(service["database"], "P3", "林計分"), "physical": physical, "cut": cut}
 
 
 def post_next(service, n: int = 1) -> list[dict]:
@@ -117,10 +99,7 @@ def official(chromium, service):
     """The official's browser, signed in (through the form: test_sign_in shows the steps)."""
     record = _context(chromium)
     page = record["context"].new_page()
-    page.goto(service["base"] + "/signin")
-    page.fill("#token", service["secret"])
-    page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-    page.wait_for_url(service["base"] + "/")
+    sign_in(page, service["base"], "/signin", service["secret"], lands="/")
     page.close()
     yield record
     assert _external(record["requests"]) == []
@@ -170,11 +149,11 @@ def test_sign_in_with_a_token_its_error_at_the_field_and_the_home_page(chromium,
         page.goto(service["base"] + "/hall")
         assert urlsplit(page.url).path == "/signin"  # the hall needs a sign-in: events are private
         page.fill("#token", "mjref_wrong")
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
+        page.get_by_role("button", name=SIGN_IN).click()
         assert field_error(page, "token").startswith("權杖無效或已撤銷")
         shoot(page, "signin-error")
         page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
+        page.get_by_role("button", name=SIGN_IN).click()
         page.wait_for_url(service["base"] + "/hall")
         assert "王裁判" in page.locator("header.site").inner_text()
         page.goto(service["base"] + "/")
@@ -201,10 +180,7 @@ def test_revoking_the_token_ends_the_session_of_a_page_left_open(chromium, servi
     record = _context(chromium)
     page = record["context"].new_page()
     try:
-        page.goto(service["base"] + "/signin")
-        page.fill("#token", secret)
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-        page.wait_for_url(service["base"] + "/")
+        sign_in(page, service["base"], "/signin", secret, lands="/")
         page.goto(service["base"] + "/hall")
         page.wait_for_function("() => document.querySelector('#hall').dataset.version")
         _status, who = request(service["port"], "GET", "/api/v1/whoami", None, bearer(secret))
@@ -245,7 +221,7 @@ def test_a_forged_form_is_refused_with_a_page(chromium, service):
         page.eval_on_selector_all("input[name=csrf_token]", "els => els.forEach(e => e.value = 'forged')")
         page.fill("#token", service["secret"])
         with page.expect_response(lambda r: r.request.method == "POST") as info:
-            page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
+            page.get_by_role("button", name=SIGN_IN).click()
         assert info.value.status == 400
         text = page.locator("main").inner_text()
         assert "表單驗證失敗" in text and "CSRF" in text

@@ -83,7 +83,8 @@ def test_a_sqlite_deployment_moves_to_postgresql(tmp_path, pg_database):
         answer = client.post("/api/v1/tables/C1/events", json={"events": hand2[10:]}, headers=official)
         assert answer.status_code == 200, answer.get_json()
         assert sql_rows(pg_database, "SELECT MIN(id) FROM events WHERE id > ?", (last_id,))[0][0] == last_id + 1
-        assert sql_rows(pg_database, "SELECT COUNT(*) FROM events WHERE table_id = 'C1' AND hand = 2")[0][0] == len(hand2)
+        assert sql_rows(pg_database,
+                        "SELECT COUNT(*) FROM events WHERE table_id = 'C1' AND hand = 2")[0][0] == len(hand2)
     finally:
         close_app(pg_app)
 

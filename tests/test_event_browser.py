@@ -35,7 +35,8 @@ TID = "open48"
 ROUNDS = 4
 TABLES = 12
 NAMES = [s + g for s in "王李陳林張黃吳劉蔡楊許鄭" for g in ("小明", "大華", "美玲", "志強")]
-TEAMS = ["台北隊", "新北隊", "桃園隊", "台中隊", "台南隊", "高雄隊", "基隆隊", "新竹隊", "嘉義隊", "宜蘭隊", "花蓮隊", "台東隊"]
+TEAMS = ["台北隊", "新北隊", "桃園隊", "台中隊", "台南隊", "高雄隊", "基隆隊", "新竹隊", "嘉義隊", "宜蘭隊", "花蓮隊",
+         "台東隊"]
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 PHONE = {"width": 390, "height": 844}
 OK = "(want) => document.querySelector('#preview').dataset.ok === want"
@@ -117,10 +118,7 @@ def test_a_48_player_event_from_setup_to_printed_standings(chromium, service):
         context = record["context"]
         page = context.new_page()
         # --- setup: the event, 48 players in 12 teams, one moved ------------------------------------
-        page.goto(base + "/t/new")
-        page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-        page.wait_for_url(base + "/t/new")
+        browser_kit.sign_in(page, base, "/t/new", service["secret"])
         for field, value in (("id", TID), ("name", "全國四十八人團體賽"), ("rounds", str(ROUNDS)),
                              ("matches_per_round", "1"), ("round_minutes", "60"), ("time_zone", "Asia/Taipei")):
             page.fill(f"#{field}", value)
@@ -254,7 +252,8 @@ def test_a_48_player_event_from_setup_to_printed_standings(chromium, service):
         assert rows.count() == 48
         assert page.locator("table.standings:not(.team-standings) tbody th code").all_inner_texts() == [
             s["player_id"] for s in expected]
-        assert sum(int(p) for p in page.locator("table.standings:not(.team-standings) td.points").all_inner_texts()) == 0
+        assert sum(int(p)
+                   for p in page.locator("table.standings:not(.team-standings) td.points").all_inner_texts()) == 0
         heads = page.locator("table.standings:not(.team-standings) thead th").all_inner_texts()
         assert [h.split()[0] for h in heads if h.startswith("第")] == ["第"] * ROUNDS  # a column per round
         by_seats = {}

@@ -120,7 +120,8 @@ def test_every_generated_exhaustive_draw_leaves_the_dead_wall_whole():
     after_tail = 0
     for profile, per_kong in (("competition", 0), ("app", 0), ("competition", 1)):
         for seed in range(160):
-            events = generate_hand(seed, ruleset=profile, rules={"wall.dead_wall_per_kong": per_kong} if per_kong else None)
+            events = generate_hand(seed, ruleset=profile,
+                                   rules={"wall.dead_wall_per_kong": per_kong} if per_kong else None)
             ref, _verdicts, adj = _referee(events)
             if adj.outcome.kind.value != "exhaustive_draw" or events[-1].type is EventType.SKIP_LAST_TILE:
                 continue
@@ -183,7 +184,8 @@ def test_at_a_digital_table_an_added_winning_tile_keeps_the_seat_passed():
     five_s = parse_tiles("5s")[0]
     for chance, held, replacement, status in (("2s", "123m456m789m1p1p3s4s5s5s", "2s", "rejected"),
                                               ("9p", "123m456m789m1p1p7p8p5s5s", "6p", "accepted")):
-        scenario = Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"}, tail=replacement)
+        scenario = Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"},
+                            tail=replacement)
         ref, _verdicts, _adj = _referee(scenario.events([(0, "打", "5s"), (1, "碰", "5s5s5s")]))
         want = parse_tiles(held)
         spare = next(t for t in range(34) if ref.state.seats[1].hand[t] > want.count(t) - (2 if t == five_s else 0))
@@ -192,7 +194,8 @@ def test_at_a_digital_table_an_added_winning_tile_keeps_the_seat_passed():
         acts = [(0, "打", "5s"), (1, "碰", "5s5s5s"), (1, "打", tile_name(spare)), (2, "摸", None), (2, "打", chance),
                 (3, "摸", None), (3, "打", "2z"), (0, "摸", None), (0, "打", "3z"), (1, "摸", None), (1, "加槓", "5s"),
                 (1, "補", None), (1, "胡", None)]
-        _ref, verdicts, _adj = _referee(Scenario(hands={0: "5s", 1: held, 2: chance}, draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"},
+        _ref, verdicts, _adj = _referee(Scenario(hands={0: "5s", 1: held, 2: chance},
+                                                 draws={0: "1z", 1: "2z", 2: "3z", 3: "5s"},
                                                   tail=replacement).events(acts))
         assert verdicts[-1].status.value == status, (chance, verdicts[-1])
 

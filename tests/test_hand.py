@@ -220,7 +220,8 @@ def test_decomposition_repr_parses_back():
 def test_a_hands_keys_and_size_are_the_counted_ones(hand):
     assert hand.keys == keys_of(hand.concealed)
     assert hand.size == sum(hand.concealed) + 3 * len(hand.melds)
-    assert hand == Hand(hand.concealed, hand.melds, hand.flowers) and hash(hand) == hash(Hand(hand.concealed, hand.melds))
+    assert hand == Hand(hand.concealed, hand.melds, hand.flowers)
+    assert hash(hand) == hash(Hand(hand.concealed, hand.melds))
     assert "_keys" not in repr(hand)
 
 

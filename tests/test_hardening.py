@@ -157,10 +157,12 @@ def test_a_lone_surrogate_in_an_event_is_refused_by_the_fast_path_too(client, of
     create_table(client, official, "T1")
     first = dict(hand_events(1)[0])
     raw = json.dumps(first)[:-1] + ', "note": "\\udfff"}'
-    response = client.post("/api/v1/tables/T1/events", data=raw, headers={**official, "Content-Type": "application/json"})
+    response = client.post("/api/v1/tables/T1/events", data=raw,
+                           headers={**official, "Content-Type": "application/json"})
     assert response.status_code == 400 and response.get_json()["field"] == "note"
     batch = '{"events": [%s]}' % raw
-    response = client.post("/api/v1/tables/T1/events", data=batch, headers={**official, "Content-Type": "application/json"})
+    response = client.post("/api/v1/tables/T1/events", data=batch,
+                           headers={**official, "Content-Type": "application/json"})
     assert response.status_code == 400 and response.get_json()["field"] == "events[0].note"
     assert stored(app, "SELECT COUNT(*) FROM events")[0][0] == 0
 
@@ -232,7 +234,8 @@ def _seeded_tournament(client, official) -> None:
 @pytest.mark.parametrize("settings_, field", [
     ({"round_seconds": 9668475699085288}, "round_seconds"),
     ({"round_seconds": 86401}, "round_seconds"),
-    ({"round_seconds": 5400, "first_start": "2026-12-01T09:00:00+08:00", "interval_seconds": 10**15}, "interval_seconds"),
+    ({"round_seconds": 5400, "first_start": "2026-12-01T09:00:00+08:00", "interval_seconds": 10**15},
+     "interval_seconds"),
     ({"round_seconds": 5400, "reminders": [10**15]}, "reminders"),
     ({"round_seconds": 5400, "publish": "before_start", "publish_before_seconds": 10**15,
       "first_start": "2026-12-01T09:00:00+08:00"}, "publish_before_seconds"),
@@ -246,7 +249,8 @@ def test_clock_settings_that_overflow_a_time_are_a_400_and_not_stored(client, of
     assert response.status_code == 400 and problem["field"].startswith(field.partition("[")[0]), problem
     assert client.get("/api/v1/tournaments/t1/clock").get_json()["configured"] is False
     # and the round starts as ever
-    assert client.put("/api/v1/tournaments/t1/clock", json={"round_seconds": 86400}, headers=official).status_code == 200
+    assert client.put("/api/v1/tournaments/t1/clock", json={"round_seconds": 86400},
+                      headers=official).status_code == 200
     started = client.post("/api/v1/tournaments/t1/clock/start", json={}, headers=official)
     assert started.status_code == 200 and started.get_json()["round"]["round"] == 1
 
@@ -415,7 +419,8 @@ def _raw(port: int, head: bytes, body: bytes = b"", timeout: float = 10) -> tupl
             assert chunk, f"the connection closed with no answer: {data!r}"
             data += chunk
         header, _, rest = data.partition(b"\r\n\r\n")
-        length = int(next(line.split(b":")[1] for line in header.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        length = int(next(line.split(b":")[1] for line in header.split(b"\r\n")
+                          if line.lower().startswith(b"content-length")))
         while len(rest) < length:
             chunk = conn.recv(65536)
             assert chunk

@@ -168,17 +168,24 @@ def test_concurrent_requests_with_one_key_write_once(app, official, event):
     assert sum(REPLAYED not in a.headers for a in answers) == 1  # one wrote, the others were answered from the store
 
 
+def _resent(app, send, status: int):
+    """*send()* twice: the first answered *status*, the resend 200 with the same answer and
+    ``"duplicate": true``, nothing more written to T1's log; the first answer."""
+    first = send()
+    assert first.status_code == status, first.get_json()
+    length = log_length(app, "T1")
+    again = send()
+    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
+    assert log_length(app, "T1") == length
+    return first
+
+
 # --- a request that names its effect: a duplicate, not a 409 ---------------------------------------
 
 
 def test_a_hand_named_by_its_key_resent_is_a_duplicate(app, client, official, event):
     body = {**HAND, "hand": 1}
-    first = client.post(f"{BASE}/T1/hands", json=body, headers=official)
-    assert first.status_code == 201
-    length = log_length(app, "T1")
-    again = client.post(f"{BASE}/T1/hands", json=body, headers=official)
-    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
-    assert log_length(app, "T1") == length
+    first = _resent(app, lambda: client.post(f"{BASE}/T1/hands", json=body, headers=official), 201)
     # another body at that key is still the 409 it was
     problem(client.post(f"{BASE}/T1/hands", json={**body, "payments": [0, 0, 0, 0], "wins": []}, headers=official),
             409, "key")
@@ -197,11 +204,8 @@ def test_a_scorers_entry_named_by_its_key_resent_is_a_duplicate(app, client, off
     dealer = drawn["dealer"]
     body = {"round": 1, "table": 1, "hand": 1, "dealer": dealer, "winner": (dealer + 1) % 4,
             "deal_in": (dealer + 2) % 4, "items": ["concealed_hand", {"code": "full_flush", "tai": 12}], "tai": 13}
-    first = client.post(f"{BASE}/T1/hands/entry", json=body, headers=official)
-    assert first.status_code == 201, first.get_json()
+    _resent(app, lambda: client.post(f"{BASE}/T1/hands/entry", json=body, headers=official), 201)
     length = log_length(app, "T1")
-    again = client.post(f"{BASE}/T1/hands/entry", json=body, headers=official)
-    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
     # the same payments by other items is another entry: refused
     problem(client.post(f"{BASE}/T1/hands/entry", json={**body, "items": ["full_flush", "concealed_hand"], "tai": 13},
                         headers=official), 409, "key")
@@ -229,13 +233,9 @@ def test_players_registered_again_exactly_so_are_a_duplicate(app, client, offici
 
 
 def test_a_round_put_as_it_is_seated_writes_nothing(app, client, official, event):
-    plan = {"tables": [{"table": 1, "seats": ["P1", "P2", "P3", "P4"]}, {"table": 2, "seats": ["P5", "P6", "P7", "P8"]}]}
-    first = client.put(f"{BASE}/T1/rounds/2", json=plan, headers=official)
-    assert first.status_code == 200
-    length = log_length(app, "T1")
-    again = client.put(f"{BASE}/T1/rounds/2", json=plan, headers=official)
-    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
-    assert log_length(app, "T1") == length
+    plan = {"tables": [{"table": 1, "seats": ["P1", "P2", "P3", "P4"]},
+                       {"table": 2, "seats": ["P5", "P6", "P7", "P8"]}]}
+    _resent(app, lambda: client.put(f"{BASE}/T1/rounds/2", json=plan, headers=official), 200)
 
 
 def test_a_link_made_again_is_a_duplicate(app, client, official, event):
@@ -260,24 +260,16 @@ def test_a_schedule_made_again_from_its_seed_is_a_duplicate(app, client, officia
 
 def test_a_draw_again_from_its_seed_is_a_duplicate_another_is_a_redraw(app, client, official, event):
     path = f"{BASE}/T1/rounds/1/tables/1/matches/1/draw"
-    first = client.post(path, json={"seed": 2}, headers=official)
-    assert first.status_code == 201
-    length = log_length(app, "T1")
-    again = client.post(path, json={"seed": 2}, headers=official)
-    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
-    assert log_length(app, "T1") == length
+    _resent(app, lambda: client.post(path, json={"seed": 2}, headers=official), 201)
     assert client.post(path, json={"seed": 9}, headers=official).status_code == 201  # a new draw, as before
 
 
 def test_a_correction_or_revert_resent_is_a_duplicate(app, client, official, event):
     client.post(f"{BASE}/T1/hands", json=HAND, headers=official)
     fix = {"reason": "台數算錯", "payments": [-300, 300, 0, 0], "wins": [{"seat": 1, "tai": 10, "deal_in": 0}]}
-    first = client.post(f"{BASE}/T1/hands/1/1/1/1/corrections", json=fix, headers=official)
-    assert first.status_code == 201
+    first = _resent(app, lambda: client.post(f"{BASE}/T1/hands/1/1/1/1/corrections", json=fix, headers=official),
+                    201)
     length = log_length(app, "T1")
-    again = client.post(f"{BASE}/T1/hands/1/1/1/1/corrections", json=fix, headers=official)
-    assert again.status_code == 200 and again.get_json() == {**first.get_json(), "duplicate": True}
-    assert log_length(app, "T1") == length
     undo = {"seq": first.get_json()["records"][0]["seq"], "reason": "更正有誤"}
     reverted = client.post(f"{BASE}/T1/reverts", json=undo, headers=official)
     assert reverted.status_code == 201

@@ -25,7 +25,8 @@ from tests.test_api_tournaments import BASE, PLAYERS
 #: hand 1 of round 1 table 1, "the next hand" (no number): only its key makes a resend safe
 KEYED = {"round": 1, "table": 1, "payments": [-260, 260, 0, 0], "wins": [{"seat": 1, "tai": 8, "deal_in": 0}]}
 #: hand 1 of round 1 table 2, named by its key: a resend is a duplicate
-NAMED = {"round": 1, "table": 2, "hand": 1, "payments": [0, 0, 300, -300], "wins": [{"seat": 2, "tai": 10, "deal_in": 3}]}
+NAMED = {"round": 1, "table": 2, "hand": 1, "payments": [0, 0, 300, -300],
+         "wins": [{"seat": 2, "tai": 10, "deal_in": 3}]}
 
 
 def _set_up(database) -> dict:

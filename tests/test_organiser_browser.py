@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests import browser_kit
-from tests.servicekit import bearer, free_port, make_token, request, start_server
+from tests.servicekit import official_server, request
 from tests.test_console_browser import ARTIFACTS, shoot
 
 BASE = "/api/v1/tournaments"
@@ -22,23 +22,14 @@ NAMES = ["王小明", "李大華", "陳美玲", "林志強", "張家豪", "黃�
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """The server; event O1 (8 players, 2 rounds of 2 將, 60-minute rounds), not seated; an official's token."""
-    tmp = tmp_path_factory.mktemp("organiser")
-    database = tmp / "organiser.sqlite3"
-    port = free_port()
-    proc = start_server(database, port, threads=8, log=tmp / "server.log")
-    try:
-        secret = make_token(database, "official", label="王裁判")
-        headers = bearer(secret)
+    with official_server(tmp_path_factory.mktemp("organiser"), "organiser") as service:
         players = [{"id": f"P{i}", "name": n} for i, n in enumerate(NAMES, 1)] + [
             {"id": "S1", "name": "周替補", "substitute": True}]
         for path, body in ((BASE, {"id": "O1", "name": "台北公開賽", "rounds": 2, "matches_per_round": 2,
                                    "round_minutes": 60}), (f"{BASE}/O1/players", {"players": players})):
-            status, answer = request(port, "POST", path, body, headers)
+            status, answer = request(service["port"], "POST", path, body, service["headers"])
             assert status == 201, (path, answer)
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": headers, "tmp": tmp}
-    finally:
-        proc.terminate()
-        proc.wait(10)
+        yield service
 
 
 def api(service, path: str) -> dict:
@@ -51,10 +42,7 @@ def test_seat_by_hand_and_csv_record_a_banfeng_run_the_clock_and_publish(service
     with browser_kit.chromium() as record:
         page = record["context"].new_page()
         base = service["base"]
-        page.goto(base + "/t/O1/seating/1/edit")
-        page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-        page.wait_for_url(base + "/t/O1/seating/1/edit")
+        browser_kit.sign_in(page, base, "/t/O1/seating/1/edit", service["secret"])
         # round 1 by hand: a player seated twice is refused by line, nothing written
         page.fill("#list", "1,王小明,李大華,陳美玲,林志強\n2,張家豪,黃淑芬,吳建國,王小明\n")
         page.get_by_role("button", name="儲存第 1 輪座位 Save round 1's seating").click()
@@ -236,7 +224,7 @@ def test_standings_a_players_page_and_the_links_to_every_page(service):
         page.get_by_role("link", name="主辦：建立賽事").click()
         page.wait_for_url("**/signin**")  # an official's page: sign in first
         page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
+        page.get_by_role("button", name=browser_kit.SIGN_IN).click()
         page.wait_for_url(base + "/t/new")
         page.goto(base + "/t/O2/")
         links = page.locator("#organiser-links a")

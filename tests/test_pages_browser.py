@@ -4,8 +4,8 @@ against the real server process (uWSGI as make run starts it, a real SQLite file
 One browser and one server per module (fixtures); a second server with reads not public for
 the 401 page. Every request the browser makes is recorded: the pages and the /docs page
 (Swagger UI, served locally) must not leave 127.0.0.1. Every Content-Security-Policy
-violation and console error is recorded too: no page may have one (issue #12 item 8). ``make test`` installs Chromium when
-it is missing (the Makefile); Playwright's own browser downloads are not used.
+violation and console error is recorded too: no page may have one (issue #12 item 8). ``make test``
+installs Chromium when it is missing (the Makefile); Playwright's own browser downloads are not used.
 """
 from __future__ import annotations
 
@@ -280,7 +280,7 @@ def test_docs_page_lists_the_operations_offline(server, browser, page):
     page.wait_for_selector(".opblock", timeout=30_000)
     shown = {(method.strip(), path) for method, path in page.eval_on_selector_all(
         ".opblock-summary", """blocks => blocks.map(b => [b.querySelector(".opblock-summary-method").innerText,
-                                                    b.querySelector(".opblock-summary-path").getAttribute("data-path")])""")}
+            b.querySelector(".opblock-summary-path").getAttribute("data-path")])""")}
     assert shown == operations
     made = browser["requests"][start:]
     assert any(u.endswith("/openapi.json") for u in made)

@@ -28,8 +28,10 @@ def played(app, client):
     for path, body in ((BASE, {"id": "E1", "name": "台北盃", "rounds": 2, "matches_per_round": 1}),
                        (f"{BASE}/E1/players", {"players": players}), (f"{BASE}/E1/schedule", {"seed": 1})):
         assert client.post(path, json=body, headers=headers).status_code == 201
-    entries = [{"round": 1, "table": 1, "dealer": 0, "winner": 1, "deal_in": 0, "items": ["concealed_hand", "full_flush"]},
-               {"round": 1, "table": 1, "dealer": 1, "winner": 2, "deal_in": None, "items": ["self_draw", "concealed_hand"]},
+    entries = [{"round": 1, "table": 1, "dealer": 0, "winner": 1, "deal_in": 0,
+                "items": ["concealed_hand", "full_flush"]},
+               {"round": 1, "table": 1, "dealer": 1, "winner": 2, "deal_in": None,
+                "items": ["self_draw", "concealed_hand"]},
                {"round": 2, "table": 1, "dealer": 0, "winner": 3, "deal_in": 1, "items": ["single_wait"]}]
     for body in entries:
         answer = client.post(f"{BASE}/E1/hands/entry", json=body, headers=headers)

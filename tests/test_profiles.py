@@ -21,7 +21,8 @@ ENGINE_KEYS = {
     "dealer": "dealer", "quan_feng_ke": "round_wind_pung", "men_feng_ke": "seat_wind_pung", "zheng_hua": "own_flower",
     "hua_gang": "flower_set", "zimo": "self_draw", "menqing": "concealed_hand", "ping_hu": "all_chows",
     "dragon_pung": "dragon_pung", "san_an_ke": "three_concealed_pungs", "si_an_ke": "four_concealed_pungs",
-    "wu_an_ke": "five_concealed_pungs", "peng_peng_hu": "all_pungs", "hun_yi_se": "half_flush", "qing_yi_se": "full_flush",
+    "wu_an_ke": "five_concealed_pungs", "peng_peng_hu": "all_pungs", "hun_yi_se": "half_flush",
+    "qing_yi_se": "full_flush",
     "zi_yi_se": "all_honours", "xiao_san_yuan": "small_three_dragons", "da_san_yuan": "big_three_dragons",
     "xiao_si_xi": "small_four_winds", "da_si_xi": "big_four_winds", "du_ting": "single_wait", "ting": "declared_ready",
     "quan_qiu_ren": "all_claimed", "he_di": "last_discard_win", "hai_di": "last_tile_self_draw",
@@ -29,16 +30,17 @@ ENGINE_KEYS = {
     "di_ting": "earthly_ready", "tian_ting": "heavenly_ready", "ren_hu": "human_win", "di_hu": "earthly_win",
     "tian_hu": "heavenly_win",
 }
-_BASE = dict(dealer=1, quan_feng_ke=1, men_feng_ke=1, zheng_hua=1, hua_gang=2, zimo=1, menqing=1, menqing_zimo=3, ping_hu=2,
-             dragon_pung=1, san_an_ke=2, si_an_ke=5, wu_an_ke=8, peng_peng_hu=4, hun_yi_se=4, qing_yi_se=8, zi_yi_se=0,
-             xiao_san_yuan=4, da_san_yuan=8, xiao_si_xi=8, da_si_xi=16, du_ting=1, ting=0, quan_qiu_ren=1, he_di=1, hai_di=1,
-             qiang_gang=1, gang_shang=2, qi_qiang_yi=8, ba_xian=8, di_ting=8, tian_ting=16, ren_hu=0, di_hu=16, tian_hu=32)
+_BASE = dict(dealer=1, quan_feng_ke=1, men_feng_ke=1, zheng_hua=1, hua_gang=2, zimo=1, menqing=1, menqing_zimo=3,
+             ping_hu=2, dragon_pung=1, san_an_ke=2, si_an_ke=5, wu_an_ke=8, peng_peng_hu=4, hun_yi_se=4, qing_yi_se=8,
+             zi_yi_se=0, xiao_san_yuan=4, da_san_yuan=8, xiao_si_xi=8, da_si_xi=16, du_ting=1, ting=0, quan_qiu_ren=1,
+             he_di=1, hai_di=1, qiang_gang=1, gang_shang=2, qi_qiang_yi=8, ba_xian=8, di_ting=8, tian_ting=16, ren_hu=0,
+             di_hu=16, tian_hu=32)
 #: profile → the engine table it follows (taiwan_base, and the others as the engine's files give them)
 ENGINE_TABLES = {
     "mahjong16": _BASE,
     "star31": {**_BASE, "ting": 1, "he_di": 0, "qi_qiang_yi": 0, "di_ting": 4, "tian_ting": 8, "tian_hu": 24},
-    "mahjong-masters": {**_BASE, "hua_gang": 1, "zi_yi_se": 16, "hai_di": 2, "qi_qiang_yi": 0, "di_ting": 4, "tian_ting": 8,
-                        "ren_hu": 16, "tian_hu": 16},
+    "mahjong-masters": {**_BASE, "hua_gang": 1, "zi_yi_se": 16, "hai_di": 2, "qi_qiang_yi": 0, "di_ting": 4,
+                        "tian_ting": 8, "ren_hu": 16, "tian_hu": 16},
     "mahjong16-zhonghua": {**_BASE, "zi_yi_se": 8, "quan_qiu_ren": 2, "qi_qiang_yi": 0, "di_ting": 4, "tian_ting": 8,
                            "ren_hu": 16, "tian_hu": 16},
     "mj888": {**_BASE, "hua_gang": 1, "zi_yi_se": 8, "qi_qiang_yi": 0, "tian_ting": 0, "tian_hu": 24},
@@ -103,7 +105,8 @@ def test_each_profile_scores_a_dealers_heavenly_win(profile):
     """天胡 on the dealt hand: the face is the profile's 天胡 alone (app.replaces.13, tai.33)."""
     r = Ruleset.load(profile)
     result = score(Hand.parse("123m456m789p234s555s99p"),
-                   _ctx(winner=0, dealer=0, source=WinSource.WALL, winning_tile="4s", first_turn=FirstTurn.HEAVENLY_WIN), r)
+                   _ctx(winner=0, dealer=0, source=WinSource.WALL, winning_tile="4s",
+                        first_turn=FirstTurn.HEAVENLY_WIN), r)
     want = ENGINE_TABLES[profile]["tian_hu"] if profile in ENGINE_TABLES else 16
     assert result.tai == want and result.dealer_tai == 1
 
@@ -127,7 +130,8 @@ def test_random_wins_score_or_fail_cleanly_and_settle_to_zero(profile):
         tile = rng.choice([t for t in range(34) if counts[t]])
         source = rng.choice((WinSource.WALL, WinSource.DISCARD, WinSource.LAST_TILE, WinSource.LAST_DISCARD))
         winner = rng.randrange(4)
-        discarder = (winner + rng.randrange(1, 4)) % 4 if source in (WinSource.DISCARD, WinSource.LAST_DISCARD) else None
+        discarder = ((winner + rng.randrange(1, 4)) % 4
+                     if source in (WinSource.DISCARD, WinSource.LAST_DISCARD) else None)
         ctx = WinContext(winner=winner, dealer=rng.randrange(4), round_wind=Wind(rng.randrange(4)), source=source,
                          winning_tile=tile, discarder=discarder, streak=rng.randrange(3))
         try:

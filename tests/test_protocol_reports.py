@@ -13,7 +13,8 @@ from penalties.adjudicator import adjudicate_hands
 from penalties.rule import REPORTS
 from testkit.script import Script
 
-_ROW = re.compile(r"^\| `(?P<code>[a-z_]+)` \| `(?P<clause>[^`]+)` \| (?P<zh>[^|]+) \| (?P<en>[^|]+) \| `(?P<example>\{.*\})` \|$")
+_ROW = re.compile(r"^\| `(?P<code>[a-z_]+)` \| `(?P<clause>[^`]+)` \| (?P<zh>[^|]+) \| (?P<en>[^|]+) \| "
+                  r"`(?P<example>\{.*\})` \|$")
 
 
 def _rows() -> dict[str, dict[str, str]]:

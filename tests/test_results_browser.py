@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.servicekit import bearer, free_port, make_token, request, scorer_pin, start_server
+from tests.browser_kit import sign_in
+from tests.servicekit import official_server, request, scorer_pin
 from tests.test_console_browser import _context, _external, chromium, shoot  # noqa: F401 (the module's browser)
 
 BASE = "/api/v1/tournaments"
@@ -24,24 +25,15 @@ OK = "(want) => document.querySelector('#preview').dataset.ok === want"
 def service(tmp_path_factory):
     """The server; event M1 (taida-cup: 一炮多響 on) seated, referee table R1 linked to round 1
     table 1 with a scorer's PIN; an official's token."""
-    tmp = tmp_path_factory.mktemp("results")
-    database = tmp / "results.sqlite3"
-    port = free_port()
-    proc = start_server(database, port, threads=8, log=tmp / "server.log")
-    try:
-        secret = make_token(database, "official", label="王裁判")
-        headers = bearer(secret)
+    with official_server(tmp_path_factory.mktemp("results"), "results") as service:
         body = {"id": "M1", "name": "台大盃", "rounds": 2, "matches_per_round": 1, "ruleset": "taida-cup"}
         for path, payload in ((BASE, body), (f"{BASE}/M1/players", {"players": PLAYERS}),
-                              (f"{BASE}/M1/schedule", {"seed": 5}), ("/api/v1/tables", {"id": "R1", "tournament": "M1"}),
+                              (f"{BASE}/M1/schedule", {"seed": 5}),
+                              ("/api/v1/tables", {"id": "R1", "tournament": "M1"}),
                               (f"{BASE}/M1/links", {"table_id": "R1", "round": 1, "table": 1})):
-            status, answer = request(port, "POST", path, payload, headers)
+            status, answer = request(service["port"], "POST", path, payload, service["headers"])
             assert status == 201, (path, answer)
-        pin = scorer_pin(database, "R1")
-        yield {"port": port, "base": f"http://127.0.0.1:{port}", "secret": secret, "headers": headers, "pin": pin}
-    finally:
-        proc.terminate()
-        proc.wait(10)
+        yield {**service, "pin": scorer_pin(service["database"], "R1")}
 
 
 def hands(service) -> list[dict]:
@@ -92,10 +84,7 @@ def test_a_scorer_enters_a_hand_on_a_phone_then_an_official_corrects_and_reverts
     official = _context(chromium)
     page = official["context"].new_page()
     try:
-        page.goto(service["base"] + "/signin")
-        page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-        page.wait_for_url(service["base"] + "/")
+        sign_in(page, service["base"], "/signin", service["secret"], lands="/")
         page.goto(service["base"] + "/t/M1/results/")
         assert "尚欠 2 桌" in page.locator("main").inner_text()
         shoot(page, "results-overview")

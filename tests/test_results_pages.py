@@ -175,8 +175,10 @@ def test_previews_on_the_replay_carried_on_are_those_of_a_replay_from_the_start(
     from store import get_db
 
     scorer(app, client)
-    forms = [{"dealer": "0", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "0", "item": ["concealed_hand"]},
-             {"dealer": "1", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "self", "item": ["self_draw", "full_flush"]},
+    forms = [{"dealer": "0", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "0",
+              "item": ["concealed_hand"]},
+             {"dealer": "1", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "self",
+              "item": ["self_draw", "full_flush"]},
              {"dealer": "1", "streak": "1", "outcome": "draw"},
              {"dealer": "1", "streak": "2", "outcome": "win", "winner": "3", "deal_in": "1", "item": ["half_flush"]},
              {"dealer": "2", "streak": "0", "outcome": "win", "winner": "1", "deal_in": "self", "item": ["full_flush"]}]

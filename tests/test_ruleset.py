@@ -299,9 +299,13 @@ def test_overrides_apply_without_touching_the_profile():
 
 
 def test_exclusions_can_be_overridden():
-    r = Ruleset.load("competition", {"tai.exclusions": [{"pattern": "all_claimed", "excludes": ["single_wait"], "clause": "app.replaces.1"}]})
-    assert r.exclusions == (Exclusion("all_claimed", "app.replaces.1", excludes=("single_wait",)),) + rs.IMPLIED_EXCLUSIONS
-    assert r.apply_exclusions({"all_claimed", "single_wait", "all_honours", "all_pungs"}).kept == {"all_claimed", "all_honours", "all_pungs"}
+    r = Ruleset.load("competition",
+                     {"tai.exclusions": [{"pattern": "all_claimed", "excludes": ["single_wait"],
+                                          "clause": "app.replaces.1"}]})
+    assert r.exclusions == (Exclusion("all_claimed", "app.replaces.1",
+                                      excludes=("single_wait",)),) + rs.IMPLIED_EXCLUSIONS
+    kept = r.apply_exclusions({"all_claimed", "single_wait", "all_honours", "all_pungs"}).kept
+    assert kept == {"all_claimed", "all_honours", "all_pungs"}
 
 
 @pytest.mark.parametrize(
@@ -318,9 +322,12 @@ def test_exclusions_can_be_overridden():
         ({"flowers.numbering": "ju3"}, "params.flowers.numbering", "'ju3'"),
         ({"play.chow.forbidden_discards": "SAME"}, "params.play.chow.forbidden_discards", "'SAME'"),
         ({"tai.exclusions": "none"}, "params.tai.exclusions", "'none'"),
-        ({"tai.exclusions": [{"pattern": "all_honor", "excludes": ["all_pungs"], "clause": "tai.13"}]}, "params.tai.exclusions[0].pattern", "all_honours"),
-        ({"tai.exclusions": [{"pattern": "all_honours", "excludes": ["all_pungs"]}]}, "params.tai.exclusions[0].clause", "None"),
-        ({"tai.exclusions": [{"pattern": "all_honours", "with_any": ["big_three_dragons"], "adjust": 0, "clause": "tai.13"}]}, "params.tai.exclusions[0].adjust", "0"),
+        ({"tai.exclusions": [{"pattern": "all_honor", "excludes": ["all_pungs"], "clause": "tai.13"}]},
+         "params.tai.exclusions[0].pattern", "all_honours"),
+        ({"tai.exclusions": [{"pattern": "all_honours", "excludes": ["all_pungs"]}]}, "params.tai.exclusions[0].clause",
+         "None"),
+        ({"tai.exclusions": [{"pattern": "all_honours", "with_any": ["big_three_dragons"], "adjust": 0,
+                              "clause": "tai.13"}]}, "params.tai.exclusions[0].adjust", "0"),
         ({"tai.exclusions": [{"pattern": "all_honours", "clause": "tai.13"}]}, "params.tai.exclusions[0]", "excludes"),
     ],
 )
@@ -380,7 +387,8 @@ def test_rulesets_are_immutable():
 def test_describe():
     d = Ruleset.load().describe("tai.five_concealed_pungs")
     assert isinstance(d, ParameterDef)
-    assert (d.type, d.clauses, d.default_clause, d.term) == ("int", ("tai.18", "tai.18.alt"), "tai.18", "五暗刻（五暗坎）")
+    assert (d.type, d.clauses, d.default_clause, d.term) == ("int", ("tai.18", "tai.18.alt"), "tai.18",
+                                                             "五暗刻（五暗坎）")
     assert Ruleset.load().describe("settle.streak_marker").describe_type() == "enum: dealer_bears_error | actual"
 
 
@@ -439,7 +447,8 @@ def _edit(path: Path, change) -> None:
     [
         ("competition.json", lambda d: d["values"].pop("tai.dealer"), "incomplete"),
         ("competition.json", lambda d: d["values"].update({"tai.dealr": 1}), "tai.dealer"),
-        ("competition.json", lambda d: d["values"].update({"tai.dealer": {"value": 1, "clause": "tai.10"}}), "not among"),
+        ("competition.json", lambda d: d["values"].update({"tai.dealer": {"value": 1, "clause": "tai.10"}}),
+         "not among"),
         ("competition.json", lambda d: d["values"].update({"tai.dealer": "1"}), "must be an integer"),
         ("competition.json", lambda d: d.update({"extends": "app"}), "extends itself"),
         ("app.json", lambda d: d.update({"profile": "apps"}), "file name"),
@@ -457,7 +466,9 @@ def test_broken_data_is_refused(data_copy, file, change, message):
 
 def test_duplicate_keys_in_a_profile_are_refused(data_copy):
     path = data_copy / "competition-000.json"
-    path.write_text(path.read_text(encoding="utf-8").replace('"values": {', '"values": {"tai.dealer": 1, "tai.dealer": 2,'), encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace('"values": {',
+                                                             '"values": {"tai.dealer": 1, "tai.dealer": 2,'),
+                    encoding="utf-8")
     with pytest.raises(RulesetError, match="given twice"):
         Ruleset.load("competition-000")
 

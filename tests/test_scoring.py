@@ -82,7 +82,8 @@ def test_unknown_pattern_in_exclusions_is_a_ruleset_error():
 
 def test_a_pattern_worth_zero_neither_scores_nor_excludes():
     # competition: 見花見台 is 0, so it must not drop 正花 or the wind pungs
-    result = score(Hand.parse("123m456m789p234s55sSSS", "", "2f"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s"),
+    result = score(Hand.parse("123m456m789p234s55sSSS", "", "2f"),
+                   ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s"),
                    Ruleset.load("competition"))
     assert result.pattern_tai() == {"seat_wind_pung": 1, "concealed_hand": 1, "own_flower_seasons": 1}
     assert result.to_dict()["excluded"] == []
@@ -116,7 +117,8 @@ def test_family_gates_and_memo_give_what_every_pattern_says(profile):
         tile = rng.choice([t for t in range(34) if counts[t]])
         source = rng.choice(list(WinSource)[:6])
         winner = rng.randrange(4)
-        discarder = (winner + rng.randrange(1, 4)) % 4 if source in (WinSource.DISCARD, WinSource.LAST_DISCARD) else None
+        discarder = ((winner + rng.randrange(1, 4)) % 4
+                     if source in (WinSource.DISCARD, WinSource.LAST_DISCARD) else None)
         c = ctx(winner=winner, dealer=rng.randrange(4), round_wind=Wind(rng.randrange(4)), source=source,
                 winning_tile=tile, discarder=discarder, streak=rng.randrange(3))
         f = Facts()
@@ -136,9 +138,11 @@ def test_family_gates_and_memo_give_what_every_pattern_says(profile):
 
 def test_single_wait_needs_exactly_one_waiting_tile():
     rules = Ruleset.load("competition")
-    two = score(Hand.parse("123m456m789p99p234s555s"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="9p"), rules)
+    two = score(Hand.parse("123m456m789p99p234s555s"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="9p"),
+                rules)
     assert "single_wait" not in two.pattern_tai()  # waited on 6p and 9p
-    one = score(Hand.parse("123m456m789p234s555sEE"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="E"), rules)
+    one = score(Hand.parse("123m456m789p234s555sEE"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="E"),
+                rules)
     assert one.pattern_tai()["single_wait"] == 1
 
 
@@ -165,11 +169,14 @@ def test_best_reading_is_reported():
     "tiles, melds, context, field, error",
     [
         ("123m456m789p234s56sSSS", "", {"source": WinSource.WALL, "winning_tile": "4s"}, "tiles", NotWinningError),
-        ("123m456m789p234s555s99p", "", {"source": WinSource.WALL, "winning_tile": "9m"}, "winning_tile", NotWinningError),
+        ("123m456m789p234s555s99p", "", {"source": WinSource.WALL, "winning_tile": "9m"}, "winning_tile",
+         NotWinningError),
         ("123m456m789p234s9p", "pung:555s", {"source": WinSource.WALL, "winning_tile": "4s"}, "tiles", NotWinningError),
-        ("123m456m789p234s555s99p", "", {"source": WinSource.WALL, "winning_tile": "4s", "readiness": Readiness.DECLARED},
+        ("123m456m789p234s555s99p", "",
+         {"source": WinSource.WALL, "winning_tile": "4s", "readiness": Readiness.DECLARED},
          "readiness", ContextError),
-        ("123m456m789p234s99p", "pung:555s", {"source": WinSource.WALL, "winning_tile": "4s", "first_turn": FirstTurn.EARTHLY_WIN},
+        ("123m456m789p234s99p", "pung:555s",
+         {"source": WinSource.WALL, "winning_tile": "4s", "first_turn": FirstTurn.EARTHLY_WIN},
          "first_turn", ContextError),
     ],
 )
@@ -205,7 +212,9 @@ def test_impossible_contexts_name_the_field(kw, field):
     assert err.value.field == field and isinstance(err.value, MjrefError)
 
 
-@pytest.mark.parametrize("source", [WinSource.KONG_REPLACEMENT, WinSource.FLOWER_REPLACEMENT, WinSource.LAST_TILE, WinSource.DISCARD])
+@pytest.mark.parametrize("source",
+                         [WinSource.KONG_REPLACEMENT, WinSource.FLOWER_REPLACEMENT, WinSource.LAST_TILE,
+                          WinSource.DISCARD])
 def test_heavenly_win_is_the_dealt_hand_not_a_replacement(source):
     """tai.33: 莊家於配牌補花後即胡牌 — a kong's replacement is 槓上開花, never 天胡."""
     extra = {"discarder": 2} if source is WinSource.DISCARD else {}
@@ -215,7 +224,8 @@ def test_heavenly_win_is_the_dealt_hand_not_a_replacement(source):
               Ruleset.load("competition"))
     assert err.value.field == "first_turn" and "tai.33" in err.value.reason_zh
     ok = score(Hand.parse("123m456m789p234s555s99p"), ctx(winner=0, source=WinSource.WALL, winning_tile="4s",
-                                                          first_turn=FirstTurn.HEAVENLY_WIN), Ruleset.load("competition"))
+                                                          first_turn=FirstTurn.HEAVENLY_WIN),
+               Ruleset.load("competition"))
     assert ok.tai == 16
 
 
@@ -325,7 +335,8 @@ def test_cli_and_api_agree(app, client, tmp_path):
     from_file = runner.invoke(args=["score", str(path)])
     from_stdin = runner.invoke(args=["score", "-"], input=json.dumps(EXAMPLE))
     assert from_file.exit_code == 0, from_file.output
-    assert json.loads(from_file.output) == json.loads(from_stdin.output) == client.post("/api/v1/score", json=EXAMPLE).get_json()
+    from_api = client.post("/api/v1/score", json=EXAMPLE).get_json()
+    assert json.loads(from_file.output) == json.loads(from_stdin.output) == from_api
 
 
 @pytest.mark.parametrize(
@@ -337,8 +348,8 @@ def test_cli_and_api_agree(app, client, tmp_path):
     ],
 )
 def test_cli_errors_exit_non_zero_with_problem_json(app, text, field):
-    result = app.test_cli_runner(mix_stderr=False).invoke(args=["score", "-"], input=text) if _mix_stderr_supported() else \
-        app.test_cli_runner().invoke(args=["score", "-"], input=text)
+    runner = app.test_cli_runner(mix_stderr=False) if _mix_stderr_supported() else app.test_cli_runner()
+    result = runner.invoke(args=["score", "-"], input=text)
     assert result.exit_code == 2
     problem = json.loads(result.stderr if hasattr(result, "stderr") and result.stderr else result.output)
     assert problem["field"] == field
@@ -356,11 +367,13 @@ def test_all_chows_cannot_both_require_and_forbid_concealed():
     rules = Ruleset.load("competition", {"scoring.all_chows_requires_concealed": True,
                                          "scoring.all_chows_forbids_concealed": True})
     with pytest.raises(RulesetError) as err:
-        score(Hand.parse("123m456m789p234s567s99p"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s"), rules)
+        score(Hand.parse("123m456m789p234s567s99p"), ctx(source=WinSource.DISCARD, discarder=2, winning_tile="4s"),
+              rules)
     assert err.value.field == "params.scoring.all_chows_forbids_concealed" and err.value.reason_zh
 
 
-@pytest.mark.parametrize("min_tai, zero_tai_win, ok", [(0, True, True), (0, False, False), (1, True, False), (2, True, False)])
+@pytest.mark.parametrize("min_tai, zero_tai_win, ok",
+                         [(0, True, True), (0, False, False), (1, True, False), (2, True, False)])
 def test_min_tai_and_zero_tai_win_together(min_tai, zero_tai_win, ok):
     """起胡 (scoring.min_tai) and 屁胡 (scoring.zero_tai_win): the stricter holds; a 0-台 hand here."""
     rules = Ruleset.load("competition", {"scoring.min_tai": min_tai, "scoring.zero_tai_win": zero_tai_win})
@@ -371,7 +384,8 @@ def test_min_tai_and_zero_tai_win_together(min_tai, zero_tai_win, ok):
     else:
         with pytest.raises(NotWinningError) as err:
             score(hand, context, rules)
-        assert err.value.field == "tiles" and ("app.zero-tai" in err.value.reason_zh or "scoring.min_tai" in err.value.reason_zh)
+        assert err.value.field == "tiles" and ("app.zero-tai" in err.value.reason_zh
+                                               or "scoring.min_tai" in err.value.reason_zh)
 
 
 def test_api_liable_seat(client):

@@ -81,7 +81,8 @@ def test_a_table_not_linked_names_the_winds_only(client, official, event):  # no
     assert not any(name in t for t in stored.values() if t for name in NAMES.values())
 
 
-def test_the_console_names_win_seat_by_seat_and_a_link_names_the_hand_in_play(app, client, official, event):  # noqa: F811
+def test_the_console_names_win_seat_by_seat_and_a_link_names_the_hand_in_play(  # noqa: F811
+        app, client, official, event):
     """Linked after the hand started: the hand in play is replayed with the 將's players; a
     name the officials wrote at the table for seat 1 (a substitute) wins over the plan."""
     from store import connect
@@ -175,7 +176,8 @@ def test_every_code_an_official_sees_has_a_name_in_words():
         assert (zh, en) != (code, code) and any("\u4e00" <= ch <= "\u9fff" for ch in zh), code
         assert "_" not in zh and en, code
     assert report_title("stolen_tile") == ("相公：偷牌", "a dead hand: took a tile it was not owed")
-    assert report_title("dead_hand")[0] == "判相公" and title("wrong_kong_melded_call_previous")[0] == "錯明槓（上家之牌）"
+    assert report_title("dead_hand")[0] == "判相公"
+    assert title("wrong_kong_melded_call_previous")[0] == "錯明槓（上家之牌）"
     assert title("no_such_code") == ("no_such_code", "no_such_code")  # a page never fails on a new code
 
 

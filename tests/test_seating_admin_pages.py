@@ -12,6 +12,8 @@ import pytest
 from tests.servicekit import make_token
 from tests.test_console import CSRF, sign_in
 from tournament.events import Player
+from services.clock_commands import ACTION_EVENTS
+from web.clock_page import ACTIONS
 from web.seating_admin import parse_seating, resolve
 from web.setup import LineError
 
@@ -24,7 +26,8 @@ def event(app, client):
     """E1: 8 players and a substitute, 2 rounds of 2 將, 90-minute rounds; an official signed in."""
     secret = make_token(app.config["DATABASE"], "official", label="王裁判")
     headers = {"Authorization": f"Bearer {secret}"}
-    players = [{"id": f"P{i}", "name": n} for i, n in enumerate(NAMES, 1)] + [{"id": "S1", "name": "周替補", "substitute": True}]
+    players = [{"id": f"P{i}", "name": n}
+               for i, n in enumerate(NAMES, 1)] + [{"id": "S1", "name": "周替補", "substitute": True}]
     for path, body in ((BASE, {"id": "E1", "name": "台北盃", "rounds": 2, "matches_per_round": 2, "round_minutes": 90}),
                        (f"{BASE}/E1/players", {"players": players})):
         assert client.post(path, json=body, headers=headers).status_code == 201
@@ -99,7 +102,8 @@ def test_seat_a_round_by_hand_then_from_a_csv_file(event):
                                                        "file": (io.BytesIO(csv), "round2.csv")},
                          content_type="multipart/form-data")
     assert upload.status_code == 302
-    assert [t["seats"] for t in rounds(event)["rounds"][1]["tables"]] == [["P8", "P7", "P6", "P5"], ["P4", "P3", "P2", "P1"]]
+    assert [t["seats"] for t in rounds(event)["rounds"][1]["tables"]] == [["P8", "P7", "P6", "P5"],
+                                                                          ["P4", "P3", "P2", "P1"]]
     assert "P8,P7,P6,P5" in client.get("/t/E1/seating/2/edit").get_data(as_text=True)  # the form shows it again
 
 
@@ -155,7 +159,8 @@ def test_publish_a_round_and_run_the_clock(event):
     after = client.get(f"{BASE}/E1/clock", headers=event["headers"]).get_json()["round"]
     assert datetime.fromisoformat(after["time_at"]) - datetime.fromisoformat(before) == timedelta(minutes=10)
     assert after["extra"] == [{"table": None, "seconds": 600}]
-    # a pause of the whole hall's time (R-tour-29): a reason needed; the page and the hall say 暫停, the countdown frozen
+    # a pause of the whole hall's time (R-tour-29): a reason needed; the page and the hall say 暫停,
+    # the countdown frozen
     no_reason = post(client, f"{clock}/pause", page=clock, reason=" ")
     assert no_reason.status_code == 400 and 'id="pause-error"' in no_reason.get_data(as_text=True)
     assert post(client, f"{clock}/pause", page=clock, reason="停電").status_code == 302
@@ -163,7 +168,8 @@ def test_publish_a_round_and_run_the_clock(event):
     assert '暫停 <span lang="en">Paused</span>' in page and 'id="paused"' in page and 'id="resume-button"' in page
     assert "pause-button" not in page
     hall = client.get("/t/E1/hall").get_data(as_text=True)
-    assert "暫停 <span lang=\"en\">Paused</span>" in hall and "countdown frozen" in hall and "data-seconds-left" not in hall
+    assert "暫停 <span lang=\"en\">Paused</span>" in hall and "countdown frozen" in hall
+    assert "data-seconds-left" not in hall
     twice = client.post(f"{BASE}/E1/clock/pause", json={"reason": "停電"}, headers=event["headers"])
     assert twice.status_code == 409 and twice.get_json()["field"] == "round"
     assert post(client, f"{clock}/resume", page=clock).status_code == 302
@@ -203,13 +209,20 @@ def test_publish_a_round_and_run_the_clock(event):
     assert 'id="reseated-2"' not in client.get(clock).get_data(as_text=True)
 
 
+def test_every_clock_button_records_its_event():
+    """The clock page's buttons are the actions the API has (each one's event made once:
+    services.clock_commands.ACTION_EVENTS)."""
+    assert list(ACTIONS) == list(ACTION_EVENTS)
+
+
 def test_a_player_withdraws_from_the_seating_page(event):
     client = event["client"]
     assert post(client, "/t/E1/seating", seed="3").status_code == 302
     assert 'id="withdraw-player"' in client.get("/t/E1/seating").get_data(as_text=True)
     nobody = post(client, "/t/E1/seating/withdraw", page="/t/E1/seating", player_id="X9", before_round="2")
     assert nobody.status_code == 409 and 'id="withdraw-error"' in nobody.get_data(as_text=True)
-    done = post(client, "/t/E1/seating/withdraw", page="/t/E1/seating", player_id="P1", before_round="2", reason="身體不適")
+    done = post(client, "/t/E1/seating/withdraw", page="/t/E1/seating", player_id="P1", before_round="2",
+                reason="身體不適")
     assert done.status_code == 302
     players = {p["id"]: p for p in client.get(f"{BASE}/E1/players", headers=event["headers"]).get_json()["players"]}
     assert players["P1"]["withdrawn_before"] == 2
@@ -232,7 +245,8 @@ def test_a_final_round_seated_by_the_standings(event):
     assert "之前沒有成績可依" in early.get_data(as_text=True)  # round 1 has no round before it to rank by
     done = post(client, "/t/E1/seating/2/by-standings", page="/t/E1/seating")
     assert done.status_code == 302
-    ranked = [r["player_id"] for r in client.get(f"{BASE}/E1/standings?rounds=1", headers=headers).get_json()["standings"]]
+    ranked = [r["player_id"]
+              for r in client.get(f"{BASE}/E1/standings?rounds=1", headers=headers).get_json()["standings"]]
     seated = [t["seats"] for t in client.get(f"{BASE}/E1/rounds/2", headers=headers).get_json()["tables"]]
     assert seated == [ranked[:4], ranked[4:8]]
     assert set(ranked[:2]) == {"P2", "P7"}  # the two winners head table 1

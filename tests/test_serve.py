@@ -79,7 +79,8 @@ def test_a_folder_closed_to_the_user_is_found(tmp_path):
 def test_nginx_config_bounds_every_client(tmp_path):
     conf = nginx_conf(tmp_path, "127.0.0.1", 8000, processes=2)
     for line in ("client_header_timeout 10s;", "keepalive_timeout 30s;", "limit_conn per_client 128;",
-                 "master_process off;", f"server unix:{tmp_path}/uwsgi-2.sock;", "hash $mjref_table consistent;", "least_conn;"):
+                 "master_process off;", f"server unix:{tmp_path}/uwsgi-2.sock;", "hash $mjref_table consistent;",
+                 "least_conn;"):
         assert line in conf, line
     assert "%(uri)" in LOG_FORMAT and "%(status)" in LOG_FORMAT
 
@@ -111,7 +112,8 @@ def test_the_front_answers_its_own_errors_as_problem_json(tmp_path):
         assert body["code"] == "bad_request" and body["detail_zh"]
         status, headers, body = _raw(port, b"POST /api/v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
                                            b"\r\nContent-Length: 9000000\r\nConnection: close\r\n\r\n")
-        assert status == 413 and body["code"] == "body_too_large" and body["field"] == "body", body  # the body is not waited for
+        # the body is not waited for
+        assert status == 413 and body["code"] == "body_too_large" and body["field"] == "body", body
         assert headers["X-Content-Type-Options"] == "nosniff"
         status, headers, body = _raw(port, b"GET /.mjref-error/400 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert status == 404 and body["code"] == "not_found"  # nginx's own error pages are not reachable
@@ -125,7 +127,8 @@ def test_a_front_whose_servers_are_down_answers_503_in_its_status_and_its_body(t
     with ``Retry-After``: a client retries on the status, not on the body's text."""
     from tests.servicekit import start_front_of
 
-    front, port = start_front_of(tmp_path, [free_port()], max_fails=0, log=open(tmp_path / "front.log", "wb"))  # noqa: SIM115
+    front, port = start_front_of(tmp_path, [free_port()], max_fails=0,
+                                 log=open(tmp_path / "front.log", "wb"))  # noqa: SIM115
     try:
         status, headers, body = _raw(port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert status == 503 and body["status"] == 503, (status, body)

@@ -40,20 +40,22 @@ def wins(draw):
     discarder = draw(st.sampled_from(others)) if source in PAYS_ALONE else None
     robbed = None
     if n_flowers == 8:
-        flower_win = draw(st.sampled_from([FlowerWin.EIGHT_FLOWERS, FlowerWin.SEVEN_ROB_ONE, FlowerWin.SEVEN_ROB_ONE_DRAWN]))
+        flower_win = draw(st.sampled_from([FlowerWin.EIGHT_FLOWERS, FlowerWin.SEVEN_ROB_ONE,
+                                           FlowerWin.SEVEN_ROB_ONE_DRAWN]))
         source = draw(st.sampled_from([WinSource.FLOWER_REPLACEMENT, WinSource.FLOWER_WIN]))
         discarder = None if flower_win is FlowerWin.EIGHT_FLOWERS else draw(st.sampled_from(others))
         if flower_win is FlowerWin.SEVEN_ROB_ONE_DRAWN:
             robbed = draw(st.integers(34, 41))
     flowers = tuple(sorted(rng.sample(range(34, 42), n_flowers)))
     concealed = all(m.is_concealed for m in melds)
-    readiness = draw(st.sampled_from(list(Readiness))) if concealed else draw(st.sampled_from([Readiness.NONE, Readiness.DECLARED]))
+    readiness = draw(st.sampled_from(list(Readiness) if concealed else [Readiness.NONE, Readiness.DECLARED]))
     if (readiness is Readiness.HEAVENLY and winner == dealer) or (
             readiness is Readiness.DECLARED and not rules.values["play.declared_ready"]):
         readiness = Readiness.NONE
     first_turn = FirstTurn.NONE
     if concealed and draw(st.booleans()):
-        first_turn = FirstTurn.HEAVENLY_WIN if winner == dealer else draw(st.sampled_from([FirstTurn.EARTHLY_WIN, FirstTurn.HUMAN_WIN]))
+        first_turn = (FirstTurn.HEAVENLY_WIN if winner == dealer
+                      else draw(st.sampled_from([FirstTurn.EARTHLY_WIN, FirstTurn.HUMAN_WIN])))
         if first_turn is FirstTurn.HEAVENLY_WIN and source not in (WinSource.WALL, WinSource.FLOWER_REPLACEMENT):
             first_turn = FirstTurn.NONE
     tile = draw(st.sampled_from([t for t in range(34) if counts[t]]))
@@ -74,14 +76,22 @@ def wins(draw):
     return hand, ctx, rules, stakes
 
 
+def _scored(win) -> tuple | None:
+    """A drawn win scored: ``(result, ctx, stakes)``; ``None`` for a context its ruleset does
+    not allow (七搶一 off, 宣告聽牌 off, 寶牌 off …)."""
+    hand, ctx, rules, stakes = win
+    try:
+        return score(hand, ctx, rules), ctx, stakes
+    except MjrefError:
+        return None
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wins())
 def test_every_settlement_sums_to_zero(win):
-    hand, ctx, rules, stakes = win
-    try:
-        result = score(hand, ctx, rules)
-    except MjrefError:
-        return  # a context this ruleset does not allow (七搶一 off, 宣告聽牌 off, 寶牌 off …)
+    if (scored := _scored(win)) is None:
+        return
+    result, ctx, stakes = scored
     payments = settle(result, stakes).payments
     assert sum(payments) == 0
     assert payments[ctx.winner] >= 0
@@ -93,11 +103,9 @@ def test_every_settlement_sums_to_zero(win):
 @settings(max_examples=200, deadline=None)
 @given(wins())
 def test_each_payer_pays_base_plus_face_plus_dealer(win):
-    hand, ctx, rules, stakes = win
-    try:
-        result = score(hand, ctx, rules)
-    except MjrefError:
+    if (scored := _scored(win)) is None:
         return
+    result, ctx, stakes = scored
     for t in settle(result, stakes).transfers:
         assert t.payee == ctx.winner and t.payer != ctx.winner
         assert t.amount == stakes.base + (t.tai + t.dealer_tai) * stakes.per_tai

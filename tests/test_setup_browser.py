@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser_kit import sign_in
 from tests.servicekit import official_server, request
 from tests.test_console_browser import _context, _external, chromium, shoot  # noqa: F401 (the module's browser)
 
@@ -25,10 +26,7 @@ def test_create_an_event_and_import_its_players(chromium, service, tmp_path):
     record = _context(chromium)
     page = record["context"].new_page()
     try:
-        page.goto(service["base"] + "/t/new")
-        page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-        page.wait_for_url(service["base"] + "/t/new")
+        sign_in(page, service["base"], "/t/new", service["secret"])
         page.fill("#id", "taipei48")
         page.fill("#name", "台北四十八人賽")
         page.select_option("#ruleset", "competition")

@@ -35,7 +35,8 @@ def test_creating_an_event_needs_an_official(app, client):
     assert client.get("/t/new").status_code == 302
     official = make_token(app.config["DATABASE"], "official")
     sign_in(client, official)
-    assert client.post("/api/v1/tables", json={"id": "R1"}, headers={"Authorization": f"Bearer {official}"}).status_code == 201
+    assert client.post("/api/v1/tables", json={"id": "R1"},
+                       headers={"Authorization": f"Bearer {official}"}).status_code == 201
     sign_in(client, make_token(app.config["DATABASE"], "table", table="R1"))
     assert client.get("/t/new").status_code == 403
 
@@ -88,7 +89,8 @@ def test_import_players_from_a_list_and_a_csv_file(signed_in):
         assert pid in [p["id"] for p in signed_in.get(f"{BASE}/E1/players").get_json()["players"]]
     # errors by line, nothing written
     before = len(signed_in.get(f"{BASE}/E1/players").get_json()["players"])
-    for text, line in (("黃淑芬\nC1,吳建國,隊長", 2), ("C1,吳建國\nC1,劉雅婷", 2), ("C2,劉雅婷\n\nC3," + "長" * 101, 3)):
+    for text, line in (("黃淑芬\nC1,吳建國,隊長", 2), ("C1,吳建國\nC1,劉雅婷", 2),
+                       ("C2,劉雅婷\n\nC3," + "長" * 101, 3)):
         response = signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": text})
         assert response.status_code == 400, text
         assert f'data-line="{line}"' in response.get_data(as_text=True), text
@@ -212,7 +214,8 @@ def test_a_players_team_is_changed_on_the_players_page(signed_in):
     assert teams == {"王小明": "台北隊", "李大華": "台北隊"}
     shown = signed_in.get(done.headers["Location"]).get_data(as_text=True)
     assert 'id="team-changed"' in shown and "已將李大華改入「台北隊」" in shown
-    bad = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": "隊" * 41})
+    bad = signed_in.post(post,
+                         data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": "隊" * 41})
     html = bad.get_data(as_text=True)
     assert bad.status_code == 400 and 'id="team-error"' in html and "隊名" in html and "team name" in html
     unknown = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": "NOPE", "team": "甲"})
@@ -221,8 +224,10 @@ def test_a_players_team_is_changed_on_the_players_page(signed_in):
     assert cleared.status_code == 302
     log = signed_in.get(f"{BASE}/E1/log").get_json()
     changes = [r["event"] for r in log["records"] if r["event"]["type"] == "TeamChanged"]
-    assert changes == [{"type": "TeamChanged", "player_id": ids["李大華"], "team": "台北隊", "reason": "報名漏填", "from_round": None},
-                       {"type": "TeamChanged", "player_id": ids["王小明"], "team": None, "reason": "", "from_round": None}]
+    assert changes == [{"type": "TeamChanged", "player_id": ids["李大華"], "team": "台北隊", "reason": "報名漏填",
+                        "from_round": None},
+                       {"type": "TeamChanged", "player_id": ids["王小明"], "team": None, "reason": "",
+                        "from_round": None}]
     again = signed_in.post(post, data={"csrf_token": token(signed_in, page), "player_id": ids["王小明"], "team": ""})
     assert again.status_code == 302  # already so: nothing written
     assert len(signed_in.get(f"{BASE}/E1/log").get_json()["records"]) == len(log["records"])
@@ -233,7 +238,8 @@ def test_a_player_moved_from_a_round_on_the_players_page(signed_in):
     a bad round is refused at its field with the form kept."""
     create(signed_in)
     page = "/t/E1/players/import"
-    signed_in.post(page, data={"csrf_token": token(signed_in, page), "list": "姓名,隊伍\n王小明,台北隊\n李大華,高雄隊\n"})
+    signed_in.post(page,
+                   data={"csrf_token": token(signed_in, page), "list": "姓名,隊伍\n王小明,台北隊\n李大華,高雄隊\n"})
     ids = {p["name"]: p["id"] for p in signed_in.get(f"{BASE}/E1/players").get_json()["players"]}
     form = signed_in.get(page).get_data(as_text=True)
     assert 'id="team-from"' in form and "自第 4 輪起" in form and "自第 5 輪起" not in form and "every round" in form

@@ -46,10 +46,7 @@ def test_import_players_in_teams_and_see_the_team_standings(service):
     with browser_kit.chromium() as record:
         page = record["context"].new_page()
         base = service["base"]
-        page.goto(base + "/t/L1/players/import")
-        page.fill("#token", service["secret"])
-        page.get_by_role("button", name="以權杖登入 Sign in with the token").click()
-        page.wait_for_url(base + "/t/L1/players/import")
+        browser_kit.sign_in(page, base, "/t/L1/players/import", service["secret"])
         rows = [f"P{i},{n},{t}" for i, (n, t) in enumerate(zip(NAMES, TEAMS), 1)]
         page.fill("#list", "\n".join(["代號,姓名,隊伍", *rows[:2], "P3,陳美玲," + "隊" * 41, *rows[3:]]))
         page.get_by_role("button", name="登錄 Register").click()

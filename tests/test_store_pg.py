@@ -118,12 +118,9 @@ def _run_both(first, second):
     return errors
 
 
-def test_one_tables_writes_take_turns_across_writers(two_writers):
-    """Each job reads the table's next seq, waits a moment (for the other job to read too,
-    if it could), then appends: under the table's advisory lock the second job reads after
-    the first committed, so both append, one after the other. Without the lock both would
-    read seq 1 and one would be refused (unique)."""
-    writers, db = two_writers
+def _read_then_append():
+    """The job both writers race with: read T1's next seq, wait a moment for the other job to
+    read too (if it can: under a lock it cannot, and the wait times out), then append at it."""
     read = threading.Barrier(2, timeout=1.0)
 
     def work(tx):
@@ -134,6 +131,16 @@ def test_one_tables_writes_take_turns_across_writers(two_writers):
             pass  # the other job waits for our lock: expected
         ts.append_event(tx.db, "T1", 1, seq, "draw", {"seq": seq})
 
+    return work
+
+
+def test_one_tables_writes_take_turns_across_writers(two_writers):
+    """Each job reads the table's next seq, waits a moment (for the other job to read too,
+    if it could), then appends: under the table's advisory lock the second job reads after
+    the first committed, so both append, one after the other. Without the lock both would
+    read seq 1 and one would be refused (unique)."""
+    writers, db = two_writers
+    work = _read_then_append()
     keys = ("table:T1",)
     errors = _run_both(lambda: writers[0].submit(work, keys=keys), lambda: writers[1].submit(work, keys=keys))
     assert errors == []
@@ -143,16 +150,7 @@ def test_one_tables_writes_take_turns_across_writers(two_writers):
 def test_without_a_key_a_job_has_the_database_to_itself(two_writers):
     """The same race with a job that names no key: it takes the writers' lock exclusively."""
     writers, db = two_writers
-    read = threading.Barrier(2, timeout=1.0)
-
-    def work(tx):
-        seq = ts.next_seq(tx.db, "T1", 1, ts.PLAY)
-        try:
-            read.wait()
-        except threading.BrokenBarrierError:
-            pass
-        ts.append_event(tx.db, "T1", 1, seq, "draw", {})
-
+    work = _read_then_append()
     errors = _run_both(lambda: writers[0].submit(work, keys=("table:T1",)), lambda: writers[1].submit(work))
     assert errors == [] and len(ts.events(db, "T1")) == 2
 

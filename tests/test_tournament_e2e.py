@@ -120,8 +120,9 @@ def test_a_48_player_event_from_creation_to_standings(app, client, official):
     original = next(h for h in hands if h["key"] == [1, 5, 1, 1])
     d = dealers[5]
     fix = ok(client.post(f"{BASE}/hands/1/5/1/1/corrections",
-                         json={"reason": "漏記清一色", "entry": {"dealer": d, "winner": (d + 1) % 4, "deal_in": (d + 2) % 4,
-                                                              "items": ["concealed_hand", "single_wait", "full_flush"]}},
+                         json={"reason": "漏記清一色",
+                               "entry": {"dealer": d, "winner": (d + 1) % 4, "deal_in": (d + 2) % 4,
+                                         "items": ["concealed_hand", "single_wait", "full_flush"]}},
                          headers=official))
     assert fix["result"]["payments"][(d + 1) % 4] == 100 + 14 * 20
     ok(client.post(f"{BASE}/reverts", json={"seq": fix["records"][0]["seq"], "reason": "原紀錄無誤"}, headers=official))

@@ -79,7 +79,8 @@ def test_any_accepted_entry_sums_to_zero_and_any_refusal_names_a_field(dealer, w
         out = settle_entry(entry, RULESET, Stakes(base, per_tai))
     except EntryError as exc:
         assert exc.field and exc.reason_zh and exc.message
-        assert exc.field.split("[")[0].split(".")[0] in {"items", "deal_in", "winner", "dealer", "streak", "tai", "stakes"}
+        assert exc.field.split("[")[0].split(".")[0] in {"items", "deal_in", "winner", "dealer", "streak", "tai",
+                                                         "stakes"}
         return
     assert sum(out.result.payments) == 0
     assert isinstance(out.result, HandResult)
@@ -124,7 +125,8 @@ def test_compatible_items_are_accepted_and_only_the_payers_pay(dealer, winner, o
     (dict(dealer=0, winner=1, items=["self_draw", "no_claims_self_draw"]), "items[1].code", "門清"),
     (dict(dealer=0, winner=1, deal_in=1, items=[]), "deal_in", "自己"),
     (dict(dealer=0, winner=1, deal_in=2, items=["dealer"]), "items[0].code", "莊家"),
-    (dict(dealer=0, winner=0, deal_in=2, streak=1, items=[{"code": "streak_per_n", "count": 2}]), "items[0].count", "連莊"),
+    (dict(dealer=0, winner=0, deal_in=2, streak=1, items=[{"code": "streak_per_n", "count": 2}]), "items[0].count",
+     "連莊"),
     (dict(dealer=0, winner=1, deal_in=2, items=[{"code": "full_flush", "tai": 8}]), "items[0].tai", "12 台"),
     (dict(dealer=0, winner=1, deal_in=2, items=["full_flush"], tai=13), "tai", "12 台"),
     (dict(dealer=0, winner=1, deal_in=2, items=["ligu"]), "items[0].code", "不計"),

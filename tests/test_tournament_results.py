@@ -141,7 +141,8 @@ def test_events_that_do_not_apply_are_refused_naming_the_record():
             append(log, event)
         assert zh in e.value.reason_zh, (event, e.value.reason_zh)
         # a new event is refused in its own words: its would-be record number means nothing to who sent it
-        assert not e.value.reason_zh.startswith(f"第 {len(log) + 1} 筆") and f"record {len(log) + 1}" not in e.value.message
+        assert not e.value.reason_zh.startswith(f"第 {len(log) + 1} 筆")
+        assert f"record {len(log) + 1}" not in e.value.message
         # a stored log that does not fold names the record at fault
         with pytest.raises(EventLogError) as stored:
             replay([*log, Record(len(log) + 1, event)])
@@ -314,7 +315,8 @@ def test_a_tie_at_the_cut_is_reported_not_decided():
     ids = ["a", "b", "c", "d"]
     log = append((), EventCreated(EventSettings("決賽", rounds=1)), *[PlayerRegistered(p, p) for p in ids],
                  RoundSeated(RoundPlan(1, (TablePlan(1, ("a", "b", "c", "d")),))),
-                 HandRecorded((1, 1, 1, 1), _discard_win(0, 2, 100)), HandRecorded((1, 1, 1, 2), _discard_win(1, 3, 100)))
+                 HandRecorded((1, 1, 1, 1), _discard_win(0, 2, 100)),
+                 HandRecorded((1, 1, 1, 2), _discard_win(1, 3, 100)))
     (table,) = advancement(replay(log), 1, take=1)
     assert table.advancing == () and set(table.tie_at_cut) == {"a", "b"}
     (table,) = advancement(replay(log), 1, take=2)

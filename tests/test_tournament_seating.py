@@ -140,7 +140,8 @@ def test_reprs_parse_back():
     ns = {"Wind": Wind, "Seating": Seating, "SeatDraw": SeatDraw, "DealerDraw": DealerDraw, "MatchState": MatchState,
           "HandOutcome": HandOutcome, "DealerRuling": DealerRuling}
     for obj in (Seating(PLAYERS, 2), SeatDraw(0, (1, 2, 3), (N, W, S, E)), DealerDraw(1, (6, 6, 6)),
-                MatchState(1, 2, 3, Wind.WEST, 9), HandOutcome(0, 2, ruling=DealerRuling(True, False, "pen.false-win.3"))):
+                MatchState(1, 2, 3, Wind.WEST, 9),
+                HandOutcome(0, 2, ruling=DealerRuling(True, False, "pen.false-win.3"))):
         assert eval(repr(obj), ns) == obj
 
 
@@ -317,7 +318,8 @@ def test_a_dealer_at_the_streak_cap_passes_the_deal_in_the_match():
     assert (capped.dealer, capped.streak, capped.max_streak) == (2, 0, 2)
     free = play_match(1, wins + [HandOutcome(1, 1)])
     assert (free.dealer, free.streak) == (1, 3)
-    kept = play_match(1, wins, max_streak=2).advance(HandOutcome(1, 3, ruling=DealerRuling(True, False, "pen.false-win.3")))
+    kept = play_match(1, wins, max_streak=2)
+    kept = kept.advance(HandOutcome(1, 3, ruling=DealerRuling(True, False, "pen.false-win.3")))
     assert (kept.dealer, kept.streak) == (1, 2)
     with pytest.raises(MatchError) as err:
         MatchState(0, 0, max_streak=-1)

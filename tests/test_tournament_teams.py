@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import fields
 
 import pytest
 
@@ -17,7 +18,7 @@ from tournament.events import (
 from tournament.results import HandResult, Win
 from tournament.schedule import RoundPlan, TablePlan, make_schedule, reseat
 from tournament.standings import (
-    CSV_BOM, TeamTotals, has_teams, rank_teams, standings, team_standings, team_totals, teams_to_csv,
+    COUNTS, CSV_BOM, TeamTotals, Totals, has_teams, rank_teams, standings, team_standings, team_totals, teams_to_csv,
     teams_to_csv_file,
 )
 
@@ -51,6 +52,14 @@ def test_a_team_total_is_the_sum_of_its_members_points():
     assert [(s.rank, s.totals.team, s.tied) for s in ranked] == [(1, "台北隊", False), (2, "高雄隊", False)]
 
 
+def test_a_player_and_a_team_keep_the_same_counts():
+    """:data:`COUNTS` are the int fields both totals have: a count added to one and not to the
+    other, or to neither list, fails here."""
+    for totals in (Totals, TeamTotals):
+        counted = tuple(f.name for f in fields(totals) if f.type in (int, "int"))
+        assert counted == COUNTS, totals
+
+
 def test_teams_equal_on_points_go_by_the_chain_then_share_a_rank():
     # equal points: fewer 放槍 wins it
     a = TeamTotals("甲隊", points=100, deal_ins=2)
@@ -59,7 +68,8 @@ def test_teams_equal_on_points_go_by_the_chain_then_share_a_rank():
     # equal on everything: the same rank, marked tied, listed by team name
     c = TeamTotals("丙隊", points=100, deal_ins=1)
     ranked = rank_teams([a, b, c])
-    assert [(s.rank, s.totals.team, s.tied) for s in ranked] == [(1, "丙隊", True), (1, "乙隊", True), (3, "甲隊", False)]
+    assert [(s.rank, s.totals.team, s.tied) for s in ranked] == [(1, "丙隊", True), (1, "乙隊", True),
+                                                                 (3, "甲隊", False)]
     # the chain is the event's: 台多 first turns it round
     d = TeamTotals("丁隊", points=100, deal_ins=3, tai=9)
     assert rank_teams([b, d], ["more_tai"])[0].totals.team == "丁隊"
@@ -133,7 +143,8 @@ def test_team_csv_has_a_bom_and_the_members():
     assert text.startswith(CSV_BOM) and teams_to_csv(team_standings(state)) == text[1:]
     rows = list(csv.reader(io.StringIO(text[1:])))
     assert rows[0][:4] == ["名次 Rank", "隊名 Team", "隊員 Members", "總分 Points"]
-    assert rows[1][:4] == ["1", "高雄隊", "陳美玲、林志強", "140"] and rows[2][:4] == ["2", "台北隊", "王小明、李大華", "-140"]
+    assert rows[1][:4] == ["1", "高雄隊", "陳美玲、林志強", "140"]
+    assert rows[2][:4] == ["2", "台北隊", "王小明、李大華", "-140"]
 
 
 def test_a_team_changed_moves_the_players_points_to_the_new_team():
@@ -195,5 +206,6 @@ def test_a_player_moved_from_a_round_leaves_his_earlier_points_with_his_old_team
 def test_a_withdrawal_after_a_move_keeps_the_teams_played_for():
     from tournament.events import TeamChanged
     log = append(_two_rounds(), TeamChanged("p0", "高雄隊", "轉隊", from_round=2))
-    state = replay(append(log, PlayerWithdrew("p0", 3, reseated=(RoundPlan(3, (TablePlan(1, (None, "p1", "p2", "p3")),)),))))
+    state = replay(append(log,
+                          PlayerWithdrew("p0", 3, reseated=(RoundPlan(3, (TablePlan(1, (None, "p1", "p2", "p3")),)),))))
     assert state.player("p0").team_in(1) == "台北隊" and state.player("p0").team_in(2) == "高雄隊"

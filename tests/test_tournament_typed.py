@@ -51,7 +51,8 @@ def test_payments_for_another_dealer_are_refused_when_the_dealer_is_known():
 def test_the_issues_made_up_payments_are_refused_naming_the_field():
     with pytest.raises(ResultError) as info:
         check_typed(typed([-999, 999, 0, 0], Win(1, 1, deal_in=0)), TABLE, STAKES, multiple_wins=False)
-    assert info.value.field == "payments" and "120" in info.value.message and "house_arrangement" in info.value.reason_zh
+    assert info.value.field == "payments" and "120" in info.value.message
+    assert "house_arrangement" in info.value.reason_zh
 
 
 def test_several_wins_on_one_discard_only_where_the_ruleset_plays_them():

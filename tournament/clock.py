@@ -77,7 +77,8 @@ def _fail(message: str, zh: str, field_name: str = "event") -> ClockError:
 def parse_time(value: str, field_name: str = "at") -> datetime:
     """An ISO 8601 time with its offset (``2026-11-29T09:00:00+08:00``, ``…Z``) as an aware datetime."""
     if not isinstance(value, str):
-        raise _fail(f"{field_name} must be an ISO 8601 time, got {value!r}", f"{field_name} 須為 ISO 8601 時間，收到 {value!r}",
+        raise _fail(f"{field_name} must be an ISO 8601 time, got {value!r}",
+                    f"{field_name} 須為 ISO 8601 時間，收到 {value!r}",
                     field_name)
     try:
         when = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
@@ -126,7 +127,8 @@ class ClockSettings:
         if type(self.round_seconds) is not int or not 1 <= self.round_seconds <= MAX_ROUND_SECONDS:
             raise _fail(f"round_seconds must be 1–{MAX_ROUND_SECONDS} (a round is played in one sitting, at most "
                         f"24 h), got {self.round_seconds!r}",
-                        f"每輪時間（秒）須為 1–{MAX_ROUND_SECONDS}（一輪一次打完，至多 24 小時），收到 {self.round_seconds!r}",
+                        f"每輪時間（秒）須為 1–{MAX_ROUND_SECONDS}（一輪一次打完，至多 24 小時），收到 "
+                        f"{self.round_seconds!r}",
                         "round_seconds")
         object.__setattr__(self, "starts", tuple(self.starts))
         for k, start in enumerate(self.starts):
@@ -137,7 +139,8 @@ class ClockSettings:
             if type(self.interval_seconds) is not int or not 1 <= self.interval_seconds <= MAX_INTERVAL_SECONDS:
                 raise _fail(f"interval_seconds must be 1–{MAX_INTERVAL_SECONDS} (rounds at most a year apart), "
                             f"got {self.interval_seconds!r}",
-                            f"輪與輪的間隔（秒）須為 1–{MAX_INTERVAL_SECONDS}（至多相隔一年），收到 {self.interval_seconds!r}",
+                            f"輪與輪的間隔（秒）須為 1–{MAX_INTERVAL_SECONDS}（至多相隔一年），收到 "
+                            f"{self.interval_seconds!r}",
                             "interval_seconds")
             if self.first_start is None:
                 raise _fail("interval_seconds needs first_start", "設定間隔須同時設定第一輪開始時間 first_start",
@@ -152,20 +155,24 @@ class ClockSettings:
         reminders = tuple(self.reminders)
         if any(type(r) is not int or not 1 <= r <= MAX_ROUND_SECONDS for r in reminders) \
                 or len(set(reminders)) != len(reminders):
-            raise _fail(f"reminders must be distinct seconds 1–{MAX_ROUND_SECONDS} before time, got {list(reminders)!r}",
-                        f"提醒須為時間到之前的秒數（1–{MAX_ROUND_SECONDS}，不重複），收到 {list(reminders)!r}", "reminders")
+            raise _fail(f"reminders must be distinct seconds 1–{MAX_ROUND_SECONDS} before time, got "
+                        f"{list(reminders)!r}",
+                        f"提醒須為時間到之前的秒數（1–{MAX_ROUND_SECONDS}，不重複），收到 {list(reminders)!r}",
+                        "reminders")
         object.__setattr__(self, "reminders", tuple(sorted(reminders, reverse=True)))
         if type(self.auto_close) is not bool:
             raise _fail(f"auto_close must be true or false, got {self.auto_close!r}",
                         f"auto_close 須為 true 或 false，收到 {self.auto_close!r}", "auto_close")
         if self.publish not in PUBLISH_POLICIES:
             raise _fail(f"publish must be one of {list(PUBLISH_POLICIES)}, got {self.publish!r}",
-                        f"公布座位須為 on_close（本輪結束時）或 before_start（下一輪開始前）之一，收到 {self.publish!r}",
+                        "公布座位須為 on_close（本輪結束時）或 before_start（下一輪開始前）之一，收到 "
+                        f"{self.publish!r}",
                         "publish")
         if type(self.publish_before_seconds) is not int or not 0 <= self.publish_before_seconds <= MAX_INTERVAL_SECONDS:
             raise _fail(f"publish_before_seconds must be 0–{MAX_INTERVAL_SECONDS} (at most a year ahead), "
                         f"got {self.publish_before_seconds!r}",
-                        f"publish_before_seconds 須為 0–{MAX_INTERVAL_SECONDS}（至多提前一年），收到 {self.publish_before_seconds!r}",
+                        f"publish_before_seconds 須為 0–{MAX_INTERVAL_SECONDS}（至多提前一年），收到 "
+                        f"{self.publish_before_seconds!r}",
                         "publish_before_seconds")
 
     def start_of(self, round_no: int) -> datetime | None:
@@ -521,7 +528,8 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
         return state.with_round(replace(rnd, time_called_at=event.at, policy=event.policy, time_called_seq=seq))
     if isinstance(event, TableReported):
         if type(event.table) is not int or event.table < 1:
-            raise _fail(f"table must be a table number ≥ 1, got {event.table!r}", f"桌號須為 1 以上，收到 {event.table!r}",
+            raise _fail(f"table must be a table number ≥ 1, got {event.table!r}",
+                        f"桌號須為 1 以上，收到 {event.table!r}",
                         "table")
         if event.table in rnd.reported_tables:
             raise _fail(f"table {event.table} already reported in round {number}",
@@ -539,7 +547,8 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
     if isinstance(event, ClockPaused):
         _check_reason(event.reason)
         if rnd.time_called:
-            raise _fail(f"time was already called in round {number} at {rnd.time_called_at}: there is no time left to pause",
+            raise _fail(f"time was already called in round {number} at {rnd.time_called_at}: there is no time left to "
+                        "pause",
                         f"第 {number} 輪已於 {rnd.time_called_at} 宣布時間到：沒有剩餘時間可暫停", "round")
         if rnd.paused:
             raise _fail(f"round {number} is already paused since {rnd.paused_since}",
@@ -564,7 +573,8 @@ def apply_clock(state: ClockState, event: ClockEvent, seq: int = 0) -> ClockStat
             raise _fail(f"time was already called in round {number}: give the extra time to a table",
                         f"第 {number} 輪已宣布時間到，不能延長全部各桌；請為個別桌延長", "table")
         if event.table is not None and (type(event.table) is not int or event.table < 1):
-            raise _fail(f"table must be a table number ≥ 1, got {event.table!r}", f"桌號須為 1 以上，收到 {event.table!r}",
+            raise _fail(f"table must be a table number ≥ 1, got {event.table!r}",
+                        f"桌號須為 1 以上，收到 {event.table!r}",
                         "table")
         if event.table is not None and event.table in rnd.reported_tables:
             raise _fail(f"table {event.table} has reported its finish in round {number}",
@@ -619,14 +629,16 @@ def check_tables(event_state: EventState, events: Sequence[ClockEvent]) -> None:
         if number is None:
             continue
         if type(number) is int and number > rounds:
-            raise _fail(f"the event has {rounds} rounds, not {number}", f"賽事共 {rounds} 輪，沒有第 {number} 輪", "round")
+            raise _fail(f"the event has {rounds} rounds, not {number}", f"賽事共 {rounds} 輪，沒有第 {number} 輪",
+                        "round")
         if isinstance(event, (RoundStarted, SeatingPublished)) and event_state.round(number) is None:
             raise _fail(f"round {number} is not seated yet", f"第 {number} 輪尚未排座位", "round")
         if isinstance(event, TableReported) or (isinstance(event, ExtraTime) and event.table is not None):
             plan = event_state.round(number)
             tables = [t.table for t in plan.tables] if plan else []
             if event.table not in tables:
-                raise _fail(f"round {number} has no table {event.table}", f"第 {number} 輪沒有第 {event.table} 桌", "table")
+                raise _fail(f"round {number} has no table {event.table}", f"第 {number} 輪沒有第 {event.table} 桌",
+                            "table")
 
 
 # --- what is due --------------------------------------------------------------------------
@@ -677,7 +689,8 @@ def table_finished(event_state: EventState, round_no: int, table: int, dealer_of
         first = dealer_of(round_no, table, match)
         if first is None:
             return False
-        results = [h.result for h in sorted(event_state.hands, key=lambda h: h.key) if h.key[:3] == (round_no, table, match)]
+        results = [h.result for h in sorted(event_state.hands, key=lambda h: h.key)
+                   if h.key[:3] == (round_no, table, match)]
         try:
             if not match_from_results(first, results, max_streak=event_max_streak(event_state.settings)).over:
                 return False
@@ -768,7 +781,8 @@ def due(state: ClockState, event_state: EventState, now: datetime, *,
         raise _fail("now needs a time zone", "now 須含時區", "now")
     out: list[ClockEvent] = []
     tables = sum(len(r.tables) for r in event_state.rounds)
-    for _ in range(8 * (len(event_state.rounds) + 2) + tables + 8 * len(state.settings.reminders if state.settings else ())):
+    for _ in range(8 * (len(event_state.rounds) + 2) + tables
+                   + 8 * len(state.settings.reminders if state.settings else ())):
         action = _due_now(state, event_state, now, dealer_of)
         if action is None:
             break
@@ -855,7 +869,8 @@ def table_may_start_hand(records: Sequence[Record], state: ClockState, round_no:
 
 __all__ = [
     "AT_TIME_POLICIES", "Action", "CLOCK_EVENTS", "ClockConfigured", "ClockError", "ClockEvent", "ClockSettings",
-    "ClockPaused", "ClockResumed", "ClockState", "ExtraTime", "MAX_REASON_CHARS", "FINISH_CIRCLE", "MAX_EXTRA_SECONDS", "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
+    "ClockPaused", "ClockResumed", "ClockState", "ExtraTime", "MAX_REASON_CHARS", "FINISH_CIRCLE", "MAX_EXTRA_SECONDS",
+    "FINISH_HAND", "PUBLISH_BEFORE_START", "PUBLISH_ON_CLOSE", "ReminderGiven",
     "RoundClock", "RoundClosed", "RoundStarted", "SeatingPublished", "TableReported", "TimeCalled", "apply_clock",
     "check_tables", "clock_state", "due", "format_time", "match_from_results", "may_start_hand", "next_due",
     "parse_time", "pending", "table_finished", "table_may_start_hand",

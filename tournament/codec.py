@@ -89,7 +89,8 @@ def _as(hint: Any, value: Any, path: str) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_as(args[0], v, f"{path}[{i}]") for i, v in enumerate(value))
         if len(value) != len(args):
-            raise _fail(path, f"must have {len(args)} items, got {len(value)}", f"須有 {len(args)} 項，收到 {len(value)} 項")
+            raise _fail(path, f"must have {len(args)} items, got {len(value)}",
+                        f"須有 {len(args)} 項，收到 {len(value)} 項")
         return tuple(_as(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
     if isinstance(hint, type) and issubclass(hint, Enum):
         if isinstance(value, str) and value in hint.__members__:

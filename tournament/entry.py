@@ -186,7 +186,8 @@ def _zh(code: str) -> str:
 def _check_seats(entry: ScorerEntry) -> None:
     check_seat(entry.dealer, "dealer", EntryError)
     if type(entry.streak) is not int or entry.streak < 0:
-        raise _fail("streak", f"the streak is a count ≥ 0, got {entry.streak!r}", f"連莊數須為 0 以上的整數，收到 {entry.streak!r}")
+        raise _fail("streak", f"the streak is a count ≥ 0, got {entry.streak!r}",
+                    f"連莊數須為 0 以上的整數，收到 {entry.streak!r}")
     if entry.streak_marker is not None and (type(entry.streak_marker) is not int or entry.streak_marker < 0):
         raise _fail("streak_marker", f"the streak marker is a count ≥ 0, got {entry.streak_marker!r}",
                     f"連莊示記須為 0 以上的整數，收到 {entry.streak_marker!r}")
@@ -206,7 +207,8 @@ def _check_seats(entry: ScorerEntry) -> None:
     if entry.deal_in is not None:
         check_seat(entry.deal_in, "deal_in", EntryError)
         if entry.deal_in == entry.winner:
-            raise _fail("deal_in", f"seat {entry.winner} cannot deal in to itself", f"{entry.winner} 號座不能放槍給自己")
+            raise _fail("deal_in", f"seat {entry.winner} cannot deal in to itself",
+                        f"{entry.winner} 號座不能放槍給自己")
 
 
 def _read_items(entry: ScorerEntry, table: ScoringTable) -> list[tuple[int, int, int]]:
@@ -226,7 +228,8 @@ def _read_items(entry: ScorerEntry, table: ScoringTable) -> list[tuple[int, int,
             raise _fail(f"{where}.code", f"{item.code} does not score under the ruleset {table.profile!r}",
                         f"此規則組（{table.profile}）不計{_zh(item.code)}")
         if type(item.count) is not int or item.count < 1:
-            raise _fail(f"{where}.count", f"a count is at least 1, got {item.count!r}", f"次數至少為 1，收到 {item.count!r}")
+            raise _fail(f"{where}.count", f"a count is at least 1, got {item.count!r}",
+                        f"次數至少為 1，收到 {item.count!r}")
         most = MAX_COUNT.get(item.code, 1)
         if item.count > most:
             raise _fail(f"{where}.count", f"{item.code} counts at most {most} time(s), got {item.count}",
@@ -261,7 +264,8 @@ def _check_combination(entry: ScorerEntry, items: list[tuple[int, int, int]], ta
     self_drawn = entry.deal_in is None
     for code, k in codes.items():
         if not self_drawn and code in SELF_DRAWN_ONLY:
-            raise _fail(f"items[{k}].code", f"{code} is only won on a self-drawn tile, but seat {entry.deal_in} dealt in",
+            raise _fail(f"items[{k}].code",
+                        f"{code} is only won on a self-drawn tile, but seat {entry.deal_in} dealt in",
                         f"{_zh(code)}限自摸，本盤卻是 {entry.deal_in} 號座放槍")
         if not self_drawn and code in ALL_PAY_WITHOUT_SELF_DRAW:
             raise _fail("deal_in", f"{code} is paid by all three (tai.29): no deal-in seat",
@@ -345,7 +349,8 @@ def _settle_several(entry: ScorerEntry, ruleset: object, stakes: Stakes, multipl
     if not multiple_wins:
         raise _fail("also", f"{count} winners on one discard, but this ruleset plays no 一炮多響 "
                     "(play.multiple_wins): the nearest player in turn wins (prio.2)",
-                    f"一張捨牌記了 {count} 家胡牌，但此規則組不採一炮多響（play.multiple_wins）：由順位最近者胡（prio.2）")
+                    f"一張捨牌記了 {count} 家胡牌，但此規則組不採一炮多響（play.multiple_wins）："
+                    "由順位最近者胡（prio.2）")
     if count > max_winners:
         raise _fail("also", f"{count} winners on one discard, but this ruleset lets at most {max_winners} win "
                     "(play.multiple_wins_limit)",
@@ -364,7 +369,8 @@ def _settle_several(entry: ScorerEntry, ruleset: object, stakes: Stakes, multipl
             raise _fail(where, f"not another winner: {other!r}", f"不是另一家胡牌：{other!r}")
         check_seat(other.winner, f"{where}.winner", EntryError)
         if other.winner in seen or other.winner == entry.deal_in:
-            raise _fail(f"{where}.winner", f"seat {other.winner} is entered already ({seen.get(other.winner, 'deal_in')})",
+            raise _fail(f"{where}.winner",
+                        f"seat {other.winner} is entered already ({seen.get(other.winner, 'deal_in')})",
                         f"{other.winner} 號座已填寫過")
         seen[other.winner] = f"{where}.winner"
         try:
@@ -386,7 +392,8 @@ def _settle_one(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> SettledE
     items = _read_items(entry, table)
     if entry.winner is None:
         if items:
-            raise _fail("items[0].code", "an exhaustive draw has no 台 items (play.exhausted)", "荒局沒有台數項目（play.exhausted）")
+            raise _fail("items[0].code", "an exhaustive draw has no 台 items (play.exhausted)",
+                        "荒局沒有台數項目（play.exhausted）")
         if entry.tai not in (None, 0):
             raise _fail("tai", f"an exhaustive draw has no 台, got {entry.tai}", f"荒局沒有台數，收到 {entry.tai}")
         return SettledEntry(HandResult((0, 0, 0, 0)), 0, 0, (), ())
@@ -416,14 +423,16 @@ def _settle_one(entry: ScorerEntry, ruleset: object, stakes: Stakes) -> SettledE
         raise _fail("tai", f"the items make {capped} 台 under this ruleset, the entry says {entry.tai}",
                     f"各項合計為 {capped} 台，填寫的是 {entry.tai} 台")
     if capped == 0 and not table.zero_tai_win:
-        raise _fail("items", "a 0-台 hand does not win under this ruleset (app.zero-tai)", "此規則組不允許 0 台的屁胡（app.zero-tai）")
+        raise _fail("items", "a 0-台 hand does not win under this ruleset (app.zero-tai)",
+                    "此規則組不允許 0 台的屁胡（app.zero-tai）")
     if capped < table.min_tai:
         raise _fail("items", f"a win needs at least {table.min_tai} 台 under this ruleset (起胡, scoring.min_tai)",
                     f"此規則組 {table.min_tai} 台起胡（scoring.min_tai），此手只有 {capped} 台")
     dealer_tai = table.dealer_unit + table.streak_unit * entry.streak if involved else 0
     ctx = _Seats(entry.winner, entry.dealer, entry.deal_in if entry.robbed is None else entry.robbed, entry.streak,
                  entry.streak_marker)
-    score = Score(capped, face, dealer_tai, robbed_tai, [(i, c) for i, c, _ in face_items], involved, 0, applied, None, False,
+    score = Score(capped, face, dealer_tai, robbed_tai, [(i, c) for i, c, _ in face_items], involved, 0, applied, None,
+                  False,
                   ctx, None, table, ())
     settlement = settle(score, stakes)
     try:
@@ -457,7 +466,8 @@ def check_deal(entry: ScorerEntry, expected: MatchState, hand: int) -> None:
                     f"本將已於第 {expected.hands} 盤北風圈結束（app.rounds）")
     if entry.dealer != expected.dealer:
         raise _fail("dealer", f"hand {hand} is dealt by seat {expected.dealer}, the entry says seat {entry.dealer} "
-                    "(seat.dealer)", f"第 {hand} 盤莊家應為 {expected.dealer} 號座，填寫的是 {entry.dealer} 號座（seat.dealer）")
+                    "(seat.dealer)",
+                    f"第 {hand} 盤莊家應為 {expected.dealer} 號座，填寫的是 {entry.dealer} 號座（seat.dealer）")
     if entry.streak != expected.streak:
         raise _fail("streak", f"the dealer's streak is {expected.streak} at hand {hand}, the entry says {entry.streak} "
                     "(tai.10)", f"第 {hand} 盤莊家連莊數應為 {expected.streak}，填寫的是 {entry.streak}（tai.10）")

@@ -100,7 +100,8 @@ class MatchState:
                              reason_zh=f"連莊數須為 0 以上的整數，收到 {self.streak!r}")
         if type(self.max_streak) is not int or self.max_streak < 0:
             raise MatchError(f"max_streak (seat.max_streak) must be a count ≥ 0, got {self.max_streak!r}",
-                             field="max_streak", reason_zh=f"連莊上限（seat.max_streak）須為 0 以上的整數，收到 {self.max_streak!r}")
+                             field="max_streak",
+                             reason_zh=f"連莊上限（seat.max_streak）須為 0 以上的整數，收到 {self.max_streak!r}")
 
     @property
     def marker(self) -> tuple[int, Wind]:
@@ -118,7 +119,8 @@ class MatchState:
         if outcome.dealer != self.dealer:
             raise MatchError(f"hand {self.hands + 1} is dealt by seat {self.dealer}, the outcome says {outcome.dealer}",
                              field="outcome.dealer",
-                             reason_zh=f"第 {self.hands + 1} 盤莊家應為 {self.dealer} 號座，結果記為 {outcome.dealer} 號座")
+                             reason_zh=f"第 {self.hands + 1} 盤莊家應為 {self.dealer} 號座，結果記為 "
+                                       f"{outcome.dealer} 號座")
         return self.follow(next_hand(self.dealer, self.streak, self.round_wind, self.first_dealer,
                                      repeats=outcome.dealer_repeats, counted=outcome.streak_counted,
                                      max_streak=self.max_streak))
@@ -175,4 +177,5 @@ def play_match(first_dealer: int, outcomes: Iterable[HandOutcome], *, max_streak
     return state
 
 
-__all__ = ["DealerRuling", "HandOutcome", "MatchState", "event_max_streak", "max_streak_of", "play_match", "start_match"]
+__all__ = ["DealerRuling", "HandOutcome", "MatchState", "event_max_streak", "max_streak_of", "play_match",
+           "start_match"]

@@ -71,7 +71,8 @@ def won_items(entry: ScorerEntry, parts) -> dict[int, tuple[tuple[str, int], ...
 
 
 def player_record(state: EventState, player_id: str,
-                  items: Mapping[tuple[HandKey, int], tuple[tuple[str, int], ...]] | None = None) -> PlayerRecord | None:
+                  items: Mapping[tuple[HandKey, int], tuple[tuple[str, int], ...]] | None = None,
+                  ) -> PlayerRecord | None:
     """The player's record, or ``None`` for an id not registered. ``items``: the settled 台
     items of each (hand, winning seat) entered by items (the others count as wins without patterns)."""
     items = items or {}

@@ -140,4 +140,5 @@ def fold(records: Iterable[Record], base: Provenance | None = None) -> Provenanc
     return out
 
 
-__all__ = ["CutDecided", "HouseArrangement", "MatchDrawn", "Provenance", "RefereeHandSynced", "ScorerEntered", "TableLinked", "fold"]
+__all__ = ["CutDecided", "HouseArrangement", "MatchDrawn", "Provenance", "RefereeHandSynced", "ScorerEntered",
+           "TableLinked", "fold"]

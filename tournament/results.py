@@ -98,7 +98,8 @@ class HandResult:
             payers = [s for s in range(4) if s not in winners]
             bad = [s for s in payers if pay[s] >= 0]
             if bad:
-                raise ResultError(f"on a self-draw the other three pay; seat {bad[0]} shows {pay[bad[0]]} in {list(pay)}",
+                raise ResultError(f"on a self-draw the other three pay; seat {bad[0]} shows {pay[bad[0]]} in "
+                                  f"{list(pay)}",
                                   field=f"payments[{bad[0]}]",
                                   reason_zh=f"自摸由其他三家付，{bad[0]} 號座卻記為 {pay[bad[0]]}")
         else:
@@ -127,7 +128,8 @@ class HandResult:
             head = "荒局"
         else:
             head = "、".join(
-                f"{w.seat} 號座{'自摸' if w.self_draw else '胡'}（{'' if w.self_draw else f'{w.deal_in} 號座放槍，'}{w.tai} 台）"
+                f"{w.seat} 號座{'自摸' if w.self_draw else '胡'}"
+                f"（{'' if w.self_draw else f'{w.deal_in} 號座放槍，'}{w.tai} 台）"
                 for w in self.wins)
         money = "、".join(f"{s} 號座 {p:+d}" if p else f"{s} 號座 0" for s, p in enumerate(self.payments))
         return f"{head}；{money}"

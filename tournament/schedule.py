@@ -291,7 +291,8 @@ def reseat(schedule: Schedule, *, withdrawn: Iterable[str], from_round: int, see
     leaving = set(withdrawn)
     unknown = sorted(leaving - set(schedule.players))
     if unknown:
-        raise ScheduleError(f"not in the event: {unknown!r}", field="withdrawn", reason_zh=f"不是本賽事的選手：{unknown!r}")
+        raise ScheduleError(f"not in the event: {unknown!r}", field="withdrawn",
+                            reason_zh=f"不是本賽事的選手：{unknown!r}")
     if type(from_round) is not int or not 1 <= from_round <= len(schedule.rounds) + 1:
         raise ScheduleError(f"from_round must be 1–{len(schedule.rounds) + 1}, got {from_round!r}", field="from_round",
                             reason_zh=f"重排起始輪須為 1–{len(schedule.rounds) + 1}，收到 {from_round!r}")

@@ -260,7 +260,8 @@ def draw_dealer(seating: Seating, *, dice: Sequence[int] | None = None,
                 rng: random.Random | None = None) -> DealerDraw:
     """The 定莊 throw by the player in the East seat, recorded (``dice``) or generated."""
     if (dice is None) == (rng is None):
-        raise SeatingError("give either the recorded dice or an RNG", field="dice", reason_zh="須給實際骰子點數或亂數來源其一")
+        raise SeatingError("give either the recorded dice or an RNG", field="dice",
+                           reason_zh="須給實際骰子點數或亂數來源其一")
     if dice is None:
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     return DealerDraw(seating.east, tuple(dice))

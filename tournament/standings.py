@@ -42,6 +42,10 @@ class Totals:
     withdrawn: bool = False
 
 
+#: the counts a player's and a team's totals both keep (:class:`Totals`, :class:`TeamTotals`)
+COUNTS = ("points", "hands", "wins", "self_draws", "deal_ins", "tai")
+
+
 class TieBreak(Enum):
     """A criterion of the chain: the :class:`Totals` field and whether more is better."""
 
@@ -102,7 +106,7 @@ def totals(state: EventState, *, rounds: Iterable[int] | None = None,
     acc: dict[str, dict[str, int]] = {}
     for p in state.players:
         if include_substitutes or not p.substitute:
-            acc[p.player_id] = dict.fromkeys(("points", "hands", "wins", "self_draws", "deal_ins", "tai"), 0)
+            acc[p.player_id] = dict.fromkeys(COUNTS, 0)
     for key, seats, result in state.hand_rows():
         if only is not None and key[0] not in only:
             continue
@@ -183,9 +187,6 @@ def has_teams(state: EventState) -> bool:
     return any(p.team is not None for p in state.players)
 
 
-_SUMMED = ("points", "hands", "wins", "self_draws", "deal_ins", "tai")
-
-
 def team_totals(state: EventState, *, rounds: Iterable[int] | None = None) -> dict[str, TeamTotals]:
     """Every team's totals over ``rounds`` (all when ``None``), by team name (R-tour-30).
 
@@ -200,7 +201,7 @@ def team_totals(state: EventState, *, rounds: Iterable[int] | None = None) -> di
     for p in state.players:
         for name in dict.fromkeys([p.team, *(p.team_in(r) for r in played)]):
             if name is not None:
-                team = acc.setdefault(name, {"members": [], "names": [], **dict.fromkeys(_SUMMED, 0)})
+                team = acc.setdefault(name, {"members": [], "names": [], **dict.fromkeys(COUNTS, 0)})
                 team["members"].append(p.player_id)
                 team["names"].append(p.name)
     for r in played:
@@ -208,7 +209,7 @@ def team_totals(state: EventState, *, rounds: Iterable[int] | None = None) -> di
         for p in state.players:
             name = p.team_in(r)
             if name is not None:
-                for field in _SUMMED:
+                for field in COUNTS:
                     acc[name][field] += getattr(rows[p.player_id], field)
     return {name: TeamTotals(name, tuple(t.pop("members")), tuple(t.pop("names")), **t) for name, t in acc.items()}
 
@@ -364,7 +365,8 @@ def teams_to_csv_file(rows: Iterable[TeamStanding]) -> str:
 
 
 __all__ = [
-    "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "check_cut_decision", "Standing", "TableAdvance", "TieBreak", "Totals", "advancement", "rank",
+    "CSV_BOM", "CSV_COLUMNS", "DEFAULT_TIE_BREAKS", "check_cut_decision", "Standing", "TableAdvance", "TieBreak",
+    "Totals", "advancement", "rank",
     "standings", "tie_breaks", "to_csv", "to_csv_file", "totals",
     "TEAM_CSV_COLUMNS", "TeamStanding", "TeamTotals", "has_teams", "rank_teams", "team_standings", "team_totals",
     "teams_to_csv", "teams_to_csv_file",

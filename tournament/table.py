@@ -94,18 +94,22 @@ class TablePlay:
             expected = next_thrower(self)
             if expected is not None and event.thrower != expected:
                 raise SeatingError(
-                    f"將 {self.match_no + 1} is drawn by seat {expected} (the last hand's winner), not seat {event.thrower}",
+                    f"將 {self.match_no + 1} is drawn by seat {expected} (the last hand's winner), not seat "
+                    f"{event.thrower}",
                     field="thrower",
-                    reason_zh=f"第 {self.match_no + 1} 將應由前一將末盤胡牌者 {expected} 號座擲骰，不是 {event.thrower} 號座")
+                    reason_zh=f"第 {self.match_no + 1} 將應由前一將末盤胡牌者 {expected} 號座擲骰，不是 "
+                              f"{event.thrower} 號座")
             result = draw_seats(self.players, thrower=event.thrower, previous=self.seating, draws=event.draws)
             return replace(self, players=result.seating.players, match_no=self.match_no + 1, seating=result.seating,
                            match=None, phase=TablePhase.DEALER_DRAW)
         if isinstance(event, DealerDrawn):
             self._expect(TablePhase.DEALER_DRAW, "定莊")
             if event.draw.thrower != self.seating.east:
-                raise SeatingError(f"定莊 is thrown by the East seat {self.seating.east}, not seat {event.draw.thrower}",
+                raise SeatingError(f"定莊 is thrown by the East seat {self.seating.east}, not seat "
+                                   f"{event.draw.thrower}",
                                    field="draw.thrower",
-                                   reason_zh=f"定莊應由東座位 {self.seating.east} 號座擲骰，不是 {event.draw.thrower} 號座")
+                                   reason_zh=f"定莊應由東座位 {self.seating.east} 號座擲骰，不是 "
+                                             f"{event.draw.thrower} 號座")
             return replace(self, match=start_match(event.draw.dealer), phase=TablePhase.PLAYING)
         if isinstance(event, HandPlayed):
             self._expect(TablePhase.PLAYING, "a hand")

@@ -42,7 +42,8 @@ class _Deal:
     __slots__ = ("winner", "dealer", "discarder", "streak", "streak_marker")
 
     def __init__(self, winner: int, dealer: int, discarder: int | None, streak: int):
-        self.winner, self.dealer, self.discarder, self.streak, self.streak_marker = winner, dealer, discarder, streak, None
+        self.winner, self.dealer, self.discarder, self.streak = winner, dealer, discarder, streak
+        self.streak_marker = None
 
 
 def win_payments(win: Win, dealer: int, streak: int, table: ScoringTable, stakes: Stakes,

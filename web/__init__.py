@@ -17,7 +17,8 @@ from web.times import local_time, minutes_left, time_zone
 
 
 def init_app(app: Flask) -> None:
-    """The pages' blueprint, the tile pictures' helpers (web/tiles.py), the calculators (web/tools.py), and the time filters (``TIME_ZONE``, web/times.py; a bad zone fails here)."""
+    """The pages' blueprint, the tile pictures' helpers (web/tiles.py), the calculators (web/tools.py), and the
+    time filters (``TIME_ZONE``, web/times.py; a bad zone fails here)."""
     zone = time_zone(app.config.get("TIME_ZONE"))
     app.register_blueprint(pages.bp)
     console.init_app(app)  # the officials' console: /, /signin, /hall, /tables/… (issue #14)
@@ -27,7 +28,8 @@ def init_app(app: Flask) -> None:
     clock_page.init_app(app)  # the organisers' clock: /t/<tid>/clock (issue #15)
     seating_admin.init_app(app)  # seating by hand / CSV, 搬風, publish: /t/<tid>/seating/<r>/… (issue #15)
     # an event's page shows its times in the event's own zone (EventSettings.time_zone, set by web.times.show_in)
-    app.add_template_filter(lambda when: local_time(when, g.get("time_zone") or zone, current_app.config["CLOCK"].now()),
+    app.add_template_filter(lambda when: local_time(when, g.get("time_zone") or zone,
+                                                    current_app.config["CLOCK"].now()),
                             "local_time")
     app.add_template_filter(minutes_left, "minutes_left")
     # players listed by name in Taiwan's order, by strokes (web/name_order.py, R-tour-33)

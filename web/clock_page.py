@@ -24,16 +24,13 @@ import re
 from flask import Blueprint, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
-from services.clock_commands import (
-    clock_now, configure, current_round, load_clock, next_round, official_action, status,
-)
+from services.clock_commands import act, clock_now, configure, load_clock, status
 from referee.errors import MjrefError
 from services.clock_schemas import (
     ClockSettingsSchema, ExtraTimeSchema, PauseSchema, ReportSchema, ResumeSchema, RoundArgSchema,
 )
 from services.problems import ApiProblem
 from services.validation import first_error, reason_zh
-from tournament.clock import ClockPaused, ClockResumed, ExtraTime, RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled
 from web import console
 from web.errors import PageError
 from web.setup import _official
@@ -47,17 +44,11 @@ bp.register_error_handler(ApiProblem, console._problem)
 
 AT_TIME_TEXT = {"finish_hand": ("打完本盤", "finish the hand"), "finish_circle": ("打完本圈", "finish the 圈")}
 PUBLISH_TEXT = {"on_close": ("本輪結束時", "on close"), "before_start": ("下一輪開始前", "before the start")}
-#: an action's events, from the clock's state, the time and the form's round (and table)
+#: the actions' buttons (what each records: services.clock_commands.ACTION_EVENTS)
 ACTIONS = {
-    "start": ("開始", "Start", lambda s, at, d: RoundStarted(next_round(s, d["round"]), at)),
-    "call-time": ("宣布時間到", "Call time", lambda s, at, d: TimeCalled(current_round(s, d["round"]), at, s.settings.at_time)),
-    "report": ("回報完賽", "Report a table", lambda s, at, d: TableReported(current_round(s, d["round"]), d["table"], at)),
-    "close": ("結束本輪", "Close the round", lambda s, at, d: RoundClosed(current_round(s, d["round"]), at)),
-    "publish": ("公布座位", "Publish seating", lambda s, at, d: SeatingPublished(next_round(s, d["round"]), at)),
-    "extra-time": ("延長時間", "Extra time", lambda s, at, d: ExtraTime(current_round(s, d["round"]), d["minutes"] * 60, at,
-                                                                   d["table"], d["reason"])),
-    "pause": ("暫停計時", "Pause", lambda s, at, d: ClockPaused(current_round(s, d["round"]), at, d["reason"])),
-    "resume": ("恢復計時", "Resume", lambda s, at, d: ClockResumed(current_round(s, d["round"]), at, d["reason"])),
+    "start": ("開始", "Start"), "call-time": ("宣布時間到", "Call time"), "report": ("回報完賽", "Report a table"),
+    "close": ("結束本輪", "Close the round"), "publish": ("公布座位", "Publish seating"),
+    "extra-time": ("延長時間", "Extra time"), "pause": ("暫停計時", "Pause"), "resume": ("恢復計時", "Resume"),
 }
 
 
@@ -129,7 +120,8 @@ def settings_post(tid: str):
                              (reason_zh(message), message)})
     except ApiProblem as problem:
         return _page(tid, values=values, status_code=problem.code,
-                     errors={SETTINGS_FIELDS.get(problem.field or "", "round_minutes"): (problem.detail_zh, problem.detail)})
+                     errors={SETTINGS_FIELDS.get(problem.field or "", "round_minutes"):
+                             (problem.detail_zh, problem.detail)})
     except MjrefError as exc:  # a setting the clock refuses (tournament.clock.ClockSettings)
         return _page(tid, values=values, status_code=400,
                      errors={SETTINGS_FIELDS.get(exc.field or "", "round_minutes"): (exc.reason_zh, exc.message)})
@@ -151,18 +143,18 @@ def action_post(tid: str, action: str):
         schema = ReportSchema()
     if action == "extra-time":
         minutes = request.form.get("minutes", "").strip()
-        body.update(minutes=int(minutes) if minutes.isdigit() else minutes, reason=request.form.get("reason", "").strip())
+        body.update(minutes=int(minutes) if minutes.isdigit() else minutes,
+                    reason=request.form.get("reason", "").strip())
         schema = ExtraTimeSchema()
     if action in ("pause", "resume"):
         body["reason"] = request.form.get("reason", "").strip()
         schema = PauseSchema() if action == "pause" else ResumeSchema()
-    make = ACTIONS[action][2]
     try:
-        data = schema.load(body)
-        official_action(tid, actor=person.principal.id, make=lambda s, at: make(s, at, data))
+        act(tid, action, schema.load(body), actor=person.principal.id)
     except ValidationError as error:
         field, message = first_error(error.messages)
-        return _page(tid, status_code=400, errors={f"{action}": (f"「{field}」{reason_zh(message)}", f"{field}: {message}")})
+        return _page(tid, status_code=400,
+                     errors={f"{action}": (f"「{field}」{reason_zh(message)}", f"{field}: {message}")})
     except ApiProblem as problem:
         return _page(tid, status_code=problem.code, errors={action: (problem.detail_zh, problem.detail)})
     return redirect(url_for("clock_page.clock", tid=tid, done=action))

@@ -1,8 +1,8 @@
 """The round clock on the pages, from :mod:`tournament.clock`.
 
-The pages show a clock panel when the log has a configured clock; otherwise none. The panel is what the log says (started, time, reported
-tables, closed) plus the time left at the server's clock when the page was made; a small
-inline script counts it down.
+The pages show a clock panel when the log has a configured clock; otherwise none. The panel is what the log
+says (started, time, reported tables, closed) plus the time left at the server's clock when the page was
+made; a small inline script counts it down.
 """
 from __future__ import annotations
 

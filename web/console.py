@@ -116,7 +116,8 @@ def _session_first() -> Any:
     """Who is signed in (checked now: live token, not expired), then the form token of a POST."""
     signin.current_person()
     if request.method == "POST" and not signin.csrf_ok(request.form.get(signin.CSRF_FIELD)):
-        raise PageError(400, "表單驗證失敗：此表單已過期，或不是由本網站送出（CSRF 防護）。請重新整理頁面後再送出一次。",
+        raise PageError(400,
+                        "表單驗證失敗：此表單已過期，或不是由本網站送出（CSRF 防護）。請重新整理頁面後再送出一次。",
                         "The form was refused: it has expired, or it was not sent from this site (CSRF "
                         "protection). Reload the page and send it again.", field=signin.CSRF_FIELD)
     return None

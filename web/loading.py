@@ -100,7 +100,8 @@ def load(tournament_id: str) -> Tournament:
             raise not_found(f"賽事「{tournament_id}」", f"tournament {tournament_id!r}") from None
         raise from_problem(problem) from None
     except MjrefError as exc:
-        raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}", f"The tournament's log does not replay: {exc.message}",
+        raise PageError(409, f"賽事紀錄無法重播：{exc.reason_zh}",
+                        f"The tournament's log does not replay: {exc.message}",
                         field=exc.field) from None
     show_in(loaded.state.settings)  # the event's times in its own zone
     # 定莊 (seat.dealer): each 將's first dealer, from its recorded throw

@@ -38,7 +38,8 @@ class _Collator:
         name = ctypes.util.find_library("icui18n")
         found = re.search(r"\.so\.(\d+)", name or "")
         if not found:
-            raise CollationUnavailable(f"ICU (libicui18n) not found (got {name!r}): apt-get install libicu-dev or libicu72")
+            raise CollationUnavailable(f"ICU (libicui18n) not found (got {name!r}): "
+                                       "apt-get install libicu-dev or libicu72")
         lib = ctypes.CDLL(name)
         version = found.group(1)
         self._open = getattr(lib, f"ucol_open_{version}")

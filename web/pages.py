@@ -269,7 +269,8 @@ def standings_page(tournament_id: str):
     """成績排名 The standings."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    played = sorted({h.key[0] for h in t.state.hands} & set(rounds or range(1, (t.settings.rounds if t.settings else 0) + 1)))
+    every = range(1, (t.settings.rounds if t.settings else 0) + 1)
+    played = sorted({h.key[0] for h in t.state.hands} & set(rounds or every))
     by_round = {r: {pid: row.points for pid, row in totals(t.state, rounds=[r]).items()} for r in played}
     teams = team_standings(t.state, chain, rounds=rounds) if has_teams(t.state) else []  # R-tour-30
     team_by_round = {r: {name: row.points for name, row in team_totals(t.state, rounds=[r]).items()}
@@ -307,20 +308,23 @@ def player_page(tournament_id: str, player_id: str):
 def standings_csv(tournament_id: str):
     """成績 CSV The standings as CSV (``tournament.standings.to_csv_file``, UTF-8 with a BOM), the same as the
     API's ``?format=csv``; the pages link here only when the app has no API endpoint for it."""
-    chain, rounds = _chain(), _rounds()
-    t = load(tournament_id)
-    return csv_download(to_csv_file(standings(t.state, chain, rounds=rounds)),
-                        f"standings-{_ascii(tournament_id)}.csv", f"standings-{tournament_id}.csv")
+    return _standings_csv(tournament_id, "standings", standings, to_csv_file)
 
 
 @bp.get("/<tournament_id>/standings-teams.csv")
 def team_standings_csv(tournament_id: str):
     """隊伍成績 CSV The team standings as CSV (R-tour-30; UTF-8 with a BOM), as the API's
     ``…/standings/teams?format=csv``; linked only when the app has no API endpoint for it."""
+    return _standings_csv(tournament_id, "team-standings", team_standings, teams_to_csv_file)
+
+
+def _standings_csv(tournament_id: str, name: str, ranked, to_file):
+    """A standings CSV download, ``<name>-<id>.csv``: *ranked* (``standings`` or ``team_standings``)
+    under the query's tie-break chain and rounds, written by *to_file*."""
     chain, rounds = _chain(), _rounds()
     t = load(tournament_id)
-    return csv_download(teams_to_csv_file(team_standings(t.state, chain, rounds=rounds)),
-                        f"team-standings-{_ascii(tournament_id)}.csv", f"team-standings-{tournament_id}.csv")
+    return csv_download(to_file(ranked(t.state, chain, rounds=rounds)),
+                        f"{name}-{_ascii(tournament_id)}.csv", f"{name}-{tournament_id}.csv")
 
 
 @bp.get("/<path:rest>")

@@ -96,7 +96,8 @@ def _official() -> signin.Person:
 def _key3(loaded, r: int, t: int, m: int) -> tuple[int, int, int]:
     rnd = loaded.state.round(r)
     if rnd is None or not any(p.table == t for p in rnd.tables):
-        raise PageError(404, f"第 {r} 輪沒有第 {t} 桌（或尚未排座）。", f"Round {r} has no table {t} (or is not seated).",
+        raise PageError(404, f"第 {r} 輪沒有第 {t} 桌（或尚未排座）。",
+                        f"Round {r} has no table {t} (or is not seated).",
                         field="table")
     if not 1 <= m <= loaded.settings.matches_per_round:
         raise PageError(404, f"每輪只有 {loaded.settings.matches_per_round} 將。",
@@ -120,7 +121,8 @@ def match_status(loaded, key3: tuple[int, int, int]) -> dict:
     later = any((r, t) == key3[:2] and m > key3[2] for (r, t, m) in prov.draws) or any(
         h.key[:2] == key3[:2] and h.key[2] > key3[2] for h in state.hands)
     over = later or (deal is not None and deal.over)
-    return {"hands": hands, "deal": deal, "over": over, "drawn": first is not None and prov.dealer_of(*key3) is not None}
+    return {"hands": hands, "deal": deal, "over": over,
+            "drawn": first is not None and prov.dealer_of(*key3) is not None}
 
 
 def _teams(loaded, key3) -> list[str | None]:
@@ -259,7 +261,8 @@ def preview(loaded, data: dict) -> dict:
         payments = expected_payments(wins, entry.dealer, entry.streak, table, stakes)
     parts = settled.parts or (settled,)
     return {"payments": list(payments), "wins": [{"seat": w.seat, "tai": w.tai, "deal_in": w.deal_in} for w in wins],
-            "dealer_tai": settled.dealer_tai, "items": [p.item_tai for p in parts], "settled": list(settled.result.payments)}
+            "dealer_tai": settled.dealer_tai, "items": [p.item_tai for p in parts],
+            "settled": list(settled.result.payments)}
 
 
 def _page(tid: str, key3, *, values=None, errors=None, shown=None, status: int = 200, recorded=None):
@@ -322,7 +325,8 @@ def values_of(loaded, hand) -> dict:
         return values
     e = entered.entry
     values.update(dealer=str(e.dealer), streak=str(e.streak), outcome="win" if e.winner is not None else "draw",
-                  winner="" if e.winner is None else str(e.winner), deal_in="self" if e.deal_in is None else str(e.deal_in),
+                  winner="" if e.winner is None else str(e.winner),
+                  deal_in="self" if e.deal_in is None else str(e.deal_in),
                   robbed="" if e.robbed is None else str(e.robbed), item=[i.code for i in e.items])
     values.update({f"count_{i.code}": str(i.count) for i in e.items})
     for k, a in enumerate(e.also, 1):
@@ -387,7 +391,8 @@ def match_preview(tid: str, r: int, t: int, m: int):
 def _reason(form) -> str:
     reason = form.get("reason", "").strip()
     if not reason or len(reason) > MAX_REASON:
-        raise PageError(400, f"請填寫理由（最多 {MAX_REASON} 字）。", f"Give the reason (at most {MAX_REASON} characters).",
+        raise PageError(400, f"請填寫理由（最多 {MAX_REASON} 字）。",
+                        f"Give the reason (at most {MAX_REASON} characters).",
                         field="reason")
     return reason
 

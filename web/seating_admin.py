@@ -34,7 +34,9 @@ from referee.tiles import Wind
 from services import tournament_commands as commands
 from services.clock_commands import official_action
 from services.problems import ApiProblem
-from services.tournament_schemas import ByStandingsSchema, MatchDrawSchema, RoundSeatsSchema, SubstituteSchema, WithdrawalSchema
+from services.tournament_schemas import (
+    ByStandingsSchema, MatchDrawSchema, RoundSeatsSchema, SubstituteSchema, WithdrawalSchema,
+)
 from services.tournament_write import load
 from services.validation import first_error, reason_zh
 from tournament.clock import SeatingPublished
@@ -108,10 +110,12 @@ def parse_seating(text: str, players) -> tuple[list[dict], list[int]]:
             raise LineError(index, f"每行須為 桌號,東,南,西,北 五欄，此行有 {len(cells)} 欄",
                             f"a line is table,east,south,west,north: five fields, this one has {len(cells)}")
         if not cells[0].isdigit():
-            raise LineError(index, f"桌號須為正整數，收到「{cells[0]}」", f"the table is a whole number, got {cells[0]!r}")
+            raise LineError(index, f"桌號須為正整數，收到「{cells[0]}」",
+                            f"the table is a whole number, got {cells[0]!r}")
         number = int(cells[0])
         if number in tables_at:
-            raise LineError(index, f"第 {number} 桌已在第 {tables_at[number]} 行", f"table {number} is on line {tables_at[number]} already")
+            raise LineError(index, f"第 {number} 桌已在第 {tables_at[number]} 行",
+                            f"table {number} is on line {tables_at[number]} already")
         tables_at[number] = index
         seats = []
         for wind, wind_en, cell in zip(WINDS_ZH, WINDS_EN, cells[1:]):
@@ -121,7 +125,8 @@ def parse_seating(text: str, players) -> tuple[list[dict], list[int]]:
                 zh, en = exc.args
                 raise LineError(index, f"{wind}：{zh}", f"{wind_en}: {en}") from None
             if seat is not None and seat in seen:
-                raise LineError(index, f"{wind}：「{cell}」已排在第 {seen[seat]} 行", f"{wind_en}: {cell!r} is seated on line {seen[seat]} already")
+                raise LineError(index, f"{wind}：「{cell}」已排在第 {seen[seat]} 行",
+                                f"{wind_en}: {cell!r} is seated on line {seen[seat]} already")
             if seat is not None:
                 seen[seat] = index
             seats.append(seat)
@@ -206,7 +211,8 @@ def _draw_context(loaded, r: int, t: int, m: int) -> dict:
         seats = list(previous.players)
     drawn = loaded.provenance.draws.get((r, t, m))
     now = dict(state.match_seatings).get((r, t, m))
-    return {"r": r, "table": t, "m": m, "seats": [(k, WINDS_ZH[k], names.get(p, "替補") if p else "替補") for k, p in enumerate(seats)],
+    return {"r": r, "table": t, "m": m,
+            "seats": [(k, WINDS_ZH[k], names.get(p, "替補") if p else "替補") for k, p in enumerate(seats)],
             "rule_thrower": thrower, "drawn": drawn,
             "now": [(WINDS_ZH[k], names.get(p, p)) for k, p in enumerate(now.players)] if now else None,
             "dealer_name": names.get(now.players[drawn.dealer_draw.dealer]) if drawn and now else None}
@@ -247,8 +253,10 @@ def banfeng_body(form) -> dict:
 
 
 #: the form's fields as the page names them (zh-TW, English)
-FIELD_LABELS = {"thrower": ("擲骰者", "the thrower"), "dice": ("搬風骰子須為三顆 1–6", "the draw's dice are three of 1–6"),
-                "tile0": ("風牌", "the wind tiles"), "dealer_dice": ("定莊骰子須為三顆 1–6", "the 定莊 dice are three of 1–6")}
+FIELD_LABELS = {"thrower": ("擲骰者", "the thrower"),
+                "dice": ("搬風骰子須為三顆 1–6", "the draw's dice are three of 1–6"),
+                "tile0": ("風牌", "the wind tiles"),
+                "dealer_dice": ("定莊骰子須為三顆 1–6", "the 定莊 dice are three of 1–6")}
 #: where a draw's error shows on the form
 FORM_FIELDS = {"thrower": "thrower", "draws": "dice", "dice": "dice", "tiles": "tile0", "dealer_dice": "dealer_dice"}
 
@@ -272,7 +280,8 @@ def banfeng_post(tid: str, r: int, t: int, m: int):
         field, message = first_error(error.messages)
         label = FIELD_LABELS.get(_form_field(field), ("", ""))
         return _banfeng_page(tid, r, t, m, values=values, status=400,
-                             errors={_form_field(field): (f"{label[0]}：{reason_zh(message)}", f"{label[1]}: {message}")})
+                             errors={_form_field(field): (f"{label[0]}：{reason_zh(message)}",
+                                                          f"{label[1]}: {message}")})
     except (ApiProblem, MjrefError) as problem:
         zh, en, status = refusal(problem)
         return _banfeng_page(tid, r, t, m, values=values, status=status, errors={_form_field(problem.field): (zh, en)})
@@ -291,11 +300,13 @@ def substitute_post(tid: str, r: int, t: int, wind: int):
     if not 0 <= wind <= 3:
         raise PageError(404, "沒有此風位。", "There is no such wind.", field="wind")
     try:
-        data = SubstituteSchema().load({"table": t, "wind": Wind(wind).name, "player_id": request.form.get("player_id", "")})
+        data = SubstituteSchema().load({"table": t, "wind": Wind(wind).name,
+                                        "player_id": request.form.get("player_id", "")})
         commands.substitute_for(tid, r, data, actor=person.principal.id)
     except ValidationError as error:
         name, message = first_error(error.messages)
-        return render_seating(tid, errors={field: (f"「{name}」{reason_zh(message)}", f"{name}: {message}")}, status=400)
+        return render_seating(tid, errors={field: (f"「{name}」{reason_zh(message)}", f"{name}: {message}")},
+                              status=400)
     except (ApiProblem, MjrefError) as problem:
         zh, en, status = refusal(problem)
         return render_seating(tid, errors={field: (zh, en)}, status=status)

@@ -20,9 +20,10 @@ A list's lines: ``名字``, or ``代號,名字``, or ``代號,名字,替補`` (`
 mark a substitute), or ``代號,名字,替補,隊伍`` (the 替補 field may be blank; the team of a team
 event, R-tour-30); commas, tabs or 、 between fields; a first line ``代號,姓名…`` / ``id,name…`` is
 a header; one that names a team column (隊伍/隊名/team) sets the columns of the rows below it
-(代號, 姓名, 替補, 隊伍 in any order, any but 姓名 left out: ``姓名,隊伍``); blank lines and ``#`` comments are skipped. Without ids, players are
-numbered after those registered (``P001`` …). A file is read as UTF-8 (a byte-order mark
-allowed, as Excel writes it), else Big5 (cp950, older zh-TW Windows).
+(代號, 姓名, 替補, 隊伍 in any order, any but 姓名 left out: ``姓名,隊伍``); blank lines and ``#``
+comments are skipped. Without ids, players are numbered after those registered (``P001`` …). A file
+is read as UTF-8 (a byte-order mark allowed, as Excel writes it), else Big5 (cp950, older zh-TW
+Windows).
 """
 from __future__ import annotations
 
@@ -159,7 +160,8 @@ def posted_list() -> str:
     if upload is not None and upload.filename:
         data = upload.read(MAX_FILE + 1)
         if len(data) > MAX_FILE:
-            raise LineError(0, f"檔案太大（上限 {MAX_FILE // 1024} KB）", f"the file is too big (at most {MAX_FILE // 1024} KB)")
+            raise LineError(0, f"檔案太大（上限 {MAX_FILE // 1024} KB）",
+                            f"the file is too big (at most {MAX_FILE // 1024} KB)")
         return read_file(data)
     return request.form.get("list", "")
 
@@ -344,18 +346,22 @@ def render_seating(tid: str, *, errors=None, status: int = 200, values=None):
                 draws.append({"match": m, "dealer": drawn.dealer_draw.dealer if drawn else None,
                               "dice": " ".join(map(str, drawn.dealer_draw.dice)) if drawn else "",
                               "generated": drawn.generated if drawn else None,
-                              "dealer_name": names.get(seats.players[drawn.dealer_draw.dealer], "") if drawn and seats else ""})
-            tables.append({"table": plan.table, "seats": [names.get(p, "（替補）") if p else "（替補）" for p in plan.seats],
+                              "dealer_name": (names.get(seats.players[drawn.dealer_draw.dealer], "")
+                                              if drawn and seats else "")})
+            tables.append({"table": plan.table,
+                           "seats": [names.get(p, "（替補）") if p else "（替補）" for p in plan.seats],
                            "draws": draws})
         rounds.append({"round": rnd.round, "tables": tables})
     check = quality(commands.schedule_of(loaded)) if seated else None
     seated_ids = {p for rnd in state.rounds for t in rnd.tables for p in t.seats if p}
     substitutes = [p for p in state.players if p.substitute and p.withdrawn_before is None]
     return render_template("setup_seating.html", tid=tid, name=state.settings.name, rounds=rounds, check=check,
-                           substitutes=substitutes, seated_ids=seated_ids, withdrew=names.get(request.args.get("withdrew", ""), request.args.get("withdrew")),
+                           substitutes=substitutes, seated_ids=seated_ids,
+                           withdrew=names.get(request.args.get("withdrew", ""), request.args.get("withdrew")),
                            active=[p for p in state.players if p.withdrawn_before is None],
                            withdrawn=[p for p in state.players if p.withdrawn_before is not None],
-                           players=len([p for p in state.players if not p.substitute and p.withdrawn_before is None]), errors=errors or {},
+                           players=len([p for p in state.players if not p.substitute and p.withdrawn_before is None]),
+                           errors=errors or {},
                            values=values or {}, all_rounds=range(1, state.settings.rounds + 1),
                            published=_published(loaded.records), seated_round=request.args.get("seated"),
                            published_now=request.args.get("published")), status

@@ -163,7 +163,8 @@ def stick(cx: float, cy: float, h: float, colour: str = GREEN, w: float = 9, ang
             f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(w / 2)}" fill="{colour}"/>'
             f'<path d="M{_n(x + 1)} {_n(cy)}H{_n(x + w - 1)}M{_n(x + 1)} {_n(y + h * 0.2)}H{_n(x + w - 1)}'
             f'M{_n(x + 1)} {_n(y + h * 0.8)}H{_n(x + w - 1)}" stroke="{FACE}" stroke-width="{_n(joint)}"/>'
-            f'<path d="M{_n(cx)} {_n(y + 2.5)}V{_n(y + h * 0.2 - 1.5)}M{_n(cx)} {_n(cy + 1.5)}V{_n(y + h * 0.8 - 1.5)}" '
+            f'<path d="M{_n(cx)} {_n(y + 2.5)}V{_n(y + h * 0.2 - 1.5)}M{_n(cx)} '
+            f'{_n(cy + 1.5)}V{_n(y + h * 0.8 - 1.5)}" '
             f'stroke="#ffffff" stroke-opacity=".55" stroke-width="1"/>'
             f"</g>")
 

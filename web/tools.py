@@ -70,7 +70,8 @@ INTEGERS = {"winner": ("胡牌者", "winner"), "dealer": ("莊家", "dealer"), "
 #: the integers that may be left empty (null in the API body)
 OPTIONAL = ("discarder", "wall_break", "liable", "streak_marker")
 #: the fields of the 「其他情形」 box: it opens when one of them is given
-MORE = ("wall_break", "streak_marker", "flower_win", "dealt_flower_win", "robbed_flower", "replaced_kong", "liable", "bao")
+MORE = ("wall_break", "streak_marker", "flower_win", "dealt_flower_win", "robbed_flower", "replaced_kong", "liable",
+        "bao")
 #: the score form's text and choice fields, passed to the API body as they are
 SCORE_TEXT = ("tiles", "melds", "flowers", "winning_tile", "round_wind", "source", "readiness", "first_turn", "ruleset",
               "flower_win", "robbed_flower", "replaced_kong", "bao")
@@ -78,9 +79,11 @@ SCORE_TEXT = ("tiles", "melds", "flowers", "winning_tile", "round_wind", "source
 
 #: every form field's name for the list of errors at the top of a page: name → (zh-TW, English)
 LABELS = {"tiles": ("暗牌", "tiles"), "melds": ("副露", "melds"), "flowers": ("花牌", "flowers"),
-          "winning_tile": ("胡牌張", "winning tile"), "round_wind": ("圈風", "round wind"), "source": ("怎麼胡", "how won"),
+          "winning_tile": ("胡牌張", "winning tile"), "round_wind": ("圈風", "round wind"),
+          "source": ("怎麼胡", "how won"),
           "readiness": ("聽牌宣告", "declared ready"), "first_turn": ("天胡／地胡／人胡", "first-turn win"),
-          "ruleset": ("規則", "ruleset"), "flower_win": ("花胡", "flower win"), "robbed_flower": ("七搶一被搶的花", "robbed flower"),
+          "ruleset": ("規則", "ruleset"), "flower_win": ("花胡", "flower win"),
+          "robbed_flower": ("七搶一被搶的花", "robbed flower"),
           "replaced_kong": ("槓上開花：補哪一種槓", "kong replaced"), "bao": ("寶牌", "bao"),
           **INTEGERS}
 
@@ -136,7 +139,8 @@ def _reads_allowed() -> None:
             raise PageError(401, "計算工具目前不公開，需要權杖才能使用；瀏覽器頁面不支援權杖。"
                                  "請由主辦單位將 tools 加入 MJREF_PUBLIC_READS。",
                             "The calculators are not public: using them needs a token, which these pages cannot "
-                            "send. Have the organisers add 'tools' to MJREF_PUBLIC_READS.", field="Authorization") from None
+                            "send. Have the organisers add 'tools' to MJREF_PUBLIC_READS.",
+                            field="Authorization") from None
         raise from_problem(problem) from None
 
 
@@ -172,7 +176,8 @@ def ready():
                 report = analysis_body(body)
             except (ValidationError, MjrefError) as exc:
                 errors.add(*_error_of(exc), known=("tiles", "melds", "flowers", "ruleset"))
-    body = render_template("tools/ready.html", form=form, errors=errors, report=report, profiles=_profiles(), labels=LABELS)
+    body = render_template("tools/ready.html", form=form, errors=errors, report=report, profiles=_profiles(),
+                           labels=LABELS)
     return body, 400 if errors else 200
 
 
@@ -242,9 +247,9 @@ def score():
     if report is not None:
         east = body["dealer"] if body.get("wall_break") is None else body["wall_break"]
         words, seats = payments_in_words(report, east), _seat_names(east)
-    page = render_template("tools/score.html", form=form, errors=errors, report=report, words=words, seats=seats, labels=LABELS,
-                           profiles=_profiles(), sources=SOURCES, readiness=READINESS, first_turn=FIRST_TURN,
-                           round_winds=ROUND_WINDS, flower_wins=FLOWER_WINS, kongs=KONGS,
+    page = render_template("tools/score.html", form=form, errors=errors, report=report, words=words, seats=seats,
+                           labels=LABELS, profiles=_profiles(), sources=SOURCES, readiness=READINESS,
+                           first_turn=FIRST_TURN, round_winds=ROUND_WINDS, flower_wins=FLOWER_WINS, kongs=KONGS,
                            more_open=any(form[name] for name in MORE if name != "flower_win")
                            or form["flower_win"] != FlowerWin.NONE.value or any(name in errors.fields for name in MORE))
     return page, 400 if errors else 200

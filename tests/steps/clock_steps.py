@@ -15,8 +15,9 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from tournament.clock import (
-    ClockConfigured, ClockError, ClockPaused, ClockResumed, ClockSettings, ExtraTime, ReminderGiven, RoundClosed, RoundStarted, SeatingPublished, TableReported,
-    TimeCalled, clock_state, due, format_time, may_start_hand, parse_time,
+    ClockConfigured, ClockError, ClockPaused, ClockResumed, ClockSettings, ExtraTime, ReminderGiven, RoundClosed,
+    RoundStarted, SeatingPublished, TableReported, TimeCalled, clock_state, due, format_time, may_start_hand,
+    parse_time,
 )
 from tournament.events import EventCreated, EventSettings, PlayerRegistered, Record, RoundSeated, replay
 from tournament.match import HandOutcome, start_match

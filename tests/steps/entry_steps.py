@@ -127,7 +127,8 @@ def scoring_refused(scoring, field, text):
     assert text in error.reason_zh, error.reason_zh
 
 
-@when(parsers.parse("賽事：計分員填寫七搶一 莊家 {dealer:d} 號座連 {streak:d}，{winner:d} 號座自摸、{robbed:d} 號座被搶花，項目「{items}」"))
+@when(parsers.parse("賽事：計分員填寫七搶一 莊家 {dealer:d} 號座連 "
+                    "{streak:d}，{winner:d} 號座自摸、{robbed:d} 號座被搶花，項目「{items}」"))
 def scoring_enter_robbed(scoring, dealer, streak, winner, robbed, items):
     """七搶一 →2 won on a self-drawn replacement (tai.30.2): the robbed seat named apart."""
     entry = ScorerEntry(dealer=dealer, winner=winner, streak=streak, items=_items(items), robbed=robbed)

@@ -57,7 +57,8 @@ def parameter(pen, name, value):
         pen["rules"][name] = value
 
 
-@given(parsers.re(r"罰則：實體桌開局，莊家 (?P<dealer>\d) 號座(?:，連莊 (?P<streak>\d+))?(?:，骰子示記連 (?P<marker>\d+))?"
+@given(parsers.re(r"罰則：實體桌開局，莊家 (?P<dealer>\d) 號座(?:，連莊 (?P<streak>\d+))?(?:，骰子示記連 "
+                  r"(?P<marker>\d+))?"
                   r"(?:，底 (?P<base>\d+) 每台 (?P<per_tai>\d+))?$"))
 def start(pen, dealer, streak, marker, base, per_tai):
     pen["script"] = Script(dealer=int(dealer), streak=int(streak or 0),

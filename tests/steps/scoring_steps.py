@@ -45,7 +45,8 @@ _FIRST = {"天胡": FirstTurn.HEAVENLY_WIN, "地胡": FirstTurn.EARTHLY_WIN, "�
 @pytest.fixture
 def tally():
     """What a scoring scenario builds up: ruleset, hand, context, stakes, outcome."""
-    return {"profile": "competition", "overrides": {}, "stakes": Stakes(100, 20), "tiles": "", "melds": "", "flowers": ""}
+    return {"profile": "competition", "overrides": {}, "stakes": Stakes(100, 20), "tiles": "", "melds": "",
+            "flowers": ""}
 
 
 def _seat(text: str) -> int:
