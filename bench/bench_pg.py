@@ -13,9 +13,10 @@ every answer checked, the stored count checked at the end — through the front.
 Everything runs on the one machine: the servers, PostgreSQL, nginx and the load client
 share its cores, so more servers add processes, not cores (see ``docs/performance.md``).
 So each run prints where the CPU went, per event acknowledged: ``app`` (each server's uWSGI
-and its nginx; ``inner_nginx``: those nginx alone), ``pg`` (the postmaster and its backends, ended ones too), ``front`` (the front
-nginx), ``client`` (this process, the load), ``machine`` (the whole machine's busy time, other
-work included: compare it with the sum of the others to see how much was not ours), and
+and its nginx; ``inner_nginx``: those nginx alone), ``pg`` (the postmaster and its backends,
+ended ones too), ``front`` (the front nginx), ``client`` (this process, the load), ``machine``
+(the whole machine's busy time, other work included: compare it with the sum of the others to
+see how much was not ours), and
 ``machine_busy_share`` (1.0: both cores busy all along — the run measured a saturated machine).
 ``--timeline`` prints p50/p99 per second.
 
@@ -44,7 +45,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_ingest import admin_token, cpu_seconds, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds
+from bench.bench_ingest import (
+    admin_token, cpu_seconds, free_port, run_open, setup_tables, start_server, streams, tree_cpu_seconds,
+)
 from tests.servicekit import start_front
 
 
@@ -183,7 +186,8 @@ def pg_counters(url: str) -> dict[str, int]:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
-        commits = conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()").fetchone()[0]
+        commits = conn.execute("SELECT xact_commit FROM pg_stat_database "
+                               "WHERE datname = current_database()").fetchone()[0]
         wal = conn.execute("SELECT wal_records, wal_write, wal_sync FROM pg_stat_wal").fetchone()
     return {"commits": int(commits), "wal_records": int(wal[0]), "wal_writes": int(wal[1]), "wal_syncs": int(wal[2])}
 
@@ -241,8 +245,8 @@ def run_one(cluster, servers: int, args, work: Path) -> dict:
             stored = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         if stored != result["events"]:
             raise SystemExit(f"acknowledged {result['events']} events but {stored} are stored")
-        result.update({"servers": servers, "shape": args.shape, "processes_per_server": args.processes, "threads": args.threads,
-                       "tables": args.tables,
+        result.update({"servers": servers, "shape": args.shape, "processes_per_server": args.processes,
+                       "threads": args.threads, "tables": args.tables,
                        "stored": stored, "app_cpu_ms_per_event": round(cpu / max(1, result["events"]) * 1e3, 3),
                        "app_cpu_ms_per_post": round(cpu / max(1, result["posts"]) * 1e3, 3),
                        **{f"{k}_cpu_ms_per_event": round(v / max(1, result["events"]) * 1e3, 3)
@@ -287,7 +291,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
                              "front: one nginx (python -m mjref.serve --front-of) passing the uwsgi protocol to "
                              "every server's workers (--protocol uwsgi), none on the servers (docs/deploy.md)")
     parser.add_argument("--pg-setting", action="append", default=[], metavar="NAME=VALUE",
-                        help="a PostgreSQL server setting for the throwaway cluster (repeatable), e.g. commit_delay=200")
+                        help="a PostgreSQL server setting for the throwaway cluster (repeatable), "
+                             "e.g. commit_delay=200")
     args = parser.parse_args(argv)
     from tests.pgcluster import Cluster
 
@@ -306,8 +311,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
         cluster.remove()
         shutil.rmtree(work, ignore_errors=True)
     keys = ("servers", "shape", "offered_events_per_s", "events_per_s", "p50_ms", "p99_ms", "steady_p99_ms", "max_ms",
-            "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "inner_nginx_cpu_ms_per_event", "pg_cpu_ms_per_event", "front_cpu_ms_per_event",
-            "client_cpu_ms_per_event", "machine_cpu_ms_per_event", "posts", "cpu_ms_per_post", "system_cpu_ms_per_post", "pg_per_post", "ours_cpu_ms_per_post",
+            "mean_events_per_post", "app_cpu_ms_per_event", "app_cpu_ms_per_post", "inner_nginx_cpu_ms_per_event",
+            "pg_cpu_ms_per_event", "front_cpu_ms_per_event", "client_cpu_ms_per_event", "machine_cpu_ms_per_event",
+            "posts", "cpu_ms_per_post", "system_cpu_ms_per_post", "pg_per_post", "ours_cpu_ms_per_post",
             "machine_busy_share", "threads", "processes_per_server",
             "pg_settings", "load_average")
     print(json.dumps([{k: r[k] for k in keys} for r in results], indent=2))

@@ -31,7 +31,8 @@ def _post(client, token, table, body):
 
 
 def _stored(database, table):
-    return sql_rows(database, "SELECT hand, seq FROM events WHERE table_id = ? AND stream = 'play' ORDER BY hand, seq", (table,))
+    return sql_rows(database, "SELECT hand, seq FROM events WHERE table_id = ? AND stream = 'play' "
+                              "ORDER BY hand, seq", (table,))
 
 
 def _setup(database, first):
