@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from referee.events import Call, Event, EventType
+from referee.kinds_fast import CHOW_EVENT, DISCARD_EVENT, DRAW_EVENT, KONG_EVENT, PUNG_EVENT, WIN_EVENT
 from referee.melds import MeldKind
 
 from .record import HandRecord
@@ -164,14 +165,6 @@ def analyze_all(record: HandRecord) -> list[Decision]:
     return _analyze(record, None)
 
 
-_DISCARD = EventType.DISCARD
-_WIN = EventType.WIN
-_PUNG = EventType.PUNG
-_KONG = EventType.KONG
-_DRAW = EventType.DRAW
-_CHOW = EventType.CHOW
-
-
 def contested(events, claims: Sequence[int] | None = None) -> set[int]:
     """:func:`contested_reference`'s seqs, found from the claims: only a win, a pung or a
     kong marks a window (the last two discards' before it), so each claim's two discards are
@@ -192,7 +185,7 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
         ev = evs[j]
         latest = before = -1
         for i in range(j - 1, -1, -1):  # the last two discards before the claim
-            if evs[i].type is _DISCARD:
+            if evs[i].type is DISCARD_EVENT:
                 if latest < 0:
                     latest = i
                 else:
@@ -204,7 +197,7 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
             d = evs[i]
             x = d.tiles[0] if d.tiles else None
             mark = marks.setdefault(i, [False, False])
-            if ev.type is _WIN:  # in the window: any win; after the next discard: one shown on this tile
+            if ev.type is WIN_EVENT:  # in the window: any win; after the next discard: one shown on this tile
                 if i == latest or (ev.tiles and ev.tiles[-1] == x):
                     mark[0] = True
             elif ev.tiles and ev.seat != d.seat and ev.seat != _next(d.seat) and x in ev.tiles:
@@ -240,9 +233,9 @@ def _next_took(evs: Sequence[Event], i: int) -> bool:
     for k in range(i + 1, len(evs)):
         ev = evs[k]
         t = ev.type
-        if t is _DISCARD:
+        if t is DISCARD_EVENT:
             return False
-        if (t is _DRAW or t is _CHOW) and ev.seat == n:
+        if (t is DRAW_EVENT or t is CHOW_EVENT) and ev.seat == n:
             return True
     return False
 
@@ -262,7 +255,7 @@ def contested_reference(events) -> set[int]:
     w1 = p1 = t1 = w2 = p2 = t2 = False
     for ev in events:
         t = ev.type
-        if t is _DISCARD:
+        if t is DISCARD_EVENT:
             if s2 is not None and (w2 or (p2 and t2)):
                 out.add(s2)
             s2, d2, n2, x2, w2, p2, t2 = s1, d1, n1, x1, w1, p1, t1
@@ -271,14 +264,14 @@ def contested_reference(events) -> set[int]:
             n1 = None if d1 is None else (d1 + 1) % 4
             x1 = ev.tiles[0] if ev.tiles else None
             w1 = p1 = t1 = False
-        elif t is _DRAW or t is _CHOW:
+        elif t is DRAW_EVENT or t is CHOW_EVENT:
             if ev.seat == n1 and s1 is not None:
                 t1 = True
-        elif t is _WIN:
+        elif t is WIN_EVENT:
             w1 = True
             if ev.tiles and ev.tiles[-1] == x2:  # after the next discard: a win shown on this tile
                 w2 = True
-        elif t is _PUNG or t is _KONG:
+        elif t is PUNG_EVENT or t is KONG_EVENT:
             s = ev.seat
             tiles = ev.tiles
             if tiles:

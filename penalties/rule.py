@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from referee.events import Event, EventType, parse_event, parse_stream
+from referee.kinds_fast import REPORT_EVENT
 from referee.melds import MeldKind
 from referee.outcome import Adjudication
 from referee.replay import split_hands
@@ -201,7 +202,7 @@ def rule_quiet(record: HandRecord, *, reported: bool | None = None) -> Rulings |
     if adj.irregularities:
         return None
     if reported is None:
-        reported = any(e.type is _REPORT for e in record.events)
+        reported = any(e.type is REPORT_EVENT for e in record.events)
     if reported:
         return None
     setup = record.setup
@@ -224,9 +225,6 @@ def rule_quiet(record: HandRecord, *, reported: bool | None = None) -> Rulings |
     nxt = adj.outcome.next
     return Rulings((), in_effect, payments, outside, False, nxt.dealer, nxt.streak, (), nxt, tuple(standing), (),
                    in_effect)
-
-
-_REPORT = EventType.REPORT
 
 
 def _ended_at(docket: Docket) -> int | None:
