@@ -64,7 +64,8 @@ def live_at(docket: Docket, seq: int, facts_live: Any = None) -> int:
 
 def rule_kong(docket: Docket, ev: Event, facts: dict[str, Any]) -> None:
     """Rule on a wrong kong made at event *ev* (the referee's ``wrong_kong`` facts)."""
-    kind = facts.get("kind") or {MeldKind.CONCEALED_KONG: "concealed", MeldKind.ADDED_KONG: "added"}.get(ev.kind, "melded")
+    kind = facts.get("kind") or {MeldKind.CONCEALED_KONG: "concealed",
+                                 MeldKind.ADDED_KONG: "added"}.get(ev.kind, "melded")
     live = live_at(docket, ev.seq, facts.get("live"))
     if kind == "concealed":
         concealed(docket, ev.seat, ev.seq, (ev.seq,), live)
@@ -82,8 +83,10 @@ def concealed(docket: Docket, seat: int, kong_seq: int, evidence: tuple[int, ...
     if last:
         effects.append(Liability(seat, "any_win", kong_seq, "wrong_kong_concealed", "pen.wrong-kong.concealed.3",
                                  shared=True).effect())
-        words = {"liability_zh": "有人槓上開花或槓底補牌原牌打出放銃時代位賠付；此槓在末八張內，其後他人之自摸與胡銃亦代位賠付，荒局則依牌面包賠三家。",
-                 "liability": "it pays in place of others for wins on tail tiles; made within the last eight tiles, it also pays for every later win, and for all three at an exhaustive draw."}
+        words = {"liability_zh": "有人槓上開花或槓底補牌原牌打出放銃時代位賠付；此槓在末八張內，"
+                                 "其後他人之自摸與胡銃亦代位賠付，荒局則依牌面包賠三家。",
+                 "liability": "it pays in place of others for wins on tail tiles; made within the last eight tiles, it "
+                              "also pays for every later win, and for all three at an exhaustive draw."}
     else:
         words = {"liability_zh": "有人槓上開花或槓底補牌原牌打出放銃時代位賠付，其他胡牌無賠付責任。",
                  "liability": "it pays in place of others for wins on tail tiles, and owes nothing for other wins."}
@@ -119,8 +122,10 @@ def _return_effects(seat: int, unidentifiable: bool, *, melded: bool) -> tuple[l
     effects: list[Effect] = []
     if unidentifiable:
         effects.append(Effect("random_tile_to_tail", seat=seat))
-        words = {"return_zh": "無法確定哪張牌，由他人任抽一牌置回槓上，並對其後該張槓上牌發生的自摸、原牌放銃負代位賠付責任",
-                 "return_en": "the tile cannot be identified, so another player draws one at random and puts it back; it is liable for a self-draw on that tail tile or a deal-in with it as drawn"}
+        words = {"return_zh": "無法確定哪張牌，由他人任抽一牌置回槓上，並對其後該張槓上牌發生的自摸、"
+                              "原牌放銃負代位賠付責任",
+                 "return_en": "the tile cannot be identified, so another player draws one at random and puts it back; "
+                              "it is liable for a self-draw on that tail tile or a deal-in with it as drawn"}
     else:
         effects.append(Effect("tile_to_tail", seat=seat))
         if melded:
@@ -165,7 +170,8 @@ def added(docket: Docket, ev: Event, live: int, facts: dict[str, Any]) -> None:
         if liability is not None:
             effects.append(liability.effect())
         r = violate(docket, seat, ev.seq, (ev.seq, *p.seqs, *ev_caught), code="wrong_kong_added_returned",
-                    cause="wrong_claim", effects=tuple(effects), cites=("pen.substitute",) if liability else (), **words)
+                    cause="wrong_claim", effects=tuple(effects), cites=("pen.substitute",) if liability else (),
+                    **words)
         if liability is not None and r.code == "wrong_kong_added_returned":
             docket.open(liability)
         return
@@ -230,7 +236,8 @@ def _aggravated(docket: Docket, seat: int, seq: int, evidence: tuple[int, ...], 
     docket.ruled.add(seq)
     docket.violations[seat] = docket.violations.get(seat, 0) + 1
     face, _how = face_value(docket.record, seat, evidence[-1])
-    docket.make(code, offender=seat, evidence=evidence, effects=(Effect("dead_hand", seat=seat), *docket.dealer_effects(seat)),
+    docket.make(code, offender=seat, evidence=evidence,
+                effects=(Effect("dead_hand", seat=seat), *docket.dealer_effects(seat)),
                 payments=docket.pay_all(seat, face), cites=("pen.pay-all",), face=face)
 
 
