@@ -213,6 +213,9 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
 CLAIMS = frozenset({EventType.WIN, EventType.PUNG, EventType.KONG})
 _TYPE = attrgetter("type")
 _CLAIM_KINDS = re.compile(b"[%s]" % re.escape(bytes(sorted(CLAIMS))))
+#: the 下家's chow (prio.6) or draw (prio.7) against a win: (its act first, the win first)
+_CHOW_VS_WIN = ("chow_over_win", "win_over_chow")
+_DRAW_VS_WIN = ("draw_over_win", "win_over_draw")
 
 
 def claim_indices(events: Sequence[Event]) -> list[int]:
@@ -373,25 +376,20 @@ def _decide(w: _Window) -> list[Decision]:
                 out.append(Decision("win_over_pung", "prio.5", X, Y, (W.seq, P.seq), (Effect("priority", seat=X),),
                                     "pung"))
             continue
-        if w.chow is not None and X != N:  # prio.6
+        if X != N and (w.chow is not None or w.draw is not None):
+            # the 下家's chow (prio.6) or draw (prio.7) against a win: whoever finished first
+            if w.chow is not None:
+                act, kind, clause, codes, undone = w.chow, "chow", "prio.6", _CHOW_VS_WIN, "claim_undone"
+            else:
+                act, kind, clause, codes, undone = w.draw, "draw", "prio.7", _DRAW_VS_WIN, "drawn_tile_returned"
             done = w.n_discard
             if done is not None and _t(done) < _t(W):
-                out.append(Decision("chow_over_win", "prio.6", N, X, (w.chow.seq, done.seq, W.seq),
+                out.append(Decision(codes[0], clause, N, X, (act.seq, done.seq, W.seq),
                                     (Effect("priority", seat=N), Effect("passed_win", seat=X)), "win",
                                     _acts(w.win_acts.get(X, []))))
             else:
-                out.append(Decision("win_over_chow", "prio.6", X, N, (W.seq, w.chow.seq),
-                                    (Effect("priority", seat=X), Effect("claim_undone", seat=N)), "chow"))
-            continue
-        if w.draw is not None and X != N:  # prio.7
-            done = w.n_discard
-            if done is not None and _t(done) < _t(W):
-                out.append(Decision("draw_over_win", "prio.7", N, X, (w.draw.seq, done.seq, W.seq),
-                                    (Effect("priority", seat=N), Effect("passed_win", seat=X)), "win",
-                                    _acts(w.win_acts.get(X, []))))
-            else:
-                out.append(Decision("win_over_draw", "prio.7", X, N, (W.seq, w.draw.seq),
-                                    (Effect("priority", seat=X), Effect("drawn_tile_returned", seat=N)), "draw"))
+                out.append(Decision(codes[1], clause, X, N, (W.seq, act.seq),
+                                    (Effect("priority", seat=X), Effect(undone, seat=N)), kind))
     if len(winners) >= 2:  # prio.8
         near = winners[0]
         W = first(w.win[near])
