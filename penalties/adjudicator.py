@@ -42,12 +42,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.events import Event, EventType, Mode, parse_event, parse_stream
+from referee.kinds_fast import HAND_END_EVENT, HAND_START_EVENT, REJECTED_STATUS, REPORT_EVENT, SKIP_LAST_TILE_EVENT
 from referee.machine import _DISPATCH, Referee
 from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
 from referee.replay import split_hands
 from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
-from referee.verdicts import ACCEPTED, Irregularity, Status, Verdict, VerdictLog
+from referee.verdicts import ACCEPTED, Irregularity, Verdict, VerdictLog
 
 from .dead_hand import REFEREE_CAUSES
 from .errors import AdjudicationError
@@ -74,23 +75,18 @@ AT_CLOSE = frozenset({
     "exposed_discard_claimed", "exposed_discard_won", "exposed_discard_won_twice", "exposed_discard_unnoticed",
 })
 
-_REPORT = EventType.REPORT
-_HAND_START = EventType.HAND_START
 _ACCEPTED = ACCEPTED
-_HAND_END = EventType.HAND_END
-
-_SKIP_LAST = EventType.SKIP_LAST_TILE
 _CLAIMS = frozenset({EventType.WIN, EventType.CHOW, EventType.PUNG, EventType.KONG})
 _STAGED_ACTS = frozenset({EventType.CHOW, EventType.PUNG, EventType.KONG})
 #: referee codes :func:`penalties.rule.rule_record` makes a ruling of on a non-claim event
 _RULED = frozenset({*REFEREE_CAUSES, "wrong_kong", "exposed_discard", "lost_priority", "dead_hand_act",
                     "unfulfilled_call", "second_intake"})
-_REJECTED = Status.REJECTED
 _NO_PAYMENTS = (0, 0, 0, 0)
 #: the referee's handler of each event type, for the batch loops' inline path; None for the
 #: types that go :meth:`HandAdjudicator._feed`'s way whatever their verdict: those that may
 #: close the hand or be ruled on whatever their verdict
-_INLINE = {t: (None if t in (_HAND_START, _REPORT, _HAND_END, _SKIP_LAST) else h) for t, h in _DISPATCH.items()}
+_INLINE = {t: (None if t in (HAND_START_EVENT, REPORT_EVENT, HAND_END_EVENT, SKIP_LAST_TILE_EVENT) else h)
+           for t, h in _DISPATCH.items()}
 
 
 def seat_totals(payments: Iterable[Payment]) -> tuple[int, int, int, int]:
@@ -436,7 +432,7 @@ class HandAdjudicator:
         st = ref.state
         seq = event.seq
         etype = event.type
-        if st is None or seq <= st.last_seq or etype is _HAND_START:
+        if st is None or seq <= st.last_seq or etype is HAND_START_EVENT:
             verdict = ref.apply(event)  # hand_start, and the stream-order checks
             st = ref.state
         else:  # as Referee.apply, inline (one call less per event)
@@ -464,18 +460,18 @@ class HandAdjudicator:
             self._seen_findings = len(ref.findings)
         if self.closed is not None:
             return _step(seq, verdict, findings) if answer else None
-        if etype is _HAND_END or etype is _SKIP_LAST:  # CLOSING, by identity (an Enum's hash is slow)
+        if etype is HAND_END_EVENT or etype is SKIP_LAST_TILE_EVENT:  # CLOSING, by identity (an Enum's hash is slow)
             result = self.close(seq)
             fresh = tuple(g for g in result.given if g.at == seq)
             more = tuple(ref.findings[self._seen_findings:])
             self._seen_findings = len(ref.findings)
             return Step(seq, verdict, findings + more, fresh, result)
-        if etype is _REPORT:
+        if etype is REPORT_EVENT:
             self._reported = True
         elif self._ended:
             return _step(seq, verdict, findings) if answer else None  # after a ruling ended the hand only reports count
-        ruled = findings or etype is _REPORT or (
-            verdict is not _ACCEPTED and verdict.irregularities and verdict.status is not _REJECTED
+        ruled = findings or etype is REPORT_EVENT or (
+            verdict is not _ACCEPTED and verdict.irregularities and verdict.status is not REJECTED_STATUS
             and _may_rule(event, verdict))
         if ruled or self._deferred is not None:
             win = st.window

@@ -99,7 +99,8 @@ class Docket:
         """Build a ruling from the catalogue (:data:`penalties.codes.CODES`) and add it."""
         default_clause, zh, en = render(code, east=self.east, names=self.record.names, **{"seat": offender, **words})
         return self.add(Ruling(code, clause or default_clause, offender, tuple(dict.fromkeys(evidence)), tuple(effects),
-                               tuple(payments), zh, en, tuple(c for c in cites if c != (clause or default_clause)), cause))
+                               tuple(payments), zh, en, tuple(c for c in cites if c != (clause or default_clause)),
+                               cause))
 
     def open(self, liability: Liability) -> None:
         self.liabilities.append(liability)
@@ -139,7 +140,8 @@ class Docket:
         dealer = self.record.dealer
         if offender == dealer:
             return {"dealer_zh": "莊家下莊", "dealer": "the dealer passes the deal"}
-        return {"dealer_zh": "莊家續莊，但本盤不計連莊序", "dealer": "the dealer keeps the deal without counting this hand in the streak"}
+        return {"dealer_zh": "莊家續莊，但本盤不計連莊序", "dealer": "the dealer keeps the deal without counting this "
+                                                                     "hand in the streak"}
 
 
 __all__ = ["Docket", "Liability"]

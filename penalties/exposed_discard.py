@@ -55,7 +55,8 @@ def rule(docket: Docket, ev: Event) -> None:
             continue
         if e.type is EventType.WIN:
             wins.append(e)
-        elif e.type in (EventType.CHOW, EventType.PUNG) or (e.type is EventType.KONG and e.kind is MeldKind.MELDED_KONG):
+        elif e.type in (EventType.CHOW, EventType.PUNG) or (
+                e.type is EventType.KONG and e.kind is MeldKind.MELDED_KONG):
             claims.setdefault(e.seat, e.seq)
         elif e.type is EventType.CALL and e.kind in (Call.CHOW, Call.PUNG, Call.KONG):
             calls.setdefault(e.seat, e.seq)
@@ -75,7 +76,8 @@ def rule(docket: Docket, ev: Event) -> None:
         payments = tuple(fine(seat, c, tai=1, stakes=record.stakes) for c in sorted(claims))
         violate(docket, seat, d, (d, *sorted(claims.values()), *((caught,) if caught else ())),
                 code="exposed_discard_claimed", cause="exposed_discard", tile=tile, payments=payments,
-                effects=(*restore[:2], Effect("no_claim", tiles=(tile,)), restore[2]), cites=("pen.dead-hand",), **_WORDS)
+                effects=(*restore[:2], Effect("no_claim", tiles=(tile,)), restore[2]), cites=("pen.dead-hand",),
+                **_WORDS)
     elif continued is not None and caught is None:
         liability = Liability(seat, "next_draws", d, "exposed_discard_unnoticed", "pen.exposed-discard.4", DRAWS)
         docket.open(liability)
@@ -84,7 +86,8 @@ def rule(docket: Docket, ev: Event) -> None:
     else:
         violate(docket, seat, d, (d, caught) if caught else (d,), code="exposed_discard_restored",
                 cause="exposed_discard", tile=tile, effects=restore, cites=("pen.dead-hand",),
-                instead_zh="正確的牌（拿不出則打出摸來的牌）", instead="a correct tile (the tile it drew, if it has none)", **_WORDS)
+                instead_zh="正確的牌（拿不出則打出摸來的牌）", instead="a correct tile (the tile it drew, if it has "
+                                                                       "none)", **_WORDS)
 
 
 def _false(record, seq: int) -> bool:

@@ -16,6 +16,7 @@ from referee.scoring.settlement import Settlement
 from referee.state import WinFace
 from referee.tiles import KINDS
 
+from .face import shown_counts
 from .record import HandRecord
 from .rulings import Payment
 
@@ -30,11 +31,9 @@ def discard_win(record: HandRecord, win: Event, discarder: int, tile: int) -> tu
         counts = list(face.hand)
         counts[tile] += 1
     elif win.tiles is not None:
-        counts = [0] * KINDS
-        for t in win.tiles:
-            if t >= KINDS:
-                return None
-            counts[t] += 1
+        counts = shown_counts(win.tiles)
+        if counts is None:
+            return None
     else:
         return None
     return _settled(record, face, win.seat, counts, WinSource.DISCARD, tile, discarder)
@@ -84,9 +83,7 @@ def self_draw_win(record: HandRecord, win: Event) -> tuple[Payment, ...] | None:
     face = _face(record, win)
     if face is None or win.tiles is None or len(win.tiles) < 2:
         return None
-    counts = [0] * KINDS
-    for t in win.tiles:
-        if t >= KINDS:
-            return None
-        counts[t] += 1
+    counts = shown_counts(win.tiles)
+    if counts is None:
+        return None
     return _settled(record, face, win.seat, counts, WinSource.WALL, win.tiles[-1])

@@ -128,6 +128,17 @@ def shown_tai(flowers_laid, melds, wind: Wind, round_wind: Wind, ruleset: Any) -
     return total if not table.cap or total <= table.cap else table.cap
 
 
+def shown_counts(tiles: tuple[int, ...]) -> list[int] | None:
+    """The count vector of the tiles a win shows, or ``None`` if one of them is a flower
+    (no concealed tile: the hand shown cannot be scored)."""
+    counts = [0] * KINDS
+    for t in tiles:
+        if t >= KINDS:
+            return None
+        counts[t] += 1
+    return counts
+
+
 def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | None:
     """The face of the win as declared, when the hand is a complete winning hand."""
     w = face.window
@@ -154,12 +165,8 @@ def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | N
     if face.unknown:
         if win.tiles is None or len(win.tiles) != sum(counts) + face.unknown:
             return None
-        counts = [0] * KINDS
-        for t in win.tiles:
-            if t >= KINDS:
-                return None
-            counts[t] += 1
-        if not counts[tile]:
+        counts = shown_counts(win.tiles)
+        if counts is None or not counts[tile]:
             return None
     melds = tuple(m.to_meld() for m in face.melds)  # as SeatState.melds_for_scoring
     if any(m is None for m in melds):
@@ -175,4 +182,4 @@ def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | N
         return None
 
 
-__all__ = ["SHOWN_PATTERNS", "face_value", "shown_face", "shown_tai"]
+__all__ = ["SHOWN_PATTERNS", "face_value", "shown_counts", "shown_face", "shown_tai"]

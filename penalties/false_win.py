@@ -32,9 +32,12 @@ WIN_CAUSES: dict[str, tuple[str, str, str]] = {
     "passed_win": ("passed_win", "過水違規", "its passed win was not released"),
     "false_win": ("not_winning", "錯胡", "the hand does not win"),
     "win_out_of_turn": ("nothing_to_win", "無牌可胡", "there was no tile to win on"),
-    "self_draw_not_from_draw": ("self_draw_violation", "自摸違規：自摸須始於摸牌", "a self-draw must start with a draw"),
-    "replacement_self_draw": ("self_draw_violation", "自摸違規：碰槓之補牌不得自摸", "no self-draw on a melded kong's replacement"),
-    "kong_draw_passed_tile": ("self_draw_violation", "自摸違規：暗槓前所摸之牌已靠入手牌", "the tile drawn before the concealed kong was placed"),
+    "self_draw_not_from_draw": ("self_draw_violation", "自摸違規：自摸須始於摸牌",
+                                "a self-draw must start with a draw"),
+    "replacement_self_draw": ("self_draw_violation", "自摸違規：碰槓之補牌不得自摸", "no self-draw on a melded kong's "
+                                                                                     "replacement"),
+    "kong_draw_passed_tile": ("self_draw_violation", "自摸違規：暗槓前所摸之牌已靠入手牌", "the tile drawn before the "
+                                                                                           "concealed kong was placed"),
     "self_draw_after_placing": ("self_draw_violation", "自摸違規：所摸之牌已靠張", "the drawn tile touched the hand"),
     "missing_replacement": ("short_hand", "缺張：未補牌", "a replacement was not drawn"),
     "flower_not_replaced": ("flower_not_replaced", "花牌未補", "a flower was not replaced"),
@@ -55,9 +58,11 @@ def rule_win(docket: Docket, ev: Event, irrs: list[Irregularity], decision: Deci
     passed = next((i for i in irrs if i.code == "passed_win" and i.fact("reached_for_wall")), None)
     lost = next((i for i in irrs if i.code == "lost_priority"), None)
     if (decision is not None and decision.lost == "win_vs_win") or (
-            decision is None and passed is not None and passed.fact("prio") == "prio.8" and _other_win_stands(docket, ev)):
+            decision is None and passed is not None and passed.fact("prio") == "prio.8"
+            and _other_win_stands(docket, ev)):
         cites = ("prio.8",)
-        evidence = decision.evidence if decision is not None else (passed.evidence[1],) if len(passed.evidence) > 1 else ()
+        evidence = (decision.evidence if decision is not None
+                    else (passed.evidence[1],) if len(passed.evidence) > 1 else ())
         docket.make("lost_priority_win_vs_win", offender=seat, evidence=(ev.seq, *evidence), cites=cites,
                     effects=(Effect("win_void", seat=seat), Effect("passed_win", seat=seat)))
         return

@@ -84,7 +84,8 @@ def split(amount: int, offenders: Sequence[int]) -> list[tuple[int, int]]:
     return [(o, q + (1 if i < r else 0)) for i, o in enumerate(offenders)]
 
 
-def substitute(transfers: Iterable[Payment], offenders: Sequence[int]) -> tuple[tuple[Payment, ...], tuple[Payment, ...]]:
+def substitute(transfers: Iterable[Payment],
+               offenders: Sequence[int]) -> tuple[tuple[Payment, ...], tuple[Payment, ...]]:
     """代位賠付 (``pen.substitute``): the offenders pay, shared equally, every transfer of a
     win instead of its usual payer.
 
@@ -104,7 +105,8 @@ def substitute(transfers: Iterable[Payment], offenders: Sequence[int]) -> tuple[
             if amount == 0:
                 continue
             instead = None if offender == t.payer or not isinstance(t.payer, int) else t.payer
-            out.append(Payment(offender, t.payee, amount, base=t.base, tai=t.tai, kind="substitute", instead_of=instead))
+            out.append(Payment(offender, t.payee, amount, base=t.base, tai=t.tai, kind="substitute",
+                               instead_of=instead))
     return tuple(replaced), tuple(out)
 
 
@@ -140,4 +142,5 @@ def _check_seat(seat: object, name: str) -> None:
         raise RulingError(f"{name} must be a seat 0–3, got {seat!r}", field=name, reason_zh=f"{name} 須為座位 0–3")
 
 
-__all__ = ["check_zero", "dealer_tai", "fine", "net", "pay_all", "seat_totals", "share", "split", "streak_for", "substitute"]
+__all__ = ["check_zero", "dealer_tai", "fine", "net", "pay_all", "seat_totals", "share", "split", "streak_for",
+           "substitute"]

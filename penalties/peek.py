@@ -108,7 +108,8 @@ def on_event(docket: Docket, ev: Event, walks: dict[int, Walk]) -> None:
             t = ev.type
             if t in (EventType.DRAW, EventType.TAIL_DRAW):
                 walk.drawn, walk.drawn_seq = ev.tile, ev.seq
-                if walk.keys16 is not None and ev.tile is not None and ev.tile < KINDS and wins_with(walk.keys16, ev.tile):
+                if (walk.keys16 is not None and ev.tile is not None and ev.tile < KINDS
+                        and wins_with(walk.keys16, ev.tile)):
                     if not _declares(record, ev.seq, w):
                         violation(docket, w, ev.seq, (ev.seq,), "passed_win")
             elif t is EventType.KONG:
@@ -120,7 +121,8 @@ def on_event(docket: Docket, ev: Event, walks: dict[int, Walk]) -> None:
             elif t is EventType.SKIP_LAST_TILE:
                 violation(docket, w, ev.seq, (ev.seq,), "skipped_last_tile")
             elif t is EventType.DISCARD:
-                if walk.drawn is not None and ev.tile is not None and ev.tile != walk.drawn and ev.seq not in docket.ruled:
+                if (walk.drawn is not None and ev.tile is not None and ev.tile != walk.drawn
+                        and ev.seq not in docket.ruled):
                     violation(docket, w, ev.seq, (walk.drawn_seq, ev.seq), "changed_tile")
                 walk.drawn = None
         elif ev.type is EventType.DISCARD and walk.keys16 is not None and ev.tile is not None and ev.tile < KINDS:
@@ -152,7 +154,8 @@ def _won_on(record, discard_seq: int) -> bool:
 def fees(docket: Docket, winner: int) -> tuple[Payment, ...]:
     """Each walking eye other than the winner pays him 1 台."""
     stakes = docket.record.stakes
-    return tuple(fine(w, winner, tai=1, stakes=stakes, kind="walking_eye") for w in sorted(docket.walking) if w != winner)
+    return tuple(fine(w, winner, tai=1, stakes=stakes, kind="walking_eye")
+                 for w in sorted(docket.walking) if w != winner)
 
 
 def retro_passed(docket: Docket, win, walks: dict[int, Walk]) -> int | None:

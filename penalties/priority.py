@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from referee.events import Call, Event, EventType
+from referee.kinds_fast import CHOW_EVENT, DISCARD_EVENT, DRAW_EVENT, KONG_EVENT, PUNG_EVENT, WIN_EVENT
 from referee.melds import MeldKind
 
 from .record import HandRecord
@@ -164,14 +165,6 @@ def analyze_all(record: HandRecord) -> list[Decision]:
     return _analyze(record, None)
 
 
-_DISCARD = EventType.DISCARD
-_WIN = EventType.WIN
-_PUNG = EventType.PUNG
-_KONG = EventType.KONG
-_DRAW = EventType.DRAW
-_CHOW = EventType.CHOW
-
-
 def contested(events, claims: Sequence[int] | None = None) -> set[int]:
     """:func:`contested_reference`'s seqs, found from the claims: only a win, a pung or a
     kong marks a window (the last two discards' before it), so each claim's two discards are
@@ -192,7 +185,7 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
         ev = evs[j]
         latest = before = -1
         for i in range(j - 1, -1, -1):  # the last two discards before the claim
-            if evs[i].type is _DISCARD:
+            if evs[i].type is DISCARD_EVENT:
                 if latest < 0:
                     latest = i
                 else:
@@ -204,7 +197,7 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
             d = evs[i]
             x = d.tiles[0] if d.tiles else None
             mark = marks.setdefault(i, [False, False])
-            if ev.type is _WIN:  # in the window: any win; after the next discard: one shown on this tile
+            if ev.type is WIN_EVENT:  # in the window: any win; after the next discard: one shown on this tile
                 if i == latest or (ev.tiles and ev.tiles[-1] == x):
                     mark[0] = True
             elif ev.tiles and ev.seat != d.seat and ev.seat != _next(d.seat) and x in ev.tiles:
@@ -220,6 +213,9 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
 CLAIMS = frozenset({EventType.WIN, EventType.PUNG, EventType.KONG})
 _TYPE = attrgetter("type")
 _CLAIM_KINDS = re.compile(b"[%s]" % re.escape(bytes(sorted(CLAIMS))))
+#: the 下家's chow (prio.6) or draw (prio.7) against a win: (its act first, the win first)
+_CHOW_VS_WIN = ("chow_over_win", "win_over_chow")
+_DRAW_VS_WIN = ("draw_over_win", "win_over_draw")
 
 
 def claim_indices(events: Sequence[Event]) -> list[int]:
@@ -240,9 +236,9 @@ def _next_took(evs: Sequence[Event], i: int) -> bool:
     for k in range(i + 1, len(evs)):
         ev = evs[k]
         t = ev.type
-        if t is _DISCARD:
+        if t is DISCARD_EVENT:
             return False
-        if (t is _DRAW or t is _CHOW) and ev.seat == n:
+        if (t is DRAW_EVENT or t is CHOW_EVENT) and ev.seat == n:
             return True
     return False
 
@@ -262,7 +258,7 @@ def contested_reference(events) -> set[int]:
     w1 = p1 = t1 = w2 = p2 = t2 = False
     for ev in events:
         t = ev.type
-        if t is _DISCARD:
+        if t is DISCARD_EVENT:
             if s2 is not None and (w2 or (p2 and t2)):
                 out.add(s2)
             s2, d2, n2, x2, w2, p2, t2 = s1, d1, n1, x1, w1, p1, t1
@@ -271,14 +267,14 @@ def contested_reference(events) -> set[int]:
             n1 = None if d1 is None else (d1 + 1) % 4
             x1 = ev.tiles[0] if ev.tiles else None
             w1 = p1 = t1 = False
-        elif t is _DRAW or t is _CHOW:
+        elif t is DRAW_EVENT or t is CHOW_EVENT:
             if ev.seat == n1 and s1 is not None:
                 t1 = True
-        elif t is _WIN:
+        elif t is WIN_EVENT:
             w1 = True
             if ev.tiles and ev.tiles[-1] == x2:  # after the next discard: a win shown on this tile
                 w2 = True
-        elif t is _PUNG or t is _KONG:
+        elif t is PUNG_EVENT or t is KONG_EVENT:
             s = ev.seat
             tiles = ev.tiles
             if tiles:
@@ -380,25 +376,20 @@ def _decide(w: _Window) -> list[Decision]:
                 out.append(Decision("win_over_pung", "prio.5", X, Y, (W.seq, P.seq), (Effect("priority", seat=X),),
                                     "pung"))
             continue
-        if w.chow is not None and X != N:  # prio.6
+        if X != N and (w.chow is not None or w.draw is not None):
+            # the 下家's chow (prio.6) or draw (prio.7) against a win: whoever finished first
+            if w.chow is not None:
+                act, kind, clause, codes, undone = w.chow, "chow", "prio.6", _CHOW_VS_WIN, "claim_undone"
+            else:
+                act, kind, clause, codes, undone = w.draw, "draw", "prio.7", _DRAW_VS_WIN, "drawn_tile_returned"
             done = w.n_discard
             if done is not None and _t(done) < _t(W):
-                out.append(Decision("chow_over_win", "prio.6", N, X, (w.chow.seq, done.seq, W.seq),
+                out.append(Decision(codes[0], clause, N, X, (act.seq, done.seq, W.seq),
                                     (Effect("priority", seat=N), Effect("passed_win", seat=X)), "win",
                                     _acts(w.win_acts.get(X, []))))
             else:
-                out.append(Decision("win_over_chow", "prio.6", X, N, (W.seq, w.chow.seq),
-                                    (Effect("priority", seat=X), Effect("claim_undone", seat=N)), "chow"))
-            continue
-        if w.draw is not None and X != N:  # prio.7
-            done = w.n_discard
-            if done is not None and _t(done) < _t(W):
-                out.append(Decision("draw_over_win", "prio.7", N, X, (w.draw.seq, done.seq, W.seq),
-                                    (Effect("priority", seat=N), Effect("passed_win", seat=X)), "win",
-                                    _acts(w.win_acts.get(X, []))))
-            else:
-                out.append(Decision("win_over_draw", "prio.7", X, N, (W.seq, w.draw.seq),
-                                    (Effect("priority", seat=X), Effect("drawn_tile_returned", seat=N)), "draw"))
+                out.append(Decision(codes[1], clause, X, N, (W.seq, act.seq),
+                                    (Effect("priority", seat=X), Effect(undone, seat=N)), kind))
     if len(winners) >= 2:  # prio.8
         near = winners[0]
         W = first(w.win[near])

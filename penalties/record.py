@@ -276,8 +276,8 @@ class WallLog(Mapping):
         return len(self._index)
 
 
-def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Moment] | Sequence[tuple], *, stakes: Stakes | None = None,
-                mode: Any = None, names: Any = None) -> HandRecord:
+def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Moment] | Sequence[tuple], *,
+                stakes: Stakes | None = None, mode: Any = None, names: Any = None) -> HandRecord:
     """The closed hand's record from a referee that has followed *events* (the stakes, unless
     given, from its ``hand_start``); :func:`build` replays, live ingest keeps its own referee.
     *moments*: seq → :class:`Moment`, or :func:`wall_facts` after each event in order
@@ -309,4 +309,5 @@ def state_before(record: HandRecord, seq: int) -> Any:
     return ref.state
 
 
-__all__ = ["HandRecord", "Moment", "SeqIndex", "WallLog", "build", "hand_record", "moment", "state_before", "wall_facts"]
+__all__ = ["HandRecord", "Moment", "SeqIndex", "WallLog", "build", "hand_record", "moment", "state_before",
+           "wall_facts"]

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from referee.events import Event, EventType, parse_event, parse_stream
+from referee.kinds_fast import REPORT_EVENT
 from referee.melds import MeldKind
 from referee.outcome import Adjudication
 from referee.replay import split_hands
@@ -45,21 +46,28 @@ from .unfulfilled_call import rule_call
 
 #: report code → (clause, zh-TW, English): what officials enter that a stream cannot show
 REPORTS: dict[str, tuple[str, str, str]] = {
-    "dead_hand": ("pen.dead-hand", "判相公（註記寫原因代碼，如 stolen_tile）", "a dead hand (the note names the cause, e.g. stolen_tile)"),
+    "dead_hand": ("pen.dead-hand", "判相公（註記寫原因代碼，如 stolen_tile）", "a dead hand (the note names the cause, "
+                                                                               "e.g. stolen_tile)"),
     **{cause: ("pen.dead-hand", f"相公：{zh}", f"a dead hand: {en}") for cause, (zh, en) in CAUSES.items()},
     "walking_eye": ("pen.peek", "起身眼牌", "stands to walk as the eye"),
     "walking_eye_not_ready": ("pen.peek", "未聽牌而眼牌", "walks as the eye without a ready hand"),
     "walking_eye_violation": ("pen.peek", "眼牌違規（註記寫明：carried_tile 帶牌走動、told 透露牌情 …）",
                               "breaks a walking-eye rule (the note names it: carried_tile, told ...)"),
-    "passed_win": ("pen.peek", "眼牌者曾經過水（回溯發現）", "the walking eye had let a winning tile go (found afterwards)"),
-    "wall_disturbed": ("pen.pay-all", "弄亂牌牆或他人手牌致無法恢復", "disturbed the wall or another hand beyond repair"),
-    "caught": ("pen.wrong-kong", "當場發現錯誤（錯槓、錯碰、錯打明牌），停止行牌", "the error is caught now (wrong kong, pung, exposed discard): play stops"),
-    "tile_unidentifiable": ("pen.wrong-kong.added.2", "所補之牌已插入手牌，無法確定哪張", "the replacement in the hand cannot be identified"),
+    "passed_win": ("pen.peek", "眼牌者曾經過水（回溯發現）", "the walking eye had let a winning tile go (found "
+                                                             "afterwards)"),
+    "wall_disturbed": ("pen.pay-all", "弄亂牌牆或他人手牌致無法恢復",
+                       "disturbed the wall or another hand beyond repair"),
+    "caught": ("pen.wrong-kong", "當場發現錯誤（錯槓、錯碰、錯打明牌），停止行牌", "the error is caught now (wrong "
+                                                                                   "kong, pung, exposed discard): play "
+                                                                                   "stops"),
+    "tile_unidentifiable": ("pen.wrong-kong.added.2", "所補之牌已插入手牌，無法確定哪張", "the replacement in the hand "
+                                                                                          "cannot be identified"),
     "pair_exposed": ("pen.unfulfilled-call", "喊碰並亮出對子", "called pung and showed the pair"),
     "wrong_kong": ("pen.wrong-kong.concealed.1", "檢查暗槓：錯暗槓", "inspection: the concealed kong is wrong"),
     "side_stake": ("bet.chahua", "插花（註記：外插 名字 底/台、外插 名字 金額、內插 底數）",
                    "a side stake (note: outside NAME BASE/PER_TAI, outside NAME AMOUNT, inside UNITS)"),
-    "side_stake_influence": ("bet.chahua", "外插者影響行牌（註記寫外插者名字）", "an outside side-staker influenced play (the note names him)"),
+    "side_stake_influence": ("bet.chahua", "外插者影響行牌（註記寫外插者名字）", "an outside side-staker influenced "
+                                                                                 "play (the note names him)"),
 }
 
 #: reports that only qualify other rulings (they have none of their own)
@@ -201,7 +209,7 @@ def rule_quiet(record: HandRecord, *, reported: bool | None = None) -> Rulings |
     if adj.irregularities:
         return None
     if reported is None:
-        reported = any(e.type is _REPORT for e in record.events)
+        reported = any(e.type is REPORT_EVENT for e in record.events)
     if reported:
         return None
     setup = record.setup
@@ -224,9 +232,6 @@ def rule_quiet(record: HandRecord, *, reported: bool | None = None) -> Rulings |
     nxt = adj.outcome.next
     return Rulings((), in_effect, payments, outside, False, nxt.dealer, nxt.streak, (), nxt, tuple(standing), (),
                    in_effect)
-
-
-_REPORT = EventType.REPORT
 
 
 def _ended_at(docket: Docket) -> int | None:
@@ -272,7 +277,8 @@ def _report(docket: Docket, ev: Event, walks: dict, stakes_list: list, void_back
         wrong_kong.inspected(docket, ev)
     else:
         cause = code if code in CAUSES else next((w for w in (ev.note or "").split() if w in CAUSES), "reported")
-        words = {"why_zh": (ev.note or "經舉發或自承").strip(), "why": (ev.note or "reported").strip()} if cause == "reported" else {}
+        words = ({"why_zh": (ev.note or "經舉發或自承").strip(), "why": (ev.note or "reported").strip()}
+                 if cause == "reported" else {})
         violate(docket, seat, ev.seq, (ev.seq,), cause=cause, **words)
 
 
@@ -301,7 +307,8 @@ def _act(docket: Docket, ev: Event, irrs: list[Irregularity], lost_win: dict, lo
         elif t is not EventType.CHOW and (ev.seq in lost_pung or "lost_priority" in codes):
             _lost_pung(docket, ev, lost_pung.get(ev.seq), irrs)
         elif docket.is_dead(seat, ev.seq) or "dead_hand_act" in codes:
-            dead_hand_act(docket, seat, ev.seq, "chow" if t is EventType.CHOW else "pung" if t is EventType.PUNG else "kong")
+            dead_hand_act(docket, seat, ev.seq,
+                          "chow" if t is EventType.CHOW else "pung" if t is EventType.PUNG else "kong")
         elif melded and "wrong_kong" in codes:
             wrong_kong.rule_kong(docket, ev, dict(next(i for i in irrs if i.code == "wrong_kong").facts))
         elif t is EventType.PUNG:
@@ -395,7 +402,8 @@ def _claimed_after(docket: Docket, irr: Irregularity) -> bool:
     for ev in docket.record.after(irr.seq):
         if ev.type is EventType.DISCARD:
             return False
-        if ev.seat == irr.seat and (ev.type is EventType.PUNG or (ev.type is EventType.KONG and ev.kind is MeldKind.MELDED_KONG)):
+        if ev.seat == irr.seat and (ev.type is EventType.PUNG
+                                    or (ev.type is EventType.KONG and ev.kind is MeldKind.MELDED_KONG)):
             return True
     return False
 
@@ -426,8 +434,9 @@ def _lost_pung(docket: Docket, ev: Event, dec: priority.Decision | None, irrs: l
     seat = ev.seat
     clause = dec.clause if dec is not None else next((i.clause for i in irrs if i.code == "lost_priority"), "prio")
     window = Liability(seat, "next_draws", ev.seq, "lost_priority_pung", "prio.penalty.2", wrong_pung.DRAWS)
-    r = violate(docket, seat, ev.seq, tuple(dict.fromkeys((ev.seq, *(dec.evidence if dec else ())))), code="lost_priority_pung",
-                cause="wrong_claim", effects=(window.effect(),), cites=(clause, "pen.substitute"))
+    r = violate(docket, seat, ev.seq, tuple(dict.fromkeys((ev.seq, *(dec.evidence if dec else ())))),
+                code="lost_priority_pung", cause="wrong_claim", effects=(window.effect(),),
+                cites=(clause, "pen.substitute"))
     if r.code == "lost_priority_pung":
         docket.open(window)
     if any(i.code == "lost_priority" for i in irrs):
@@ -481,7 +490,8 @@ def _settle(docket: Docket, walks: dict, stakes_list: list[SideStake], void_back
     nxt = _next(docket, paid_winners)
     used = docket.used
     unruled = tuple(sorted({(i.code, i.seq) for i in record.irregularities
-                            if (i.seq, i.code) not in used and i.code not in _NOT_PENALTIES}, key=lambda x: (x[1], x[0])))
+                            if (i.seq, i.code) not in used and i.code not in _NOT_PENALTIES},
+                           key=lambda x: (x[1], x[0])))
     rulings = tuple(sorted(docket.rulings, key=lambda r: (r.evidence[0] if r.evidence else -1)))
     return Rulings(rulings, tuple(in_effect), payments, outside, docket.ended is not None or any(
         r.ends_hand for r in docket.rulings), nxt.dealer, nxt.streak, unruled + tuple(unruled_reports), nxt,

@@ -5,7 +5,8 @@ A :class:`Ruling` is frozen and its ``repr`` parses back (:func:`parse_ruling`):
     Ruling(code='false_win', clause='pen.false-win.1', offender=1, evidence=(41,),
            effects=(Effect(kind='win_void', seat=1), Effect(kind='hand_ended'), ...),
            payments=(Payment(payer=1, payee=0, amount=300, base=100, tai=10, kind='pay_all'), ...),
-           text_zh='1 號座詐胡：…', text='Seat 1 declared a false win: …', cites=('pen.false-win.3',), cause='not_winning')
+           text_zh='1 號座詐胡：…', text='Seat 1 declared a false win: …', cites=('pen.false-win.3',),
+           cause='not_winning')
 
 * ``code`` — stable ASCII (:data:`penalties.codes.CODES`); ``clause`` — the clause id it
   applies (``pen.*``, ``prio.*``, ``score.streak-marker``, ``bet.chahua``); ``cites`` —
@@ -42,28 +43,37 @@ _ASCII = re.compile(r"[a-z][a-z0-9_]*\Z")
 #: effect kind → (zh-TW, English): what a ruling does to the hand
 EFFECTS: dict[str, tuple[str, str]] = {
     "dead_hand": ("判相公：此後僅得依序摸牌（得自槓、補花）並擇牌打出，不得吃碰、搶花或胡牌",
-                  "dead hand: from now on only draws and discards (own kongs and flower replacement allowed); no chow, pung, robbing a flower or win"),
+                  "dead hand: from now on only draws and discards (own kongs and flower replacement allowed); no chow, "
+                  "pung, robbing a flower or win"),
     "restore": ("強制復原", "restored as it was"),
     "tile_to_tail": ("所補之牌歸回槓上", "the replacement tile goes back onto the tail"),
-    "random_tile_to_tail": ("無法確定哪張牌：由他人任抽一牌置回槓上", "the tile cannot be identified: another player draws one at random and puts it back onto the tail"),
+    "random_tile_to_tail": ("無法確定哪張牌：由他人任抽一牌置回槓上", "the tile cannot be identified: another player "
+                                                                      "draws one at random and puts it back onto the "
+                                                                      "tail"),
     "drawn_tile_returned": ("所摸之牌退回牌牆", "the drawn tile goes back to the wall"),
     "claim_undone": ("吃碰取消，牌歸原處", "the claim is undone and the tiles go back"),
     "order_kept": ("牌局依原順序繼續", "play goes on in the original order"),
     "order_changed": ("牌局依新順序繼續", "play goes on in the new order"),
     "hand_ended": ("本盤終止", "the hand ends"),
     "dealer_passes": ("莊家下莊", "the dealer passes the deal"),
-    "dealer_keeps_no_streak": ("莊家續莊，但本盤不計連莊序", "the dealer keeps the deal, without counting this hand in the streak"),
+    "dealer_keeps_no_streak": ("莊家續莊，但本盤不計連莊序", "the dealer keeps the deal, without counting this hand in "
+                                                             "the streak"),
     "forced_pung": ("已亮出對子，必須履行碰牌", "the pair is shown: the pung must be made"),
     "must_discard": ("強制改打", "must discard instead"),
     "no_claim": ("此張錯誤捨牌不得吃碰", "this wrong discard may not be claimed"),
-    "tiles_exposed": ("該刻子見光死：亮出門前，不得作為安張打出", "the pung is dead once seen: it stays exposed and may not be discarded as safe tiles"),
+    "tiles_exposed": ("該刻子見光死：亮出門前，不得作為安張打出", "the pung is dead once seen: it stays exposed and "
+                                                                  "may not be discarded as safe tiles"),
     "win_void": ("胡牌無效", "the win is void"),
     "passed_win": ("視為過水不胡", "counts as a passed win"),
     "priority": ("取得優先權", "has priority"),
     "liability": ("負代位賠付責任", "is liable in place of the usual payer"),
-    "walking_eye": ("眼牌：起身觀看各家暗牌，受眼牌限制", "walking eye: stands to look at the hands, under the walking-eye restrictions"),
-    "streak_marker": ("連莊示記與實際不符：莊家以較低者計收、較高者計付", "the streak marker differs from the real streak: the dealer collects by the lower and pays by the higher"),
-    "side_stake_void": ("外插者影響行牌：該次贏無效，輸照付", "the side-staker influenced play: his winnings this hand are void, losses paid"),
+    "walking_eye": ("眼牌：起身觀看各家暗牌，受眼牌限制", "walking eye: stands to look at the hands, under the "
+                                                          "walking-eye restrictions"),
+    "streak_marker": ("連莊示記與實際不符：莊家以較低者計收、較高者計付", "the streak marker differs from the real "
+                                                                          "streak: the dealer collects by the lower "
+                                                                          "and pays by the higher"),
+    "side_stake_void": ("外插者影響行牌：該次贏無效，輸照付", "the side-staker influenced play: his winnings this hand "
+                                                              "are void, losses paid"),
 }
 
 #: payment kinds: what a transfer is for
@@ -79,8 +89,10 @@ PAYMENT_KINDS: dict[str, tuple[str, str]] = {
 #: liability windows (代位賠付, ``pen.substitute``)
 WINDOWS: dict[str, tuple[str, str]] = {
     "next_draws": ("其後摸序 {draws} 張以內他人之自摸", "others' self-draws within the next {draws} draws"),
-    "kong_tail": ("本盤內涉及槓上之自摸、原牌放銃", "self-draws on a tail tile and deal-ins with a tail tile discarded as drawn, for the rest of the hand"),
-    "tail_tile": ("其後該張槓上牌發生的自摸、原牌放銃", "a self-draw on that tail tile, or a deal-in with it discarded as drawn"),
+    "kong_tail": ("本盤內涉及槓上之自摸、原牌放銃", "self-draws on a tail tile and deal-ins with a tail tile discarded "
+                                                    "as drawn, for the rest of the hand"),
+    "tail_tile": ("其後該張槓上牌發生的自摸、原牌放銃", "a self-draw on that tail tile, or a deal-in with it discarded "
+                                                        "as drawn"),
     "any_win": ("其後他人之自摸與胡銃", "others' self-draws and wins on a discard"),
 }
 
@@ -117,9 +129,11 @@ class Effect:
             raise RulingError(f"unknown effect kind {self.kind!r}; one of {sorted(EFFECTS)}", field="effects.kind",
                               reason_zh=f"不明的處置種類 {self.kind!r}")
         if self.seat is not None and not _seat_ok(self.seat):
-            raise RulingError(f"effect seat must be 0–3, got {self.seat!r}", field="effects.seat", reason_zh="座位須為 0–3")
+            raise RulingError(f"effect seat must be 0–3, got {self.seat!r}", field="effects.seat",
+                              reason_zh="座位須為 0–3")
         if not isinstance(self.tiles, tuple) or not all(type(t) is int and 0 <= t < 42 for t in self.tiles):
-            raise RulingError(f"effect tiles must be a tuple of tile indices, got {self.tiles!r}", field="effects.tiles",
+            raise RulingError(f"effect tiles must be a tuple of tile indices, got {self.tiles!r}",
+                              field="effects.tiles",
                               reason_zh="牌須為牌的編號")
         if (self.kind == "liability") != (self.window is not None):
             raise RulingError("a liability effect names its window, and only it", field="effects.window",
@@ -186,7 +200,8 @@ class Payment:
             raise RulingError(f"a payment is a whole amount ≥ 0, got {self.amount!r}", field="payments.amount",
                               reason_zh="金額須為 0 以上的整數")
         if self.kind not in PAYMENT_KINDS:
-            raise RulingError(f"unknown payment kind {self.kind!r}; one of {sorted(PAYMENT_KINDS)}", field="payments.kind",
+            raise RulingError(f"unknown payment kind {self.kind!r}; one of {sorted(PAYMENT_KINDS)}",
+                              field="payments.kind",
                               reason_zh=f"不明的付款種類 {self.kind!r}")
         if self.instead_of is not None and not _seat_ok(self.instead_of):
             raise RulingError("instead_of is a seat 0–3", field="payments.instead_of", reason_zh="代付對象須為座位 0–3")
@@ -218,20 +233,25 @@ class Ruling:
         from .codes import CODES
 
         if self.code not in CODES:
-            raise RulingError(f"unknown ruling code {self.code!r}", field="code", reason_zh=f"不明的裁定代碼 {self.code!r}")
+            raise RulingError(f"unknown ruling code {self.code!r}", field="code", reason_zh=f"不明的裁定代碼 "
+                                                                                            f"{self.code!r}")
         for clause in (self.clause, *self.cites):
             if not isinstance(clause, str) or not _CLAUSE.match(clause):
                 raise RulingError(f"not a clause id: {clause!r}", field="clause", reason_zh=f"不是條文編號：{clause!r}")
         if self.offender is not None and not _seat_ok(self.offender):
-            raise RulingError(f"offender must be a seat 0–3, got {self.offender!r}", field="offender", reason_zh="違規者須為座位 0–3")
+            raise RulingError(f"offender must be a seat 0–3, got {self.offender!r}", field="offender",
+                              reason_zh="違規者須為座位 0–3")
         if not isinstance(self.evidence, tuple) or not all(type(s) is int and s >= 0 for s in self.evidence):
-            raise RulingError(f"evidence is a tuple of event seqs, got {self.evidence!r}", field="evidence", reason_zh="證據須為事件序號")
+            raise RulingError(f"evidence is a tuple of event seqs, got {self.evidence!r}", field="evidence",
+                              reason_zh="證據須為事件序號")
         if not isinstance(self.effects, tuple) or not all(isinstance(e, Effect) for e in self.effects):
             raise RulingError("effects must be a tuple of Effect", field="effects", reason_zh="處置須為 Effect 的序列")
         if not isinstance(self.payments, tuple) or not all(isinstance(p, Payment) for p in self.payments):
-            raise RulingError("payments must be a tuple of Payment", field="payments", reason_zh="付款須為 Payment 的序列")
+            raise RulingError("payments must be a tuple of Payment", field="payments", reason_zh="付款須為 Payment 的序"
+                                                                                                 "列")
         if self.cause and not _ASCII.match(self.cause):
-            raise RulingError(f"cause must be lower-case ASCII, got {self.cause!r}", field="cause", reason_zh="原因代碼須為英文小寫")
+            raise RulingError(f"cause must be lower-case ASCII, got {self.cause!r}", field="cause",
+                              reason_zh="原因代碼須為英文小寫")
 
     # ---- reading
     def has(self, kind: str) -> bool:
@@ -296,19 +316,23 @@ def _build(node: ast.AST) -> Any:
         return -node.operand.value
     if isinstance(node, ast.Tuple):
         return tuple(_build(e) for e in node.elts)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSTRUCTORS and not node.args:
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSTRUCTORS
+            and not node.args):
         cls = _CONSTRUCTORS[node.func.id]
         names = {f.name for f in fields(cls)}
         kwargs = {}
         for kw in node.keywords:
             if kw.arg not in names:
-                raise RulingError(f"{node.func.id} has no field {kw.arg!r}", field="ruling", reason_zh=f"{node.func.id} 沒有欄位 {kw.arg}")
+                raise RulingError(f"{node.func.id} has no field {kw.arg!r}", field="ruling",
+                                  reason_zh=f"{node.func.id} 沒有欄位 {kw.arg}")
             kwargs[kw.arg] = _build(kw.value)
         try:
             return cls(**kwargs)
         except TypeError as exc:
-            raise RulingError(f"bad {node.func.id}: {exc}", field="ruling", reason_zh=f"{node.func.id} 欄位不全") from None
-    raise RulingError(f"unexpected {ast.dump(node)[:60]} in a ruling repr", field="ruling", reason_zh="裁定表示式中有不允許的內容")
+            raise RulingError(f"bad {node.func.id}: {exc}", field="ruling",
+                              reason_zh=f"{node.func.id} 欄位不全") from None
+    raise RulingError(f"unexpected {ast.dump(node)[:60]} in a ruling repr", field="ruling", reason_zh="裁定表示式中有不"
+                                                                                                      "允許的內容")
 
 
 # --- the answer for a hand ----------------------------------------------------------------

@@ -55,7 +55,8 @@ class SideStake:
 
     def __post_init__(self) -> None:
         if type(self.principal) is not int or not 0 <= self.principal < 4:
-            raise SideStakeError(f"a side stake rides on a seat 0–3, got {self.principal!r}", field="side_stakes.principal",
+            raise SideStakeError(f"a side stake rides on a seat 0–3, got {self.principal!r}",
+                                 field="side_stakes.principal",
                                  reason_zh="插花須依附座位 0–3")
         if self.kind not in ("outside", "inside"):
             raise SideStakeError(f"a side stake is outside or inside, got {self.kind!r}", field="side_stakes.kind",
@@ -67,17 +68,20 @@ class SideStake:
                                      reason_zh=f"{name} 須為 0 以上的整數")
         if self.kind == "outside":
             if not self.backer.strip():
-                raise SideStakeError("an outside stake names its backer", field="side_stakes.backer", reason_zh="外插須寫出外插者")
+                raise SideStakeError("an outside stake names its backer", field="side_stakes.backer",
+                                     reason_zh="外插須寫出外插者")
             if self.backer.strip().isdigit():
                 raise SideStakeError("a backer's name is not a number (seats are numbers)", field="side_stakes.backer",
                                      reason_zh="外插者名字不可為數字")
             if self.units:
-                raise SideStakeError("units are for inside stakes", field="side_stakes.units", reason_zh="底數只用於內插")
+                raise SideStakeError("units are for inside stakes", field="side_stakes.units",
+                                     reason_zh="底數只用於內插")
         else:
             if self.backer or self.base or self.per_tai:
                 raise SideStakeError("an inside stake has only units", field="side_stakes", reason_zh="內插只寫底數")
             if self.units < 1:
-                raise SideStakeError("an inside stake is at least 1 底 (插)", field="side_stakes.units", reason_zh="內插至少 1 底")
+                raise SideStakeError("an inside stake is at least 1 底 (插)", field="side_stakes.units",
+                                     reason_zh="內插至少 1 底")
 
     @property
     def party(self) -> str | int:
@@ -94,8 +98,10 @@ def parse_note(principal: int, note: str | None) -> SideStake:
     """
     m = _NOTE.match(note or "")
     if m is None:
-        raise SideStakeError(f"a side-stake note reads 'outside NAME BASE/PER_TAI', 'outside NAME AMOUNT' or 'inside UNITS', got {note!r}",
-                             field="note", reason_zh=f"插花註記須寫成「外插 名字 底/台」「外插 名字 金額」或「內插 底數」，收到 {note!r}")
+        raise SideStakeError(f"a side-stake note reads 'outside NAME BASE/PER_TAI', 'outside NAME AMOUNT' or 'inside "
+                             f"UNITS', got {note!r}",
+                             field="note", reason_zh=f"插花註記須寫成「外插 名字 底/台」「外插 名字 金額」"
+                                                     f"或「內插 底數」，收到 {note!r}")
     if m.group(1):
         return SideStake(principal, "outside", m.group(2), int(m.group(3)), int(m.group(4) or 0))
     return SideStake(principal, "inside", units=int(m.group(6)))
@@ -120,9 +126,11 @@ def follow(transfers: Iterable[Payment], stakes_list: Iterable[SideStake], stake
             if amount == 0:
                 continue
             if s.principal == t.payee and s.backer not in void:
-                out.append(Payment(t.payer, s.backer, amount, base=s.base, tai=t.tai if s.per_tai else 0, kind="side_stake"))
+                out.append(Payment(t.payer, s.backer, amount, base=s.base, tai=t.tai if s.per_tai else 0,
+                                   kind="side_stake"))
             elif s.principal == t.payer:
-                out.append(Payment(s.backer, t.payee, amount, base=s.base, tai=t.tai if s.per_tai else 0, kind="side_stake"))
+                out.append(Payment(s.backer, t.payee, amount, base=s.base, tai=t.tai if s.per_tai else 0,
+                                   kind="side_stake"))
     return tuple(out)
 
 

@@ -35,7 +35,8 @@ def pair_shown(docket: Docket, seat: int, tile: int | None, call_seq: int) -> in
 
 
 def rule_call(docket: Docket, *, seat: int, seq: int, discarder: int | None, tile: int | None, call: str = "pung",
-              evidence: tuple[int, ...] = (), code: str = "unfulfilled_call", cites: tuple[str, ...] = ()) -> Ruling | None:
+              evidence: tuple[int, ...] = (), code: str = "unfulfilled_call",
+              cites: tuple[str, ...] = ()) -> Ruling | None:
     """Rule on a pung (or melded-kong) call *seat* made at event *seq* and did not carry out."""
     if call not in ("pung", "kong"):
         return None
@@ -59,7 +60,8 @@ def rule_call(docket: Docket, *, seat: int, seq: int, discarder: int | None, til
                            cites=cites)
     return docket.make(code, offender=seat, evidence=evidence, payments=(payment,), cites=cites,
                        effects=(Effect("restore", seat=seat),),
-                       payee_zh=f"付予打出該牌的{docket.seat_zh(discarder)}", payee_en=f" to seat {discarder}, who discarded the tile")
+                       payee_zh=f"付予打出該牌的{docket.seat_zh(discarder)}", payee_en=f" to seat {discarder}, who "
+                                                                                       f"discarded the tile")
 
 
 __all__ = ["pair_shown", "rule_call"]

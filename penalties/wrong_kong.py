@@ -40,7 +40,7 @@ from .dead_hand import violate
 from .docket import Docket, Liability
 from .face import face_value
 from .rulings import Effect
-from .stages import progress
+from .stages import Progress, progress
 from .unfulfilled_call import rule_call
 
 #: 末八張 / 最後可摸之牌8張以內
@@ -64,7 +64,8 @@ def live_at(docket: Docket, seq: int, facts_live: Any = None) -> int:
 
 def rule_kong(docket: Docket, ev: Event, facts: dict[str, Any]) -> None:
     """Rule on a wrong kong made at event *ev* (the referee's ``wrong_kong`` facts)."""
-    kind = facts.get("kind") or {MeldKind.CONCEALED_KONG: "concealed", MeldKind.ADDED_KONG: "added"}.get(ev.kind, "melded")
+    kind = facts.get("kind") or {MeldKind.CONCEALED_KONG: "concealed",
+                                 MeldKind.ADDED_KONG: "added"}.get(ev.kind, "melded")
     live = live_at(docket, ev.seq, facts.get("live"))
     if kind == "concealed":
         concealed(docket, ev.seat, ev.seq, (ev.seq,), live)
@@ -82,8 +83,10 @@ def concealed(docket: Docket, seat: int, kong_seq: int, evidence: tuple[int, ...
     if last:
         effects.append(Liability(seat, "any_win", kong_seq, "wrong_kong_concealed", "pen.wrong-kong.concealed.3",
                                  shared=True).effect())
-        words = {"liability_zh": "有人槓上開花或槓底補牌原牌打出放銃時代位賠付；此槓在末八張內，其後他人之自摸與胡銃亦代位賠付，荒局則依牌面包賠三家。",
-                 "liability": "it pays in place of others for wins on tail tiles; made within the last eight tiles, it also pays for every later win, and for all three at an exhaustive draw."}
+        words = {"liability_zh": "有人槓上開花或槓底補牌原牌打出放銃時代位賠付；此槓在末八張內，"
+                                 "其後他人之自摸與胡銃亦代位賠付，荒局則依牌面包賠三家。",
+                 "liability": "it pays in place of others for wins on tail tiles; made within the last eight tiles, it "
+                              "also pays for every later win, and for all three at an exhaustive draw."}
     else:
         words = {"liability_zh": "有人槓上開花或槓底補牌原牌打出放銃時代位賠付，其他胡牌無賠付責任。",
                  "liability": "it pays in place of others for wins on tail tiles, and owes nothing for other wins."}
@@ -119,8 +122,10 @@ def _return_effects(seat: int, unidentifiable: bool, *, melded: bool) -> tuple[l
     effects: list[Effect] = []
     if unidentifiable:
         effects.append(Effect("random_tile_to_tail", seat=seat))
-        words = {"return_zh": "無法確定哪張牌，由他人任抽一牌置回槓上，並對其後該張槓上牌發生的自摸、原牌放銃負代位賠付責任",
-                 "return_en": "the tile cannot be identified, so another player draws one at random and puts it back; it is liable for a self-draw on that tail tile or a deal-in with it as drawn"}
+        words = {"return_zh": "無法確定哪張牌，由他人任抽一牌置回槓上，並對其後該張槓上牌發生的自摸、"
+                              "原牌放銃負代位賠付責任",
+                 "return_en": "the tile cannot be identified, so another player draws one at random and puts it back; "
+                              "it is liable for a self-draw on that tail tile or a deal-in with it as drawn"}
     else:
         effects.append(Effect("tile_to_tail", seat=seat))
         if melded:
@@ -158,27 +163,10 @@ def added(docket: Docket, ev: Event, live: int, facts: dict[str, Any]) -> None:
                         effects=effects, strict_zh="，免罰", strict=", no penalty")
         return
     if p.stage == "placed":
-        at = p.caught if p.caught is not None else p.seqs[-1]
-        effects, words = _return_effects(seat, p.unidentifiable, melded=False)
-        liability = _tail_tile(docket, seat, at, "wrong_kong_added_returned", "pen.wrong-kong.added.2") \
-            if p.unidentifiable else None
-        if liability is not None:
-            effects.append(liability.effect())
-        r = violate(docket, seat, ev.seq, (ev.seq, *p.seqs, *ev_caught), code="wrong_kong_added_returned",
-                    cause="wrong_claim", effects=tuple(effects), cites=("pen.substitute",) if liability else (), **words)
-        if liability is not None and r.code == "wrong_kong_added_returned":
-            docket.open(liability)
+        _returned(docket, ev, p, ev_caught, "wrong_kong_added_returned", "pen.wrong-kong.added.2", melded=False)
         return
-    # completed
-    evidence = (ev.seq, *p.seqs)
-    if live <= LAST_TILES:
-        _aggravated(docket, seat, ev.seq, evidence, "wrong_kong_added_last_tiles")
-        return
-    tail = Liability(seat, "kong_tail", ev.seq, "wrong_kong_added_completed", "pen.wrong-kong.added.3")
-    r = violate(docket, seat, ev.seq, evidence, code="wrong_kong_added_completed", cause="wrong_claim",
-                effects=(Effect("order_changed"), tail.effect()), cites=("pen.substitute",))
-    if r.code == "wrong_kong_added_completed":
-        docket.open(tail)
+    _completed(docket, ev, p, live, "wrong_kong_added_completed", "wrong_kong_added_last_tiles",
+               "pen.wrong-kong.added.3", draws=False)
 
 
 def melded(docket: Docket, ev: Event, live: int, facts: dict[str, Any]) -> None:
@@ -199,26 +187,49 @@ def melded(docket: Docket, ev: Event, live: int, facts: dict[str, Any]) -> None:
         violate(docket, seat, ev.seq, (ev.seq, *p.seqs, *ev_caught), code=code, cause="wrong_claim",
                 effects=tuple(effects), cites=("pen.wrong-kong.melded.1",) if p.stage == "placed" else (), **words)
         return
-    if p.stage == "placed":
-        at = p.caught if p.caught is not None else p.seqs[-1]
-        effects, words = _return_effects(seat, True, melded=True)
-        liability = _tail_tile(docket, seat, at, "wrong_kong_melded_returned", "pen.wrong-kong.melded.2")
-        r = violate(docket, seat, ev.seq, (ev.seq, *p.seqs, *ev_caught), code="wrong_kong_melded_returned",
-                    cause="wrong_claim", effects=(*effects, liability.effect()), cites=("pen.substitute",), **words)
-        if r.code == "wrong_kong_melded_returned":
-            docket.open(liability)
+    if p.stage == "placed":  # and cannot be told apart (else restored above)
+        _returned(docket, ev, p, ev_caught, "wrong_kong_melded_returned", "pen.wrong-kong.melded.2", melded=True)
         return
+    _completed(docket, ev, p, live, "wrong_kong_melded_completed", "wrong_kong_melded_last_tiles",
+               "pen.wrong-kong.melded.3", draws=True)
+
+
+def _completed(docket: Docket, ev: Event, p: Progress, live: int, code: str, last_code: str, clause: str, *,
+               draws: bool) -> None:
+    """A wrong added or melded kong completed (its replacement kept): within the last eight
+    drawable tiles 包賠 and the hand ends (:func:`_aggravated`); otherwise the offender pays in
+    place of others (代位賠付, ``pen.substitute``) for a win on the kong's tail and, for a melded
+    kong, on the next draws (``pen.wrong-kong.added.3``, ``pen.wrong-kong.melded.3``)."""
+    seat = ev.seat
     evidence = (ev.seq, *p.seqs)
     if live <= LAST_TILES:
-        _aggravated(docket, seat, ev.seq, evidence, "wrong_kong_melded_last_tiles")
+        _aggravated(docket, seat, ev.seq, evidence, last_code)
         return
-    draws = Liability(seat, "next_draws", ev.seq, "wrong_kong_melded_completed", "pen.wrong-kong.melded.3", DRAWS)
-    tail = Liability(seat, "kong_tail", ev.seq, "wrong_kong_melded_completed", "pen.wrong-kong.melded.3")
-    r = violate(docket, seat, ev.seq, evidence, code="wrong_kong_melded_completed", cause="wrong_claim",
-                effects=(Effect("order_changed"), draws.effect(), tail.effect()), cites=("pen.substitute",))
-    if r.code == "wrong_kong_melded_completed":
-        docket.open(draws)
-        docket.open(tail)
+    liabilities = (Liability(seat, "next_draws", ev.seq, code, clause, DRAWS),) if draws else ()
+    liabilities += (Liability(seat, "kong_tail", ev.seq, code, clause),)
+    r = violate(docket, seat, ev.seq, evidence, code=code, cause="wrong_claim",
+                effects=(Effect("order_changed"), *(li.effect() for li in liabilities)), cites=("pen.substitute",))
+    if r.code == code:
+        for liability in liabilities:
+            docket.open(liability)
+
+
+def _returned(docket: Docket, ev: Event, p: Progress, ev_caught: tuple[int, ...], code: str, clause: str, *,
+              melded: bool) -> None:
+    """A wrong added or melded kong whose replacement was placed into the hand: the tile goes
+    back onto the tail (``pen.wrong-kong.added.2``, ``pen.wrong-kong.melded.2``); when it cannot
+    be told apart, another player draws one at random for it and the offender pays in place of
+    others for a win on that tail tile (代位賠付, ``pen.substitute``), from the moment it was caught."""
+    seat = ev.seat
+    effects, words = _return_effects(seat, p.unidentifiable, melded=melded)
+    liability = None
+    if p.unidentifiable:
+        liability = _tail_tile(docket, seat, p.caught if p.caught is not None else p.seqs[-1], code, clause)
+        effects.append(liability.effect())
+    r = violate(docket, seat, ev.seq, (ev.seq, *p.seqs, *ev_caught), code=code, cause="wrong_claim",
+                effects=tuple(effects), cites=("pen.substitute",) if liability else (), **words)
+    if liability is not None and r.code == code:
+        docket.open(liability)
 
 
 def _tail_tile(docket: Docket, seat: int, at: int, code: str, clause: str) -> Liability:
@@ -230,7 +241,8 @@ def _aggravated(docket: Docket, seat: int, seq: int, evidence: tuple[int, ...], 
     docket.ruled.add(seq)
     docket.violations[seat] = docket.violations.get(seat, 0) + 1
     face, _how = face_value(docket.record, seat, evidence[-1])
-    docket.make(code, offender=seat, evidence=evidence, effects=(Effect("dead_hand", seat=seat), *docket.dealer_effects(seat)),
+    docket.make(code, offender=seat, evidence=evidence,
+                effects=(Effect("dead_hand", seat=seat), *docket.dealer_effects(seat)),
                 payments=docket.pay_all(seat, face), cites=("pen.pay-all",), face=face)
 
 

@@ -7,21 +7,21 @@ A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
 """
 from __future__ import annotations
 
-from .events import Event, EventType
+from .events import Event
+from .kinds_fast import (
+    ADDED_KONG_MELD, ADDED_KONG_WINDOW, CHOW_EVENT, CHOW_INTAKE, CONCEALED_KONG_MELD, DEALT_SOURCE, DISCARD_WINDOW,
+    DRAW_INTAKE, ENDED_PHASE, FLOWERS_PHASE, KONG_SOURCE, MELDED_KONG_INTAKE, MELDED_KONG_MELD, MELDED_KONG_SOURCE,
+    NONE_INTAKE, PLAY_PHASE, PUNG_INTAKE, PUNG_MELD,
+)
 from .melds import MeldKind
 from .restrictions import SUIT_OF, UNIT_OF, chow_forbidden_discards, chow_takes_own_discard, is_run, wins_with
 from .state import Intake, Source, TableMeld, TableState, Taken, Window, WindowKind
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Verdict
-from .table_ops import (
-    _DRAW, _ENDED, _NONE, _PLAY, _DISCARD_W, _CONCEALED, _ADDED, _MELDED, _add, _remove, _holds, _refresh_waits, _from_unknown,
-    _INTAKE_NAME, _INTAKE_ZH, _CHOW, _PUNG, _DEALT_SOURCE, _FLOWERS_PHASE, _PUNG_MELD, _KONG_SOURCE, _MELDED_KONG_SOURCE,
-    _MELDED_KONG_INTAKE, _ADDED_KONG_W,
-)
+from .table_ops import _add, _remove, _holds, _refresh_waits, _from_unknown, _INTAKE_NAME, _INTAKE_ZH
 
 
 _MELD_OF = {Intake.CHOW: MeldKind.CHOW, Intake.PUNG: MeldKind.PUNG, Intake.MELDED_KONG: MeldKind.MELDED_KONG}
-_CHOW_EVENT = EventType.CHOW  # a module name: quicker than the class attribute (table_ops, for speed)
 
 
 def _holds_known(hand: list[int], tiles: list[int]) -> bool:
@@ -46,27 +46,27 @@ class ClaimsMixin:
 
     def _claim(self, st: TableState, ev: Event) -> Verdict:
         """吃 / 碰 on the latest discard (play.chi, play.pon, app.chi, app.pon)."""
-        if ev.type is _CHOW_EVENT:
-            return self._claim_discard(st, ev, _CHOW)
+        if ev.type is CHOW_EVENT:
+            return self._claim_discard(st, ev, CHOW_INTAKE)
         self.claim_indices.append(len(self.verdicts.seqs))  # a pung: Referee.claim_indices
-        return self._claim_discard(st, ev, _PUNG)
+        return self._claim_discard(st, ev, PUNG_INTAKE)
 
     def _claim_discard(self, st: TableState, ev: Event, intake: Intake, dry: bool = False):
-        if st.phase is _ENDED or st.wins:
+        if st.phase is ENDED_PHASE or st.wins:
             return False if dry else self._after_end(st, ev)
         s = ev.seat
         seat = st.seats[s]
         w = st.window
         tiles = ev.tiles
         kind_name = _INTAKE_NAME[intake]
-        if st.phase is not _PLAY or w is None or w.kind is not _DISCARD_W or w.closed:
+        if st.phase is not PLAY_PHASE or w is None or w.kind is not DISCARD_WINDOW or w.closed:
             return self._no(st, dry, [self._irr(ev, "claim_nothing")])
-        if dry and (w is None or w.kind is not _DISCARD_W or w.closed or w.tile not in tiles or s == w.seat):
+        if dry and (w is None or w.kind is not DISCARD_WINDOW or w.closed or w.tile not in tiles or s == w.seat):
             return False
         if w.tile not in tiles:
             pw = st.prev_window
-            if pw is not None and pw.kind is _DISCARD_W and pw.tile in tiles and pw.seat != s:
-                clause = "prio.3" if pw.taken is not None and pw.taken.intake is _CHOW else "prio.4"
+            if pw is not None and pw.kind is DISCARD_WINDOW and pw.tile in tiles and pw.seat != s:
+                clause = "prio.3" if pw.taken is not None and pw.taken.intake is CHOW_INTAKE else "prio.4"
                 return self._no(st, dry, [self._irr(ev, "lost_priority", clause=clause, kind=kind_name,
                                                    kind_zh=_INTAKE_ZH[intake], tile=pw.tile)])
         if w.tile not in tiles:
@@ -80,13 +80,13 @@ class ClaimsMixin:
         hand_tiles = list(tiles)
         if w.tile in hand_tiles:
             hand_tiles.remove(w.tile)
-        run = intake is _CHOW and is_run(tiles)
-        if intake is _CHOW:
+        run = intake is CHOW_INTAKE and is_run(tiles)
+        if intake is CHOW_INTAKE:
             if s != (w.seat + 1) % 4:
                 problems.append(self._irr(ev, "chow_wrong_seat", discarder=w.seat, tile=w.tile))
             if not run:
                 problems.append(self._irr(ev, "chow_not_a_run", tiles=tuple(tiles), tile=w.tile))
-        elif intake is _PUNG:
+        elif intake is PUNG_INTAKE:
             wt = w.tile
             if len(tiles) != 3 or tiles[0] != wt or tiles[1] != wt or tiles[2] != wt:
                 problems.append(self._irr(ev, "pung_not_alike", tiles=tuple(tiles), tile=w.tile))
@@ -116,15 +116,15 @@ class ClaimsMixin:
                 return self._no(st, dry, problems + [self._irr(ev, "second_intake", kind=kind_name,
                                                               kind_zh=_INTAKE_ZH[intake])])
             call_ts = self._call_ts(w, s, ev)
-            if intake is _CHOW or taken.intake in (_PUNG, Intake.MELDED_KONG):
-                clause = "play.pon" if taken.intake is not _DRAW else "prio.4"
+            if intake is CHOW_INTAKE or taken.intake in (PUNG_INTAKE, Intake.MELDED_KONG):
+                clause = "play.pon" if taken.intake is not DRAW_INTAKE else "prio.4"
                 return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause=clause, kind=kind_name,
                                                               kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
-            if taken.intake is _DRAW:
+            if taken.intake is DRAW_INTAKE:
                 if (taken.placed_ts is not None and taken.placed_ts <= call_ts) or self._turn_moved_on(st, taken):
                     return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause="prio.4", kind=kind_name,
                                                                   kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
-            elif taken.intake is _CHOW and self._turn_moved_on(st, taken):
+            elif taken.intake is CHOW_INTAKE and self._turn_moved_on(st, taken):
                 return self._no(st, dry, problems + [self._irr(ev, "lost_priority", clause="prio.3", kind=kind_name,
                                                               kind_zh=_INTAKE_ZH[intake], tile=w.tile)])
             undo = taken
@@ -140,7 +140,7 @@ class ClaimsMixin:
             own = st.last_discard(seat)
             if own is not None and chow_takes_own_discard(tiles, w.tile, own[0], other_end=rules.chow_forbids_other_end):
                 problems.append(self._irr(ev, "chow_own_recent_discard", own=own[0], tile=w.tile))
-        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is _PUNG and rules.passed_pung else None
+        first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is PUNG_INTAKE and rules.passed_pung else None
         if first is not None:
             problems.append(self._irr(ev, "passed_pung", tile=w.tile, evidence=(ev.seq, first),
                                       clause="play.pon"))
@@ -174,23 +174,23 @@ class ClaimsMixin:
         seat.shown(ev.seq)
         st.begin_turn(s, intake, ev.seq)
         st.drawn = None
-        st.source = _DEALT_SOURCE
+        st.source = DEALT_SOURCE
         st.claims_made += 1
         w.taken = Taken(intake, s, ev.seq, ev.ts, w.tile, meld, tuple(hand_tiles))
         if w.calls:
             w.note_fulfilled(s)
-        if intake is _CHOW:
+        if intake is CHOW_INTAKE:
             if rules.chow_restricts_discard:  # play.chow.forbidden_discards: none lifts it
                 st.after_claim_tile = w.tile
                 st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=rules.chow_forbids_other_end) \
                     if run else (w.tile,)
-        elif intake is _PUNG:
+        elif intake is PUNG_INTAKE:
             if rules.pung_restricts_discard:  # play.pung.forbidden_discards: none lifts it
                 st.after_claim_tile = w.tile
                 st.after_claim_forbidden = (w.tile,)
         else:
             st.owed = 1
-            st.owed_kinds = [_MELDED_KONG_SOURCE]
+            st.owed_kinds = [MELDED_KONG_SOURCE]
             st.wall.kongs += 1
             st.kong_this_turn = True
         if problems:
@@ -212,7 +212,7 @@ class ClaimsMixin:
         """A later claim had priority (prio.2–prio.7): the draw or chow that took the tile is
         put back: the tile to the wall or the pond, the hand as it was."""
         seat = st.seats[taken.seat]
-        if taken.intake is _DRAW:
+        if taken.intake is DRAW_INTAKE:
             w.note_touch(taken.seat, (taken.ts, taken.seq))
             tile = taken.tile
             if tile is None:
@@ -238,7 +238,7 @@ class ClaimsMixin:
         _refresh_waits(seat, st.waiters)
         w.taken = None
         st.turn = w.seat
-        st.intake = _NONE
+        st.intake = NONE_INTAKE
 
     def _kong(self, st: TableState, ev: Event) -> Verdict:
         """槓 (play.kong.concealed, play.kong.exposed, app.kong, app.kong.limits): a melded
@@ -246,31 +246,31 @@ class ClaimsMixin:
         kong is replaced from the tail."""
         self.claim_indices.append(len(self.verdicts.seqs))  # Referee.claim_indices
         kind = ev.kind
-        if kind is _MELDED:
-            return self._claim_discard(st, ev, _MELDED_KONG_INTAKE)
+        if kind is MELDED_KONG_MELD:
+            return self._claim_discard(st, ev, MELDED_KONG_INTAKE)
         done = self._after_end(st, ev)
         if done:
             return done
         s = ev.seat
         seat = st.seats[s]
         problems = []
-        if st.phase is _FLOWERS_PHASE and s == st.dealer:
+        if st.phase is FLOWERS_PHASE and s == st.dealer:
             problems += self._start_play(st, ev)
-        wname = "concealed" if kind is _CONCEALED else "added"
-        clause = "pen.wrong-kong.concealed" if kind is _CONCEALED else "pen.wrong-kong.added"
-        if st.phase is not _PLAY or st.turn != s or st.intake is _NONE:
+        wname = "concealed" if kind is CONCEALED_KONG_MELD else "added"
+        clause = "pen.wrong-kong.concealed" if kind is CONCEALED_KONG_MELD else "pen.wrong-kong.added"
+        if st.phase is not PLAY_PHASE or st.turn != s or st.intake is NONE_INTAKE:
             return self._reject(st, problems + [self._irr(ev, "kong_not_in_turn")])
-        if seat.dead_hand and kind is _ADDED:
+        if seat.dead_hand and kind is ADDED_KONG_MELD:
             pass  # 相公 may still kong its own tiles (pen.dead-hand: 得自槓)
-        if st.intake is _CHOW or st.intake is _PUNG:
+        if st.intake is CHOW_INTAKE or st.intake is PUNG_INTAKE:
             problems.append(self._irr(ev, "kong_after_claim", kind=wname))
-        elif kind is _CONCEALED and st.melded_kong_turn:
+        elif kind is CONCEALED_KONG_MELD and st.melded_kong_turn:
             problems.append(self._irr(ev, "concealed_kong_after_melded"))
         if st.owed > 0:
             problems.append(self._irr(ev, "missing_replacement", clause="app.kong"))
         tiles = ev.tiles
         added_to = None
-        if kind is _CONCEALED:
+        if kind is CONCEALED_KONG_MELD:
             if tiles is not None:
                 if len(tiles) != 4 or len(set(tiles)) != 1:
                     problems.append(self._irr(ev, "wrong_kong", clause=clause, tiles=tuple(tiles), kind=wname,
@@ -297,7 +297,7 @@ class ClaimsMixin:
                             break
             else:
                 for i, m in enumerate(seat.melds):
-                    if m.kind is _PUNG_MELD and m.tiles and m.tiles[0] == added:
+                    if m.kind is PUNG_MELD and m.tiles and m.tiles[0] == added:
                         added_to = i
                         break
             if added_to is None:
@@ -319,12 +319,12 @@ class ClaimsMixin:
         if w is not None and not w.closed:
             self._close_window(st, w, ev)
         placed = st.placed
-        if kind is _CONCEALED:
+        if kind is CONCEALED_KONG_MELD:
             for t in from_hand:
                 _remove(seat, t)
             if tiles is None:
                 seat.unknown -= 4
-            seat.melds.append(TableMeld(_CONCEALED, tuple(tiles) if tiles is not None else None, None, None, ev.seq))
+            seat.melds.append(TableMeld(CONCEALED_KONG_MELD, tuple(tiles) if tiles is not None else None, None, None, ev.seq))
             seat.shown(ev.seq)
             if st.rules.passed_win_concealed_kong_releases:
                 seat.passed = None  # app.passed-win; not competition: 過水時之暗槓…非為解除過水
@@ -336,7 +336,7 @@ class ClaimsMixin:
             st.own_kongs.append((st.turn_start_seq, True, x, st.drawn))
             _remove(seat, x)
             pung = seat.melds[added_to]
-            seat.melds[added_to] = TableMeld(_ADDED, pung.tiles + (x,), pung.claimed, pung.from_seat, ev.seq)
+            seat.melds[added_to] = TableMeld(ADDED_KONG_MELD, pung.tiles + (x,), pung.claimed, pung.from_seat, ev.seq)
             seat.shown(ev.seq)
             # 加槓 releases 過水 when the added tile is 「一張非胡之牌」: not a tile the hand
             # left wins on (play.passed-win.release); unknown hands are judged at the win
@@ -344,14 +344,14 @@ class ClaimsMixin:
                                                 and wins_with(seat.keys, x)):
                 seat.passed = None
         st.owed += 1
-        st.owed_kinds.append(_KONG_SOURCE)
+        st.owed_kinds.append(KONG_SOURCE)
         st.wall.kongs += 1
         st.turn_kongs += 1
         st.kong_this_turn = True
         st.claims_made += 1
         st.placed = False
-        if kind is _ADDED:
-            self._replace_window(st, Window(_ADDED_KONG_W, s, from_hand[0], ev.seq, ev.ts), ev)
+        if kind is ADDED_KONG_MELD:
+            self._replace_window(st, Window(ADDED_KONG_WINDOW, s, from_hand[0], ev.seq, ev.ts), ev)
             st.log.append((from_hand[0], ev.seq, s, False))
         elif st.rules.rob_concealed_kong and tiles is not None:
             self._replace_window(st, Window(WindowKind.CONCEALED_KONG, s, tiles[0], ev.seq, ev.ts), ev)

@@ -7,6 +7,10 @@ A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
 from __future__ import annotations
 
 from .events import Event, Setup
+from .kinds_fast import (
+    DEALT_INTAKE, DEALT_SOURCE, DEAL_PHASE, ENDED_PHASE, FLOWERS_PHASE, FLOWER_SOURCE, NONE_INTAKE, PLAY_PHASE,
+    SETUP_PHASE,
+)
 from .play_rules import PlayRules
 from .restrictions import SUIT_OF, UNIT_OF
 from .ruleset import Ruleset
@@ -15,10 +19,7 @@ from .tiles import FLOWER_BASE
 from .verdicts import ACCEPTED, Irregularity, Verdict
 from .wall import break_point, Wall
 from .dice import counted_seat
-from .table_ops import (
-    _DEAL_PHASE, _DEALT, _ENDED, _FLOWER_SOURCE, _FLOWERS_PHASE, _NONE, _PLAY, _SETUP, _refresh_waits, _FULL_SET, _FULL_SET_NO_FLOWERS,
-    _TAKES, _UNREPLACED_CLAUSE, _DEALT_SOURCE,
-)
+from .table_ops import _refresh_waits, _FULL_SET, _FULL_SET_NO_FLOWERS, _TAKES, _UNREPLACED_CLAUSE
 
 
 def _take_dealt(seat: SeatState, tiles) -> None:
@@ -79,7 +80,7 @@ class DealingMixin:
     def _break_dice(self, st: TableState, ev: Event) -> Verdict:
         """開門 (deal.wall, deal.break): the dealer throws; the seat pointed at is East of the
         hand and its wall opens after as many stacks as the dice show."""
-        if st.phase is not _SETUP:
+        if st.phase is not SETUP_PHASE:
             return self._reject(st, [self._irr(ev, "wall_after_deal")])
         total = sum(ev.dice)
         st.break_seat, st.break_skip = break_point(ev.seat, total)
@@ -91,7 +92,7 @@ class DealingMixin:
     def _wall(self, st: TableState, ev: Event) -> Verdict:
         """The wall as built (deal.walls): one full set of 144, or of 136 without flowers
         (tiles.flowers)."""
-        if st.phase is not _SETUP:
+        if st.phase is not SETUP_PHASE:
             return self._reject(st, [self._irr(ev, "wall_after_deal")])
         flowers = st.rules.flowers
         if sorted(ev.tiles) != (_FULL_SET if flowers else _FULL_SET_NO_FLOWERS):
@@ -107,18 +108,18 @@ class DealingMixin:
                                            dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
             else:  # no break dice: the wall event lists the tiles in draw order
                 st.wall = Wall(st.layout, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong, size=rules.tiles)
-        st.phase = _DEAL_PHASE
+        st.phase = DEAL_PHASE
 
     def _deal(self, st: TableState, ev: Event) -> Verdict:
         """配牌 (deal.wall): 4 tiles (2 stacks) at a time, dealer first, counterclockwise,
         four rounds; then the dealer's 門牌 (deal.hand-size)."""
-        if st.phase is _SETUP:
+        if st.phase is SETUP_PHASE:
             self._open_wall(st)
         # fast path: the expected take, from a known wall
         wall = st.wall
         i = st.deal_index
         tiles = wall.tiles
-        if st.phase is _DEAL_PHASE and tiles is not None and i < 17:
+        if st.phase is DEAL_PHASE and tiles is not None and i < 17:
             want_seat, want_n = _TAKES[st.dealer][i]
             s = ev.seat
             front = wall.front
@@ -132,7 +133,7 @@ class DealingMixin:
                     st.door_tile = tiles[-1]
                 st.deal_index = i + 1
                 if i == 16:
-                    st.phase = _FLOWERS_PHASE
+                    st.phase = FLOWERS_PHASE
                     st.turn = st.dealer
                     st.flower_round, st.flower_rel = 1, -1
                 return ACCEPTED
@@ -180,7 +181,7 @@ class DealingMixin:
         in rounds, dealer first, a flower drawn as a replacement waiting for the next round;
         during play at once, by the player who drew it."""
         phase = st.phase
-        if phase is _ENDED or st.wins:
+        if phase is ENDED_PHASE or st.wins:
             return self._after_end(st, ev)
         if not st.rules.flowers:  # tiles.flowers: a 136-tile set has no flower (deal.walls)
             return self._reject(st, [self._irr(ev, "no_flowers_in_play")])
@@ -198,9 +199,9 @@ class DealingMixin:
                 bad = self._unseen_copies(st, ev, (f,))
                 if bad:
                     return self._reject(st, [bad])
-        if phase is _DEAL_PHASE or phase is _SETUP:
+        if phase is DEAL_PHASE or phase is SETUP_PHASE:
             return self._reject(st, [self._irr(ev, "flower_out_of_order")])
-        if phase is _FLOWERS_PHASE:
+        if phase is FLOWERS_PHASE:
             if st.owed and st.turn != s:
                 problems.append(self._irr(ev, "missing_replacement", seat=st.turn))
             rel = (s - st.dealer) % 4
@@ -227,7 +228,7 @@ class DealingMixin:
             st.flower_round, st.flower_rel = max(rnd, st.flower_round), rel
             st.turn = s
         else:
-            if s != st.turn or st.intake is _NONE:
+            if s != st.turn or st.intake is NONE_INTAKE:
                 problems.append(self._irr(ev, "flower_out_of_order"))
                 if st.mode_digital:
                     return self._reject(st, problems)
@@ -243,8 +244,8 @@ class DealingMixin:
         seat.shown(ev.seq)
         n = len(flowers)
         st.owed += n
-        st.owed_kinds += [_FLOWER_SOURCE] * n
-        if phase is _PLAY and len(seat.flowers) == 1 and st.rules.seven_rob_one:
+        st.owed_kinds += [FLOWER_SOURCE] * n
+        if phase is PLAY_PHASE and len(seat.flowers) == 1 and st.rules.seven_rob_one:
             self._maybe_seven_rob(st, ev, s)
         return self._stands(problems) if problems else ACCEPTED
 
@@ -271,10 +272,10 @@ class DealingMixin:
                 problems.append(self._irr(ev, "flower_not_replaced", seat=seat.seat, tile=seat.held_flowers[0],
                                           clause=_UNREPLACED_CLAUSE[st.rules.unreplaced_ends_hand]))
             seat.start_flowers = len(seat.flowers)
-        st.phase = _PLAY
+        st.phase = PLAY_PHASE
         st.turn = st.dealer
-        st.intake = _DEALT
-        st.source = _DEALT_SOURCE
+        st.intake = DEALT_INTAKE
+        st.source = DEALT_SOURCE
         st.owed = 0
         st.owed_kinds = []
         st.drawn = st.door_tile

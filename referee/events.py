@@ -25,10 +25,10 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum, IntEnum
 from typing import Any
 
 from .errors import MjrefError
+from .kinds import Call, EventType, Mode, ReadyKind
 from .melds import MeldKind
 from .tiles import FLOWER_BASE, Wind, format_tiles, parse_tiles
 
@@ -43,89 +43,7 @@ class EventError(MjrefError, ValueError):
     code = "invalid_event"
 
 
-class EventType(IntEnum):
-    """What happened (the protocol's ``type``); values index the referee's dispatch table."""
-
-    HAND_START = 0  # hand_start: table, mode, ruleset, dealer, round wind, streak
-    SEAT_DICE = 1  # seat_dice: 搬風 dice (seat.banfeng, seat.dice.*)
-    DEALER_DICE = 2  # dealer_dice: 定莊 dice (seat.dealer)
-    BREAK_DICE = 3  # break_dice: 開門 dice thrown by the dealer (deal.wall, deal.break)
-    WALL = 4  # wall: the 144 tiles (136 without flowers) as built (deal.walls); digital tables
-    DEAL = 5  # deal: a take of tiles while dealing (deal.wall: 4 at a time, then 門牌)
-    FLOWER = 6  # flower: flowers laid out (deal.flowers, app.flowers.*)
-    DRAW = 7  # draw: a tile from the wall (play.draw)
-    TAIL_DRAW = 8  # tail_draw: a replacement from the tail (槓尾) after a flower or kong
-    DISCARD = 9  # discard (play.discard)
-    CHOW = 10  # chow: 吃 (play.chi)
-    PUNG = 11  # pung: 碰 (play.pon)
-    KONG = 12  # kong: melded / added / concealed (play.kong.*)
-    READY = 13  # ready: 天聽 / 地聽 / 宣告聽牌 (tai.31, tai.32, app.ready)
-    WIN = 14  # win: a win declared (play.win, app.win-ways)
-    PASS = 15  # pass: declines a claim
-    SKIP_LAST_TILE = 16  # skip_last_tile: leaves the 海底 tile undrawn (tai.25)
-    CALL = 17  # call: a call (碰 吃 槓 胡) as a gesture (prio.*, pen.unfulfilled-call)
-    TOUCH_WALL = 18  # touch_wall: a hand reaching to the wall (play.passed-win, play.intercept)
-    PLACE = 19  # place: the drawn tile placed into the hand (靠張, tai.23, tai.31)
-    REVEAL = 20  # reveal: concealed tiles shown or said aloud (play.restrict.8)
-    REPORT = 21  # report: an official's report of what the stream cannot show (pen.*)
-    HAND_END = 22  # hand_end: the table closes the hand
-
-    def __repr__(self) -> str:
-        return f"EventType.{self.name}"
-
-    @property
-    def wire(self) -> str:
-        """The protocol's name: ``"tail_draw"``."""
-        return self.name.lower()
-
-    @property
-    def zh(self) -> str:
-        return _TYPE_ZH[self]
-
-
-_TYPE_ZH = dict(zip(EventType, (
-    "開局", "搬風骰", "定莊骰", "開門骰", "牌牆", "配牌", "補花", "摸牌", "槓尾補牌", "捨牌", "吃", "碰", "槓",
-    "宣告聽牌", "胡牌", "不要", "海底棄摸", "喊牌", "伸手摸牌", "靠張", "亮牌", "裁判報告", "結束",
-)))
 _BY_WIRE = {t.wire: t for t in EventType}
-
-
-class Mode(Enum):
-    """How much the table knows (chosen per table)."""
-
-    #: the wall order and every tile are known; every draw is checked against the wall
-    DIGITAL = "digital"
-    #: a scorer or sensors record what is public or revealed; concealed tiles may be unknown
-    PHYSICAL = "physical"
-
-    def __repr__(self) -> str:
-        return f"Mode.{self.name}"
-
-
-class Call(Enum):
-    """What a call announces (``call`` events): the gesture behind ``prio.*``."""
-
-    CHOW = "chow"
-    PUNG = "pung"
-    KONG = "kong"
-    WIN = "win"
-
-    def __repr__(self) -> str:
-        return f"Call.{self.name}"
-
-
-class ReadyKind(Enum):
-    """A readiness declaration (``ready`` events)."""
-
-    #: 天聽 (tai.31, app.heavenly-ready)
-    HEAVENLY = "heavenly"
-    #: 地聽 (tai.32, app.heavenly-ready)
-    EARTHLY = "earthly"
-    #: 宣告聽牌 (app.ready, opt.declare-ready)
-    DECLARED = "declared"
-
-    def __repr__(self) -> str:
-        return f"ReadyKind.{self.name}"
 
 
 _KONG_KINDS = {"melded": MeldKind.MELDED_KONG, "added": MeldKind.ADDED_KONG, "concealed": MeldKind.CONCEALED_KONG}

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from .events import Event, ReadyKind
 from .hand import waits_keys
+from .kinds_fast import CONCEALED_KONG_MELD, DEALT_INTAKE, DISCARD_WINDOW, ENDED_PHASE, NONE_INTAKE
 from .state import Phase, TableState, win_face
 from .tiles import KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
-from .table_ops import _DEALT, _NONE, _DISCARD_W, _CONCEALED, _ENDED, _size, _READY_ZH
+from .table_ops import _size, _READY_ZH
 
 
 #: declarations that lapse when the drawn tile is placed into the hand (tai.31, tai.32)
@@ -34,7 +35,7 @@ class GesturesMixin:
     def _touch(self, st: TableState, ev: Event) -> Verdict:
         """A hand reaching to the wall (play.passed-win, play.intercept, prio.5, prio.8)."""
         w = st.window
-        if w is not None and not w.closed and w.kind is _DISCARD_W and ev.seat != w.seat:
+        if w is not None and not w.closed and w.kind is DISCARD_WINDOW and ev.seat != w.seat:
             self._reached(st, w, st.seats[ev.seat], ev)
         return ACCEPTED
 
@@ -44,7 +45,7 @@ class GesturesMixin:
         s = ev.seat
         if st.wrong_kongs:
             self._follow_wrong_kongs(st, ev)
-        if s == st.turn and st.intake is not _NONE:
+        if s == st.turn and st.intake is not NONE_INTAKE:
             st.placed = True
             seat = st.seats[s]
             if seat.ready is not None and seat.ready in _LAPSE_ON_PLACE:
@@ -87,9 +88,9 @@ class GesturesMixin:
         return self._stands([irr])
 
     def _hand_end(self, st: TableState, ev: Event) -> Verdict:
-        if st.phase is not _ENDED:
+        if st.phase is not ENDED_PHASE:
             self._close_window(st, st.window, ev)
-            st.phase = _ENDED
+            st.phase = ENDED_PHASE
             st.end_seq = ev.seq
         return ACCEPTED
 
@@ -122,7 +123,7 @@ class GesturesMixin:
                 when, when_zh = "with the first discard, the dealt hand kept", "第一次打牌時（保留配牌）"
             else:
                 ok = ok and st.discards_made == 0 and seat.drawn_count == 0 and not (dealer and st.phase is Phase.PLAY
-                                                                                     and st.intake is not _DEALT)
+                                                                                     and st.intake is not DEALT_INTAKE)
                 when, when_zh = "right after the deal and flower replacement", "配牌補花後"
             if rules.ready_requires_no_prior_claims and st.claims_made:
                 ok = False
@@ -131,7 +132,7 @@ class GesturesMixin:
                                           ready_zh="天聽", when=when, when_zh=when_zh))
         else:  # earthly
             nth = rules.earthly_dealer_discard if dealer else 1
-            ok = with_discard and seat.discards == nth and all(m.kind is _CONCEALED for m in seat.melds)
+            ok = with_discard and seat.discards == nth and all(m.kind is CONCEALED_KONG_MELD for m in seat.melds)
             if ok and not dealer and rules.earthly_requires_kept_draw and st.last_discard(seat)[0] == seat.first_drawn:
                 ok = False
             if rules.ready_requires_no_prior_claims and st.claims_made:

@@ -42,11 +42,14 @@ from typing import Any
 
 from .events import Event, EventType, Mode
 from .errors import MjrefError
+from .kinds_fast import (
+    ENDED_PHASE as _ENDED, HAND_START_EVENT as _HAND_START, IRREGULAR_STATUS as _IRREGULAR, MELDED_KONG_MELD as _MELDED,
+    REJECTED_STATUS as _REJECTED,
+)
 from .ruleset import Ruleset
 from .state import Intake, Phase, TableState, WrongKongProgress
 from .tiles import FLOWER_BASE
 from .verdicts import ACCEPTED, Irregularity, irregularity, Verdict, VerdictLog
-from .table_ops import _REJECTED, _HAND_START, _IRREGULAR, _MELDED, _ENDED
 from .claims import ClaimsMixin
 from .dealing import DealingMixin
 from .gestures import GesturesMixin

@@ -17,48 +17,12 @@ melded kong (明槓).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 from .errors import InvalidMeldError
+from .kinds import GroupKind, MeldKind
+from .kinds_fast import CHOW_MELD, CONCEALED_KONG_MELD, MELDED_KONG_MELD
 from .tiles import FLOWER_BASE, format_tiles, parse_tiles, tile_name
 
-
-class MeldKind(IntEnum):
-    """The kinds of exposed set (GLOSSARY: chow, pung, melded / added / concealed kong)."""
-
-    CHOW = 0  # 吃
-    PUNG = 1  # 碰
-    MELDED_KONG = 2  # 明槓 (碰槓): fourth tile from a discard
-    ADDED_KONG = 3  # 加槓: fourth tile added onto an exposed pung
-    CONCEALED_KONG = 4  # 暗槓: four of one's own
-
-    def __repr__(self) -> str:
-        return f"MeldKind.{self.name}"
-
-    @property
-    def is_kong(self) -> bool:
-        return self >= MeldKind.MELDED_KONG
-
-    @property
-    def zh(self) -> str:
-        return ("吃", "碰", "明槓", "加槓", "暗槓")[self]
-
-
-class GroupKind(IntEnum):
-    """The sets of a decomposition of concealed tiles."""
-
-    CHOW = 0  # 順子
-    PUNG = 1  # 刻子 (坎子)
-    PAIR = 2  # 將眼
-
-    def __repr__(self) -> str:
-        return f"GroupKind.{self.name}"
-
-
-# enum members by module name: read off their class they cost ~100 ns each (CPython 3.11)
-_CHOW = MeldKind.CHOW
-_MELDED_KONG = MeldKind.MELDED_KONG
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
 
 _PREFIXES = {
     "chow": MeldKind.CHOW,
@@ -110,18 +74,18 @@ class Meld:
     def tiles(self) -> tuple[int, ...]:
         t = self.tile
         kind = self.kind
-        if kind is _CHOW:
+        if kind is CHOW_MELD:
             return (t, t + 1, t + 2)
-        return (t,) * (4 if kind >= _MELDED_KONG else 3)
+        return (t,) * (4 if kind >= MELDED_KONG_MELD else 3)
 
     @property
     def is_kong(self) -> bool:
-        return self.kind >= _MELDED_KONG
+        return self.kind >= MELDED_KONG_MELD
 
     @property
     def is_concealed(self) -> bool:
         """Only a concealed kong keeps the hand 門清 (``tai.03``)."""
-        return self.kind is _CONCEALED_KONG
+        return self.kind is CONCEALED_KONG_MELD
 
     def __str__(self) -> str:
         prefix = {MeldKind.ADDED_KONG: "added:", MeldKind.CONCEALED_KONG: "concealed:"}.get(self.kind, "")

@@ -19,45 +19,29 @@ or an exhaustive draw, or a void hand; and who deals next.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .errors import MjrefError
 from .hand import Hand
-from .melds import MeldKind
+from .kinds import OutcomeKind
+from .kinds_fast import (
+    CHOW_MELD, CONCEALED_KONG_MELD, EARTHLY_READINESS, ENDED_BY_IRREGULARITY_OUTCOME, EXHAUSTIVE_DRAW_OUTCOME,
+    FLOWER_WIN_WIN_SOURCE, HEAVENLY_READINESS, NORTH_WIND, PLAY_PHASE, SEVEN_ROB_ONE_DRAWN_FLOWER_WIN,
+    SEVEN_ROB_ONE_FLOWER_WIN, VOID_OUTCOME, WIN_OUTCOME,
+)
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
-from .scoring.context import (
-    slot_setters, _BY_FLOWER_WIN, _EARTHLY_READINESS, _HEAVENLY_READINESS,
-    _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
-)
+from .scoring.context import slot_setters
 from .tiles import Wind, format_counts, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity, seat_by_wind
-from .state import Phase, TableState
+from .state import TableState
 from .winning import WinClaim
 
 if TYPE_CHECKING:  # the referee imports this module
     from .machine import Referee
 
-_PLAY_PHASE = Phase.PLAY
 #: builds the frozen results below without their dataclass ``__init__`` (see :func:`slot_setters`)
 _new = object.__new__
-
-
-class OutcomeKind(Enum):
-    """How the hand ended."""
-
-    #: one or more wins, scored and settled
-    WIN = "win"
-    #: 荒局: the wall ran down to the dead wall with no win (play.exhausted)
-    EXHAUSTIVE_DRAW = "exhaustive_draw"
-    #: the hand did not finish (the stream stopped): replayed with the same dealer and streak
-    VOID = "void"
-    #: a physical table's hand knocked down by a false win (詐胡) or like irregularity
-    ENDED_BY_IRREGULARITY = "ended_by_irregularity"
-
-    def __repr__(self) -> str:
-        return f"OutcomeKind.{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +86,7 @@ def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, 
     following = (dealer + 1) % 4
     wind, over = round_wind, False
     if following == first_dealer:
-        if round_wind is _NORTH:
+        if round_wind is NORTH_WIND:
             over = True
         else:
             wind = Wind(round_wind + 1)  # once a round: not worth a table
@@ -131,7 +115,6 @@ def _next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, re
 
 (_SET_NEXT_DEALER, _SET_NEXT_STREAK, _SET_NEXT_ROUND_WIND, _SET_NEXT_FIRST_DEALER, _SET_NEXT_REPEATS, _SET_NEXT_COUNTED,
  _SET_NEXT_OVER) = slot_setters(NextHand)
-_NORTH = Wind.NORTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,33 +311,33 @@ def adjudicate(ref: Referee) -> Adjudication:
             repeats = repeats or c.seat == dealer
         nxt = next_hand(dealer, streak, wind, first, repeats=repeats, max_streak=cap)
         names_zh, names = _winner_names(winners, st.east, ref.names)
-        outcome = _outcome(_WIN, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
+        outcome = _outcome(WIN_OUTCOME, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
                            f"won: {names}")
     elif st.ended_by is not None:
         ended = st.ended_by
         nxt = next_hand(dealer, streak, wind, first, repeats=ended.seat != dealer, counted=False)
-        outcome = _outcome(_ENDED_BY_IRREGULARITY, ended.clause, nxt, (), _NO_PAYMENTS, ended.seq,
+        outcome = _outcome(ENDED_BY_IRREGULARITY_OUTCOME, ended.clause, nxt, (), _NO_PAYMENTS, ended.seq,
                            f"本盤因違規終止：{ended.detail_zh}", f"the hand ended on an irregularity: {ended.detail}")
     elif st.abortive is not None:
         # 四風連打, 四槓流局 (play.abortive_*): drawn, nobody pays, the dealer repeats (as 荒局)
         nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
         zh, en = _ABORTIVE[st.abortive]
-        outcome = _outcome(_EXHAUSTIVE_DRAW, "app.exhausted", nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = _outcome(EXHAUSTIVE_DRAW_OUTCOME, "app.exhausted", nxt, (), _NO_PAYMENTS, st.end_seq,
                            f"流局：{zh}，不用付，莊家續莊", f"abortive draw: {en}; nobody pays, the dealer repeats")
-    elif st.skipped_last or (st.phase >= _PLAY_PHASE and st.wall.live == 0):
+    elif st.skipped_last or (st.phase >= PLAY_PHASE and st.wall.live == 0):
         nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
         clause = "tai.25" if st.skipped_last else "play.exhausted"
         left = st.wall.remaining
-        outcome = _outcome(_EXHAUSTIVE_DRAW, clause, nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = _outcome(EXHAUSTIVE_DRAW_OUTCOME, clause, nxt, (), _NO_PAYMENTS, st.end_seq,
                            f"荒局：牌牆只剩殘牌 {left} 張，無人胡牌，莊家續莊",
                            f"exhaustive draw: {left} dead-wall tiles left and no win; the dealer repeats")
-    elif rules.unreplaced_ends_hand and st.phase >= _PLAY_PHASE and any(s.held_flowers for s in st.seats):
+    elif rules.unreplaced_ends_hand and st.phase >= PLAY_PHASE and any(s.held_flowers for s in st.seats):
         nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
-        outcome = _outcome(_EXHAUSTIVE_DRAW, "app.flowers.no-replace", nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = _outcome(EXHAUSTIVE_DRAW_OUTCOME, "app.flowers.no-replace", nxt, (), _NO_PAYMENTS, st.end_seq,
                            "不補不打，這一手流局", "a flower was neither replaced nor discarded: the hand is drawn")
     else:
         nxt = next_hand(dealer, streak, wind, first, repeats=True, counted=False)
-        outcome = _outcome(_VOID, "play.win", nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = _outcome(VOID_OUTCOME, "play.win", nxt, (), _NO_PAYMENTS, st.end_seq,
                            "此盤未完成（事件流於胡牌或荒局之前結束），重打此盤",
                            "the hand did not finish (the stream stopped before a win or the end of the wall): replay it")
     # Adjudication(…), its __dict__ set whole (a frozen dataclass's __init__ sets each field
@@ -393,15 +376,9 @@ def _payments(results: tuple[WinResult, ...]) -> tuple[int, int, int, int]:
 
 
 _NO_PAYMENTS = (0, 0, 0, 0)
-_CHOW_MELD = MeldKind.CHOW
-_CONCEALED_MELD = MeldKind.CONCEALED_KONG
 #: abortive draws (play.abortive_four_winds, play.abortive_four_kongs)
 _ABORTIVE = {"four_winds": ("四風連打", "four winds discarded in the first go-around"),
              "four_kongs": ("四槓流局", "four kongs by two or more players")}
-_WIN = OutcomeKind.WIN
-_EXHAUSTIVE_DRAW = OutcomeKind.EXHAUSTIVE_DRAW
-_ENDED_BY_IRREGULARITY = OutcomeKind.ENDED_BY_IRREGULARITY
-_VOID = OutcomeKind.VOID
 
 
 def _completed(ref) -> list[Irregularity]:
@@ -418,9 +395,9 @@ def _score(st: TableState, claim: WinClaim) -> WinResult:
     seat = st.seats[claim.seat]
     source = claim.source
     readiness = claim.readiness
-    if readiness is _HEAVENLY_READINESS and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
-        readiness = _EARTHLY_READINESS
-    flower_win = source is _BY_FLOWER_WIN
+    if readiness is HEAVENLY_READINESS and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
+        readiness = EARTHLY_READINESS
+    flower_win = source is FLOWER_WIN_WIN_SOURCE
     try:
         ctx = WinContext._of(  # WinContext(…)'s fields in order: winner … robbed_flower
             claim.seat, setup.dealer, setup.round_wind, source, claim.tile if not flower_win else None,
@@ -471,10 +448,10 @@ def _liable(seat, winner: int) -> int | None:
     """包牌 (``settle.liability``): the seat whose discard the winner claimed for the last
     of his three dragon sets or four wind sets, all laid down; ``None`` otherwise."""
     for low, need in ((31, 3), (27, 4)):
-        sets = [m for m in seat.melds if m.kind is not _CHOW_MELD and m.tiles and low <= m.tiles[0] < low + need]
+        sets = [m for m in seat.melds if m.kind is not CHOW_MELD and m.tiles and low <= m.tiles[0] < low + need]
         if len(sets) == need:
             last = max(sets, key=lambda m: m.seq)
-            if last.kind is not _CONCEALED_MELD and last.from_seat is not None and last.from_seat != winner:
+            if last.kind is not CONCEALED_KONG_MELD and last.from_seat is not None and last.from_seat != winner:
                 return last.from_seat
     return None
 
@@ -482,7 +459,7 @@ def _liable(seat, winner: int) -> int | None:
 def _robbed_flower(st, claim: WinClaim) -> int | None:
     """七搶一 (``tai.30``): the flower taken from the discarder, his last laid out."""
     fw = claim.flower_win
-    if fw is not _SEVEN_ROB_ONE and fw is not _SEVEN_ROB_ONE_DRAWN or claim.discarder is None:
+    if fw is not SEVEN_ROB_ONE_FLOWER_WIN and fw is not SEVEN_ROB_ONE_DRAWN_FLOWER_WIN or claim.discarder is None:
         return None
     flowers = st.seats[claim.discarder].flowers
     return flowers[-1] if flowers else None

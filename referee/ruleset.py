@@ -211,16 +211,19 @@ def _data_error(where: str, message: str, zh: str) -> RulesetError:
     return RulesetError(f"{where}: {message}", field="ruleset", reason_zh=f"{where}：{zh}")
 
 
-def _suggest(name: object, choices: Iterable[str]) -> list[str]:
+def _did_you_mean(name: object, choices: Iterable[str]) -> tuple[str, str]:
+    """The hint naming up to three *choices* close to *name*, in English and zh-TW ("" and ""
+    when none is close)."""
     import difflib  # only on the error path
 
-    return difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.6)
+    close = difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.6)
+    if not close:
+        return "", ""
+    return f"; did you mean {', '.join(repr(c) for c in close)}?", f"；是否為 {'、'.join(close)}？"
 
 
 def _unknown_parameter(name: object, field_name: str) -> RulesetError:
-    close = _suggest(name, _catalogue().params)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    hint_zh = f"；是否為 {'、'.join(close)}？" if close else ""
+    hint, hint_zh = _did_you_mean(name, _catalogue().params)
     return RulesetError(
         f"unknown ruleset parameter {name!r}{hint}",
         field=field_name,
@@ -364,9 +367,7 @@ def _check_value(defn: ParameterDef, value: Any, field_name: str) -> Any:
 def _pattern(code: object, field_name: str) -> str:
     patterns = _catalogue().patterns
     if type(code) is not str or code not in patterns:
-        close = _suggest(code, patterns)
-        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        hint_zh = f"；是否為 {'、'.join(close)}？" if close else ""
+        hint, hint_zh = _did_you_mean(code, patterns)
         raise RulesetError(
             f"unknown pattern {code!r}: a pattern is the code of a tai.<code> parameter{hint}",
             field=field_name,
@@ -447,8 +448,7 @@ def available_profiles() -> tuple[str, ...]:
 
 def _unknown_profile(name: object) -> RulesetError:
     names = _profile_names()
-    close = _suggest(name, names)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    hint, _hint_zh = _did_you_mean(name, names)  # zh-TW lists every profile instead
     return RulesetError(
         f"unknown ruleset profile {name!r}{hint} (available: {', '.join(names)})",
         field="ruleset",

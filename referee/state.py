@@ -11,71 +11,19 @@ picture of the state (live == replay).
 """
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Any, NamedTuple
 
-from .events import EventType, Mode, ReadyKind, Setup
-from .melds import Meld, MeldKind, _CHOW, _CONCEALED_KONG, _MELDED_KONG
+from .events import EventType, ReadyKind, Setup
+from .kinds import Intake, Phase, Source, WindowKind
+from .kinds_fast import (
+    CHOW_MELD as _CHOW, CONCEALED_KONG_MELD as _CONCEALED_KONG, DEALT_SOURCE as _DEALT_SOURCE, DIGITAL_MODE as _DIGITAL,
+    MELDED_KONG_MELD as _MELDED_KONG, MELDED_KONG_INTAKE as _MELDED_KONG_INTAKE, NONE_INTAKE as _NO_INTAKE,
+    SETUP_PHASE as _SETUP_PHASE,
+)
+from .melds import Meld, MeldKind
 from .play_rules import PlayRules
 from .tiles import FLOWER_BASE, KINDS, Wind, format_tiles, tiles_zh
 from .wall import Wall
-
-
-class Phase(IntEnum):
-    """Where the hand is."""
-
-    SETUP = 0  # hand_start seen: dice, wall
-    DEAL = 1  # dealing (deal.wall)
-    FLOWERS = 2  # the replacement rounds after the deal (deal.flowers)
-    PLAY = 3  # turns, claims
-    ENDED = 4  # won, exhausted, or void
-
-    def __repr__(self) -> str:
-        return f"Phase.{self.name}"
-
-
-class Intake(IntEnum):
-    """How the current turn took its tile in (``play.restrict``: one kind per turn)."""
-
-    NONE = 0  # nothing yet: the turn's player has to take a tile
-    DEALT = 1  # the dealer's first turn: the dealt 17 (the 門牌 counts as the first draw)
-    DRAW = 2  # 摸牌
-    CHOW = 3  # 吃
-    PUNG = 4  # 碰
-    MELDED_KONG = 5  # 碰槓 (明槓 on a discard)
-
-    def __repr__(self) -> str:
-        return f"Intake.{self.name}"
-
-    @property
-    def zh(self) -> str:
-        return ("未進牌", "配牌", "摸牌", "吃牌", "碰牌", "碰槓")[self]
-
-
-class Source(IntEnum):
-    """Where the last tile taken into the turn's hand came from (for self-draw wins)."""
-
-    DEALT = 0
-    WALL = 1
-    LAST_TILE = 2  # 海底
-    KONG = 3  # concealed or added kong's replacement (槓上開花)
-    MELDED_KONG = 4  # a melded kong's replacement (play.restrict.2)
-    FLOWER = 5  # a flower's replacement
-
-    def __repr__(self) -> str:
-        return f"Source.{self.name}"
-
-
-class WindowKind(IntEnum):
-    """What others may claim right now."""
-
-    DISCARD = 0  # a discard: win, pung, kong, chow
-    ADDED_KONG = 1  # an added kong's tile: robbing (搶槓)
-    CONCEALED_KONG = 2  # a concealed kong, when the ruleset lets it be robbed
-    FLOWER = 3  # the eighth flower laid out: 七搶一 (tai.30.1)
-
-    def __repr__(self) -> str:
-        return f"WindowKind.{self.name}"
 
 
 class TableMeld(NamedTuple):
@@ -255,10 +203,6 @@ class Taken:
         self.replaced = False
 
 
-# enum members as module names, for TableState() (an Enum class attribute is slow in 3.11, see
-# referee.table_ops)
-_DIGITAL, _SETUP_PHASE, _NO_INTAKE, _DEALT_SOURCE = Mode.DIGITAL, Phase.SETUP, Intake.NONE, Source.DEALT
-_MELDED_KONG_INTAKE = Intake.MELDED_KONG
 _NO_DICT: dict = {}
 _NO_LIST: list = []
 _NO_SET: frozenset = frozenset()

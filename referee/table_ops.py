@@ -7,44 +7,13 @@ a hand can give (:func:`_holds`), and compute the waits of a known 16-tile hand
 """
 from __future__ import annotations
 
-from .events import Call, EventType, ReadyKind
-from .melds import MeldKind
+from .events import Call, ReadyKind
 from .restrictions import SUIT_OF, UNIT_OF
-from .state import Intake, Phase, SeatState, Source, WindowKind, _DEALT_SOURCE  # noqa: F401 (shared)
+from .state import Intake, Phase, SeatState, Source, WindowKind  # noqa: F401 (shared)
 from .tiles import full_set, KINDS
-from .verdicts import Status
 from .wall import deal_takes
 from .tables import CODES as _CODES, WAITS as _WAITS
 
-# enum members as module names: in Python 3.11 an Enum class attribute costs several hundred
-# instructions (EnumType.__getattr__ makes every lookup a slow one), a module name a few (for speed)
-_REJECTED = Status.REJECTED
-_HAND_START = EventType.HAND_START
-_SETUP = Phase.SETUP
-_DEAL_PHASE = Phase.DEAL
-_FLOWERS_PHASE = Phase.FLOWERS
-_PLAY = Phase.PLAY
-_ENDED = Phase.ENDED
-_FLOWER_SOURCE = Source.FLOWER
-_FLOWER_W = WindowKind.FLOWER
-_LAST_TILE = Source.LAST_TILE
-_WALL_SOURCE = Source.WALL
-_IRREGULAR = Status.IRREGULAR
-_DRAW = Intake.DRAW
-_DEALT = Intake.DEALT
-_NONE = Intake.NONE
-_DISCARD_W = WindowKind.DISCARD
-_CONCEALED = MeldKind.CONCEALED_KONG
-_ADDED = MeldKind.ADDED_KONG
-_MELDED = MeldKind.MELDED_KONG
-_PUNG_MELD = MeldKind.PUNG
-_KONG_SOURCE = Source.KONG
-_MELDED_KONG_SOURCE = Source.MELDED_KONG
-_CHOW = Intake.CHOW
-_PUNG = Intake.PUNG
-_MELDED_KONG_INTAKE = Intake.MELDED_KONG
-_ADDED_KONG_W = WindowKind.ADDED_KONG
-_DECLARED = ReadyKind.DECLARED
 #: calls a player must carry out (pen.unfulfilled-call)
 _BINDING_CALLS = (Call.PUNG, Call.KONG)
 

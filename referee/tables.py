@@ -20,8 +20,7 @@ function on a miss: a dict subclass with ``__missing__`` would halve lookup spee
 """
 from __future__ import annotations
 
-from enum import IntEnum
-
+from .kinds import WaitShape
 from .melds import Group, GroupKind
 
 UNIT = tuple(1 << (3 * r) for r in range(9))
@@ -29,23 +28,6 @@ _ONES = sum(UNIT)
 #: code of a key that does not decompose; any sum involving it exceeds 1
 NO = 9
 _MAX_SETS = 5  # win.shape: 5 sets (17 concealed tiles at most)
-
-
-class WaitShape(IntEnum):
-    """How a waiting tile completes the hand (tai.11 names 中洞, 邊張, 單吊 as 獨聽 shapes)."""
-
-    TWO_SIDED = 0  # 兩面
-    EDGE = 1  # 邊張 (站壁)
-    CLOSED = 2  # 中洞 (卡張)
-    SINGLE = 3  # 單吊 (單釣)
-    DOUBLE_PUNG = 4  # 雙碰
-
-    def __repr__(self) -> str:
-        return f"WaitShape.{self.name}"
-
-    @property
-    def zh(self) -> str:
-        return ("兩面", "邊張", "中洞", "單吊", "雙碰")[self]
 
 
 def _over_four(key: int) -> bool:

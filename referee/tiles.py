@@ -27,9 +27,9 @@ from __future__ import annotations
 import re
 from itertools import chain as _chain_of
 from collections.abc import Iterable, Sequence
-from enum import IntEnum
 
 from .errors import InvalidTileError, TileCountError
+from .kinds import Suit, Wind
 
 #: number of tile kinds that can be held in a hand (3 suits × 9 + 7 honours)
 KINDS = 34
@@ -39,40 +39,6 @@ FLOWER_BASE = 34
 ALL_TILES = range(42)
 #: copies of each non-flower kind in the set
 COPIES = 4
-
-
-class Suit(IntEnum):
-    """The three suits and the honours; ``tile // 9`` for suited tiles."""
-
-    CHARACTERS = 0  # 萬 m
-    DOTS = 1  # 筒 p
-    BAMBOO = 2  # 條 s
-    HONOURS = 3  # 字 z
-    FLOWERS = 4  # 花 f
-
-    def __repr__(self) -> str:
-        return f"Suit.{self.name}"
-
-
-class Wind(IntEnum):
-    """Seat and round winds, in counterclockwise seat order (東 南 西 北)."""
-
-    EAST = 0
-    SOUTH = 1
-    WEST = 2
-    NORTH = 3
-
-    def __repr__(self) -> str:
-        return f"Wind.{self.name}"
-
-    @property
-    def tile(self) -> int:
-        """The wind's honour tile (東 = 27 …)."""
-        return 27 + self.value
-
-    @property
-    def zh(self) -> str:
-        return "東南西北"[self.value]
 
 
 WHITE, GREEN, RED = 31, 32, 33  # 白 發 中

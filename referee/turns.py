@@ -7,16 +7,18 @@ A mixin of :class:`referee.machine.Referee`: the methods use its verdict helpers
 from __future__ import annotations
 
 from .events import Event
+from .kinds_fast import (
+    CONCEALED_KONG_MELD as _CONCEALED, DEALT_INTAKE as _DEALT, DECLARED_READY as _DECLARED,
+    DISCARD_WINDOW as _DISCARD_W, DRAW_INTAKE as _DRAW, ENDED_PHASE as _ENDED, FLOWERS_PHASE as _FLOWERS_PHASE,
+    FLOWER_SOURCE as _FLOWER_SOURCE, FLOWER_WINDOW as _FLOWER_W, LAST_TILE_SOURCE as _LAST_TILE, NONE_INTAKE as _NONE,
+    PLAY_PHASE as _PLAY, WALL_SOURCE as _WALL_SOURCE,
+)
 from .restrictions import SUIT_OF, UNIT_OF
 from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, _NO_DICT, _NO_LIST,
                     _NO_SET)
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, irregularity, Verdict
-from .table_ops import (
-    _PLAY, _FLOWERS_PHASE, _ENDED, _FLOWER_SOURCE, _FLOWER_W, _LAST_TILE, _WALL_SOURCE, _DRAW, _DEALT, _NONE,
-    _DISCARD_W, _CONCEALED, _add, _UNREPLACED_CLAUSE,
-    _CALL_ZH, _mark_waiters, _refresh_waits, _waits_of, _DECLARED, _BINDING_CALLS,
-)
+from .table_ops import _add, _UNREPLACED_CLAUSE, _CALL_ZH, _mark_waiters, _refresh_waits, _waits_of, _BINDING_CALLS
 
 #: tail_index(k, size) is (size - 2) - k + 2 * (k % 2)
 

@@ -18,25 +18,10 @@ from __future__ import annotations
 import re
 
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import Any
 
+from .kinds import Status
 from .tiles import tile_name
-
-
-class Status(Enum):
-    """What became of an event."""
-
-    #: legal; applied
-    ACCEPTED = "accepted"
-    #: illegal at a digital table: refused, nothing changed
-    REJECTED = "rejected"
-    #: illegal or irregular, and it happened (physical table, or a fact such as a call
-    #: not completed): applied as far as the tiles allow, for penalties to rule on
-    IRREGULAR = "irregular"
-
-    def __repr__(self) -> str:
-        return f"Status.{self.name}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,19 +27,19 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .events import Event, ReadyKind
-from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
-from .scoring.context import (
-    FirstTurn, FlowerWin, Readiness, WinSource, _BY_DISCARD, _BY_FLOWER_REPLACEMENT, _BY_FLOWER_WIN, _BY_LAST_DISCARD,
-    _BY_ROBBING_KONG, _EARTHLY_WIN, _EIGHT_FLOWERS, _HEAVENLY_WIN, _HUMAN_WIN, _NO_FIRST_TURN, _NO_FLOWER_WIN,
-    _NOT_READY, _SEVEN_ROB_ONE, _SEVEN_ROB_ONE_DRAWN,
+from .kinds_fast import (
+    CHOW_INTAKE, DEALT_INTAKE, DEALT_SOURCE, DISCARD_WINDOW, DISCARD_WIN_SOURCE, DRAW_INTAKE, EARTHLY_READY,
+    EARTHLY_WIN_FIRST_TURN, EIGHT_FLOWERS_FLOWER_WIN, ENDED_PHASE, FLOWERS_PHASE, FLOWER_REPLACEMENT_WIN_SOURCE,
+    FLOWER_SOURCE, FLOWER_WINDOW, FLOWER_WIN_WIN_SOURCE, HEAVENLY_READY, HEAVENLY_WIN_FIRST_TURN, HUMAN_WIN_FIRST_TURN,
+    KONG_SOURCE, LAST_DISCARD_WIN_SOURCE, MELDED_KONG_INTAKE, NONE_FIRST_TURN, NONE_FLOWER_WIN, NONE_INTAKE,
+    NONE_READINESS, PLAY_PHASE, PUNG_INTAKE, ROBBING_KONG_WIN_SOURCE, SEVEN_ROB_ONE_DRAWN_FLOWER_WIN,
+    SEVEN_ROB_ONE_FLOWER_WIN,
 )
+from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
+from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
 from .state import SeatState, Source, TableState, Window, win_face
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
-from .table_ops import (
-    _CHOW, _DEALT, _DEALT_SOURCE, _DISCARD_W, _DRAW, _ENDED, _FLOWERS_PHASE, _FLOWER_SOURCE, _FLOWER_W, _KONG_SOURCE, _MELDED_KONG_INTAKE,
-    _NONE, _PLAY, _PUNG,
-)
 
 _SELF_SOURCES = {
     Source.DEALT: WinSource.WALL,
@@ -159,11 +159,6 @@ def _keys(counts) -> list[int]:
     return keys
 
 
-# enum members as module names (an Enum class attribute is slow in Python 3.11, see referee.table_ops)
-_HEAVENLY_READY = ReadyKind.HEAVENLY
-_EARTHLY_READY = ReadyKind.EARTHLY
-
-
 def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     """Check a ``win`` event; record the :class:`WinClaim` when it stands.
 
@@ -173,7 +168,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     # kong, but a win on that very discard still stands
     last_chance = st.abortive is not None and st.abortive == "four_kongs" and st.window is not None \
         and st.window.seq == st.end_seq and not st.window.closed and st.window.seat != ev.seat
-    if dry and st.phase is not _PLAY and not last_chance:
+    if dry and st.phase is not PLAY_PHASE and not last_chance:
         return False
     s = ev.seat
     seat = st.seats[s]
@@ -181,16 +176,16 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         st.win_faces[ev.seq] = win_face(st, seat)  # the table as the win was declared (penalties.face)
     irr = ref._irr
     problems: list[Irregularity] = []
-    if st.phase is _FLOWERS_PHASE and s == st.dealer:
+    if st.phase is FLOWERS_PHASE and s == st.dealer:
         problems += ref._start_play(st, ev)
-    if st.phase is _ENDED and not last_chance:
+    if st.phase is ENDED_PHASE and not last_chance:
         return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
-    if st.phase is not _PLAY and not last_chance:
+    if st.phase is not PLAY_PHASE and not last_chance:
         return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
     w = st.window
     open_w = w is not None and not w.closed and w.seat != s
     window: Window | None = None
-    if open_w and w.kind is _FLOWER_W:
+    if open_w and w.kind is FLOWER_WINDOW:
         window = w
     elif open_w and not (w.taken is not None and w.taken.seat == s):
         window = w
@@ -205,20 +200,20 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         if not (same or drawer_race or prior_self):
             return False if dry else ref._reject(st, [irr(ev, "after_hand_end")])
     self_draw = window is None
-    if self_draw and not (s == st.turn and st.intake is not _NONE):
+    if self_draw and not (s == st.turn and st.intake is not NONE_INTAKE):
         return False if dry else _false(ref, st, ev, problems + [irr(ev, "win_out_of_turn")])
     if seat.dead_hand:
         problems.append(irr(ev, "dead_hand_act", clause="pen.dead-hand", kind="win", kind_zh="胡牌"))
 
     # ---- what the win is on
-    flower_win = _NO_FLOWER_WIN
+    flower_win = NONE_FLOWER_WIN
     discarder = None
     tile: int | None
     undo = None
     if window is not None:
         discarder = window.seat
-        if window.kind is _FLOWER_W:
-            flower_win = _SEVEN_ROB_ONE
+        if window.kind is FLOWER_WINDOW:
+            flower_win = SEVEN_ROB_ONE_FLOWER_WIN
             replaced = window.taken is not None and window.taken.seat == s
             if not st.rules.seven_rob_one or len(seat.flowers) != 7:
                 return False if dry else _false(ref, st, ev, problems + [irr(ev, "false_win", why="no seven flowers to rob with",
@@ -226,26 +221,26 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
             if not replaced:
                 return False if dry else _false(ref, st, ev, problems + [irr(ev, "flower_win_unreplaced")])
             tile = window.taken.tile
-            source = _BY_FLOWER_REPLACEMENT
+            source = FLOWER_REPLACEMENT_WIN_SOURCE
         else:
             tile = window.tile
-            if window.kind is _DISCARD_W:
-                source = _BY_LAST_DISCARD if window.last else _BY_DISCARD
+            if window.kind is DISCARD_WINDOW:
+                source = LAST_DISCARD_WIN_SOURCE if window.last else DISCARD_WIN_SOURCE
             else:
-                source = _BY_ROBBING_KONG
+                source = ROBBING_KONG_WIN_SOURCE
             taken = window.taken
             if taken is not None:
                 moved_on = ref._turn_moved_on(st, taken)
-                if taken.intake is _DRAW and moved_on:
+                if taken.intake is DRAW_INTAKE and moved_on:
                     problems.append(irr(ev, "lost_priority", clause="prio.7", kind="win", kind_zh="胡牌"))
-                elif taken.intake is _CHOW and moved_on:
+                elif taken.intake is CHOW_INTAKE and moved_on:
                     problems.append(irr(ev, "lost_priority", clause="prio.6", kind="win", kind_zh="胡牌"))
-                elif taken.intake is _MELDED_KONG_INTAKE and taken.replaced:
+                elif taken.intake is MELDED_KONG_INTAKE and taken.replaced:
                     problems.append(irr(ev, "lost_priority", clause="prio.5", kind="win", kind_zh="胡牌"))
                 else:
                     undo = taken
             touch = window.touched.get(s)
-            if touch is None and taken is not None and taken.intake is _DRAW and taken.seat == s:
+            if touch is None and taken is not None and taken.intake is DRAW_INTAKE and taken.seat == s:
                 touch = (taken.ts, taken.seq)  # the drawer's own draw of the wall reached for it
             if touch is not None:
                 touch_seq = touch[1]
@@ -257,15 +252,15 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         tile = st.drawn
         source = _SELF_SOURCES[st.source]
         intake = st.intake
-        if intake in (_CHOW, _PUNG):
+        if intake in (CHOW_INTAKE, PUNG_INTAKE):
             problems.append(irr(ev, "self_draw_not_from_draw", intake=intake.name.lower(), intake_zh=intake.zh))
         elif st.melded_kong_turn and not st.rules.melded_kong_replacement_self_draw:
             problems.append(irr(ev, "replacement_self_draw"))
         if st.owed > 0:
-            problems.append(irr(ev, "flower_win_unreplaced" if st.owed_kinds and st.owed_kinds[0] is _FLOWER_SOURCE
+            problems.append(irr(ev, "flower_win_unreplaced" if st.owed_kinds and st.owed_kinds[0] is FLOWER_SOURCE
                                 else "missing_replacement", clause="tai.27" if st.owed_kinds and
-                                st.owed_kinds[0] is _FLOWER_SOURCE else "app.kong"))
-        if st.placed and intake is not _DEALT:
+                                st.owed_kinds[0] is FLOWER_SOURCE else "app.kong"))
+        if st.placed and intake is not DEALT_INTAKE:
             problems.append(irr(ev, "self_draw_after_placing"))
 
     # ---- the hand
@@ -275,7 +270,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     if seat.unknown == 0:
         concealed = list(seat.hand)
         keys = list(seat.keys)  # the referee keeps the hand's suit keys: no need to count them again
-        if window is not None and window.kind is not _FLOWER_W and tile is not None:
+        if window is not None and window.kind is not FLOWER_WINDOW and tile is not None:
             concealed[tile] += 1
             keys[SUIT_OF[tile]] += UNIT_OF[tile]
         if revealed is not None and sorted(revealed) != [t for t in range(KINDS) for _ in range(concealed[t])]:
@@ -288,7 +283,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
         shown = [0] * KINDS
         for t in revealed:
             shown[t] += 1
-        extra = 1 if window is not None and window.kind is not _FLOWER_W else 0
+        extra = 1 if window is not None and window.kind is not FLOWER_WINDOW else 0
         base = list(seat.hand)
         if extra and tile is not None:
             base[tile] += 1
@@ -316,17 +311,17 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
 
     # ---- flower wins (tai.27–tai.30)
     n_flowers = len(seat.flowers)
-    if flower_win is _NO_FLOWER_WIN and self_draw and st.source is _FLOWER_SOURCE:
+    if flower_win is NONE_FLOWER_WIN and self_draw and st.source is FLOWER_SOURCE:
         if n_flowers == 8:
-            flower_win = _EIGHT_FLOWERS
+            flower_win = EIGHT_FLOWERS_FLOWER_WIN
         elif n_flowers == 7 and st.rules.seven_rob_one:
             holder = next((o.seat for o in st.seats if o.seat != s and len(o.flowers) == 1), None)
             if holder is not None:
-                flower_win, discarder = _SEVEN_ROB_ONE_DRAWN, holder
-    if flower_win is not _NO_FLOWER_WIN:
+                flower_win, discarder = SEVEN_ROB_ONE_DRAWN_FLOWER_WIN, holder
+    if flower_win is not NONE_FLOWER_WIN:
         if not complete:
-            source = _BY_FLOWER_WIN
-            if flower_win is not _SEVEN_ROB_ONE:
+            source = FLOWER_WIN_WIN_SOURCE
+            if flower_win is not SEVEN_ROB_ONE_FLOWER_WIN:
                 tile = None
     elif complete is False:
         why, why_zh = (("17 tiles expected, " + str(size), f"應為 17 張，實為 {size} 張") if size != 17
@@ -347,14 +342,14 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     elif passed_seq is None and concealed is not None and st.turn_kongs and self_draw and tile is not None \
             and tile < KINDS and len(st.log) > seat.since:
         passed_seq = _passed_before_kongs(st, seat, concealed, tile, window)
-    if passed_seq is not None and flower_win is _NO_FLOWER_WIN:
-        if seat.ready in (_HEAVENLY_READY, _EARTHLY_READY):
-            readiness, readiness_note = _NOT_READY, "passed_win"
+    if passed_seq is not None and flower_win is NONE_FLOWER_WIN:
+        if seat.ready in (HEAVENLY_READY, EARTHLY_READY):
+            readiness, readiness_note = NONE_READINESS, "passed_win"
         else:
             problems.append(irr(ev, "passed_win", clause="play.passed-win", evidence=(ev.seq, passed_seq)))
 
     # play.restrict.5: drawn tile placed before a concealed kong, replacement wins, a wait discarded this go-around
-    if self_draw and st.kong_this_turn and st.placed_before_kong and st.source is _KONG_SOURCE and concealed:
+    if self_draw and st.kong_this_turn and st.placed_before_kong and st.source is KONG_SOURCE and concealed:
         before = list(concealed)
         if tile is not None and before[tile]:
             before[tile] -= 1
@@ -367,21 +362,21 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
                 problems.append(irr(ev, "kong_draw_passed_tile", tile=hit[0], evidence=(ev.seq, hit[1])))
 
     # ---- first-turn wins (tai.33–tai.35), 配牌花胡 (tai.28)
-    first_turn = _NO_FIRST_TURN
+    first_turn = NONE_FIRST_TURN
     dealer = st.dealer
-    if self_draw and s == dealer and st.intake is _DEALT and st.source is _DEALT_SOURCE and seat.discards == 0:
+    if self_draw and s == dealer and st.intake is DEALT_INTAKE and st.source is DEALT_SOURCE and seat.discards == 0:
         # tai.33: 莊家於配牌補花後即胡牌 — the dealt hand itself; a win on the replacement
         # of a kong made from it is 槓上開花, not 天胡
-        first_turn = _HEAVENLY_WIN
+        first_turn = HEAVENLY_WIN_FIRST_TURN
         problems = [p for p in problems if p.code != "self_draw_after_placing"]  # tai.33: 不論靠張與否
     elif s != dealer and seat.discards == 0 and (
-            (self_draw and seat.ready is _HEAVENLY_READY and seat.drawn_count == 1)
-            or (window is not None and window.kind is _DISCARD_W and st.seats[window.seat].discards == 1)):
-        first_turn = _EARTHLY_WIN
-    elif seat.ready is _EARTHLY_READY and seat.discards == seat.ready_discards and readiness is not _NOT_READY:
-        first_turn = _HUMAN_WIN
+            (self_draw and seat.ready is HEAVENLY_READY and seat.drawn_count == 1)
+            or (window is not None and window.kind is DISCARD_WINDOW and st.seats[window.seat].discards == 1)):
+        first_turn = EARTHLY_WIN_FIRST_TURN
+    elif seat.ready is EARTHLY_READY and seat.discards == seat.ready_discards and readiness is not NONE_READINESS:
+        first_turn = HUMAN_WIN_FIRST_TURN
     # 配牌花胡 (tai.28): eight flowers dealt, or seven dealt and the eighth dealt to another
-    dealt_flower_win = flower_win is not _NO_FLOWER_WIN and seat.discards == 0 and (
+    dealt_flower_win = flower_win is not NONE_FLOWER_WIN and seat.discards == 0 and (
         seat.start_flowers == 8 or (seat.start_flowers == 7 and discarder is not None
                                     and st.seats[discarder].start_flowers >= 1))
 
@@ -395,7 +390,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
     if undo is not None:
         ref._undo(st, window, undo, ev.seq)
     if concealed is not None and seat.unknown and revealed is not None:
-        _adopt(seat, concealed, tile if window is not None and window.kind is not _FLOWER_W else None)
+        _adopt(seat, concealed, tile if window is not None and window.kind is not FLOWER_WINDOW else None)
     if window is not None:
         window.note_win((s, ev.seq, ev.ts))
     claim = WinClaim(
@@ -433,6 +428,6 @@ def _false(ref, st: TableState, ev: Event, problems: list[Irregularity]) -> Verd
     if st.mode_digital:
         return ref._reject(st, problems)
     st.ended_by = problems[0]
-    st.phase = _ENDED
+    st.phase = ENDED_PHASE
     st.end_seq = ev.seq
     return ref._stands(problems)

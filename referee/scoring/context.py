@@ -22,9 +22,14 @@ Seats are ``0``–``3`` counterclockwise (下家 = ``(seat + 1) % 4``). Winds ar
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from enum import Enum
 
 from ..errors import MjrefError
+from ..kinds import FirstTurn, FlowerWin, Readiness, WinSource
+from ..kinds_fast import (
+    DISCARD_WIN_SOURCE, EARTHLY_WIN_FIRST_TURN, FLOWER_REPLACEMENT_WIN_SOURCE, FLOWER_WIN_WIN_SOURCE,
+    HEAVENLY_WIN_FIRST_TURN, KONG_REPLACEMENT_WIN_SOURCE, LAST_DISCARD_WIN_SOURCE, MELDED_KONG_MELD, NONE_FLOWER_WIN,
+    ROBBING_KONG_WIN_SOURCE, SEVEN_ROB_ONE_DRAWN_FLOWER_WIN, SEVEN_ROB_ONE_FLOWER_WIN,
+)
 from ..melds import MeldKind
 from ..tiles import FLOWER_BASE, KINDS, Wind, tile_name
 
@@ -43,116 +48,11 @@ class NotWinningError(MjrefError, ValueError):
     code = "not_winning"
 
 
-class WinSource(Enum):
-    """How the winning tile came (``tai.23``–``tai.25``, ``tai.12``, ``tai.27``, ``app.win-ways``)."""
-
-    #: 自摸: drawn from the wall in a normal turn (``tai.23``)
-    WALL = "wall"
-    #: 槓上開花: the replacement tile after a concealed or added kong (``tai.24``)
-    KONG_REPLACEMENT = "kong_replacement"
-    #: 槓上開花 on a flower's replacement tile (``tai.24``, ``app.flowers.play``)
-    FLOWER_REPLACEMENT = "flower_replacement"
-    #: 海底撈月: the last drawable tile (``tai.25``, ``app.last-tile``)
-    LAST_TILE = "last_tile"
-    #: 胡銃: another player's discard (``play.deal-in``)
-    DISCARD = "discard"
-    #: 河底撈魚: the discard made after drawing the last tile (``app.last-tile``)
-    LAST_DISCARD = "last_discard"
-    #: 搶槓: the tile another player added to an exposed pung (``tai.12``, ``app.rob-kong``)
-    ROBBING_KONG = "robbing_kong"
-    #: 花胡 without a winning hand: the hand is not shown (``tai.27``–``tai.30``);
-    #: ``flower_win`` says which
-    FLOWER_WIN = "flower_win"
-
-    @property
-    def is_self_draw(self) -> bool:
-        """The winner drew the tile himself: 自摸 and its kin (not 搶槓, not a discard)."""
-        return self in _SELF_DRAWN
-
-    @property
-    def zh(self) -> str:
-        return _SOURCE_ZH[self._value_]  # by value: a member's own hash is a Python call (Enum.__hash__)
-
-
-_SELF_DRAWN = frozenset({WinSource.WALL, WinSource.KONG_REPLACEMENT, WinSource.FLOWER_REPLACEMENT, WinSource.LAST_TILE})
-_SOURCE_ZH = {
-    WinSource.WALL.value: "自摸",
-    WinSource.KONG_REPLACEMENT.value: "槓上補牌",
-    WinSource.FLOWER_REPLACEMENT.value: "補花補牌",
-    WinSource.LAST_TILE.value: "海底牌",
-    WinSource.DISCARD.value: "胡銃",
-    WinSource.LAST_DISCARD.value: "河底牌",
-    WinSource.ROBBING_KONG.value: "搶槓",
-    WinSource.FLOWER_WIN.value: "花胡",
-}
-
-
-class FlowerWin(Enum):
-    """Which flower win (花胡, ``tai.27``), if any."""
-
-    NONE = "none"
-    #: 八仙過海: all eight flowers; the three others pay (``tai.29``, ``app.flower-win``)
-    EIGHT_FLOWERS = "eight_flowers"
-    #: 七搶一 →1: holding seven, robbed the eighth another player drew; that player
-    #: pays as if he had dealt in (``tai.30.1``, ``app.seven-rob-one``)
-    SEVEN_ROB_ONE = "seven_rob_one"
-    #: 七搶一 →2: holding six, drew the seventh and robbed the one another player held;
-    #: the robbed player pays the 8 台 (``tai.30.2``)
-    SEVEN_ROB_ONE_DRAWN = "seven_rob_one_drawn"
-
-
-class Readiness(Enum):
-    """Declared readiness (``tai.31``, ``tai.32``, ``app.ready``, ``opt.declare-ready``).
-
-    The referee clears it when the declaration lapsed (換牌, 靠張, 過水 found later).
-    """
-
-    NONE = "none"
-    #: 宣告聽牌: the app's declared ready hand (1 台, ``app.ready``, ``opt.declare-ready``)
-    DECLARED = "declared"
-    #: 地聽: declared on the first discard (``tai.32``)
-    EARTHLY = "earthly"
-    #: 天聽: a non-dealer declared right after the deal (``tai.31``)
-    HEAVENLY = "heavenly"
-
-
-class FirstTurn(Enum):
-    """First-turn wins (``tai.33``–``tai.35``)."""
-
-    NONE = "none"
-    #: 天胡: the dealer wins on the dealt hand (``tai.33``)
-    HEAVENLY_WIN = "heavenly_win"
-    #: 地胡: a non-dealer wins on the first go-around (``tai.34``)
-    EARTHLY_WIN = "earthly_win"
-    #: 人胡: won on the first tile after declaring 地聽 (``tai.35``)
-    HUMAN_WIN = "human_win"
-
-
 #: the enum fields a context checks, in the order their errors are reported
 _ENUM_FIELDS = (("source", WinSource), ("flower_win", FlowerWin), ("readiness", Readiness), ("first_turn", FirstTurn))
-# enum members by module name, for this module and the referee's (referee.winning,
-# referee.outcome): read off their class they cost ~100 ns each in CPython 3.11
-_BY_DISCARD = WinSource.DISCARD
-_BY_LAST_DISCARD = WinSource.LAST_DISCARD
-_BY_ROBBING_KONG = WinSource.ROBBING_KONG
-_BY_FLOWER_REPLACEMENT = WinSource.FLOWER_REPLACEMENT
-_BY_KONG_REPLACEMENT = WinSource.KONG_REPLACEMENT
-_MELDED_KONG = MeldKind.MELDED_KONG
-_BY_FLOWER_WIN = WinSource.FLOWER_WIN
-_NO_FLOWER_WIN = FlowerWin.NONE
-_EIGHT_FLOWERS = FlowerWin.EIGHT_FLOWERS
-_SEVEN_ROB_ONE = FlowerWin.SEVEN_ROB_ONE
-_SEVEN_ROB_ONE_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
-_NOT_READY = Readiness.NONE
-_HEAVENLY_READINESS = Readiness.HEAVENLY
-_EARTHLY_READINESS = Readiness.EARTHLY
-_NO_FIRST_TURN = FirstTurn.NONE
-_HEAVENLY_WIN = FirstTurn.HEAVENLY_WIN
-_EARTHLY_WIN = FirstTurn.EARTHLY_WIN
-_HUMAN_WIN = FirstTurn.HUMAN_WIN
 #: the sources where one seat pays: a discard, the last discard, a robbed kong (a tuple:
 #: ``in`` compares enum members by identity, a set would hash them in Python)
-_ONE_PAYER = (_BY_DISCARD, _BY_LAST_DISCARD, _BY_ROBBING_KONG)
+_ONE_PAYER = (DISCARD_WIN_SOURCE, LAST_DISCARD_WIN_SOURCE, ROBBING_KONG_WIN_SOURCE)
 
 
 def _seat(value: object, name: str) -> None:
@@ -241,18 +141,18 @@ class WinContext:
         tile = self.winning_tile
         if tile is not None and (type(tile) is not int or not 0 <= tile < KINDS):
             raise ContextError(f"winning_tile must be a tile 0–33 (no flower), got {tile!r}", field="winning_tile", reason_zh="胡牌張須為 0–33 的牌（不得為花牌）")
-        flower = flower_win is not _NO_FLOWER_WIN
-        if source is _BY_FLOWER_WIN:
+        flower = flower_win is not NONE_FLOWER_WIN
+        if source is FLOWER_WIN_WIN_SOURCE:
             if not flower:
                 raise ContextError("source flower_win needs flower_win set (eight_flowers or seven_rob_one)", field="flower_win", reason_zh="花胡須指明八仙過海或七搶一")
         elif tile is None:
             raise ContextError("winning_tile is required unless the win is a flower win with the hand not shown", field="winning_tile", reason_zh="除未翻牌的花胡外，須指明胡牌張")
-        if flower and source is not _BY_FLOWER_WIN and source is not _BY_FLOWER_REPLACEMENT:
+        if flower and source is not FLOWER_WIN_WIN_SOURCE and source is not FLOWER_REPLACEMENT_WIN_SOURCE:
             raise ContextError(
                 f"a flower win ends on the flower's replacement tile, not on {source.value}",
                 field="source", reason_zh="花胡只能在補花補牌時成立",
             )
-        seven = flower_win is _SEVEN_ROB_ONE or flower_win is _SEVEN_ROB_ONE_DRAWN
+        seven = flower_win is SEVEN_ROB_ONE_FLOWER_WIN or flower_win is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN
         discarder = self.discarder
         if source in _ONE_PAYER or seven:
             if discarder is None:
@@ -264,9 +164,9 @@ class WinContext:
             raise ContextError(f"a win by {source.value} has no discarder: everyone pays", field="discarder", reason_zh="自摸或八仙過海沒有放銃者")
         if self.dealt_flower_win and not flower:
             raise ContextError("dealt_flower_win needs a flower win", field="dealt_flower_win", reason_zh="配牌花胡須為花胡")
-        if first_turn is _HEAVENLY_WIN and winner != dealer:
+        if first_turn is HEAVENLY_WIN_FIRST_TURN and winner != dealer:
             raise ContextError("天胡 is the dealer's win (tai.33)", field="first_turn", reason_zh="天胡限莊家（tai.33）")
-        if first_turn is _EARTHLY_WIN and winner == dealer:
+        if first_turn is EARTHLY_WIN_FIRST_TURN and winner == dealer:
             raise ContextError("地胡 is a non-dealer's win (tai.34)", field="first_turn", reason_zh="地胡限閒家（tai.34）")
         bao = self.bao
         if len(bao) > 5:
@@ -277,7 +177,7 @@ class WinContext:
                 raise ContextError(f"robbed_flower must be a flower 34–41, got {rf!r}", field="robbed_flower", reason_zh="被搶的花須為花牌")
             if not seven:
                 raise ContextError("robbed_flower is only for 七搶一 (tai.30)", field="robbed_flower", reason_zh="只有七搶一才有被搶的花")
-        elif flower_win is _SEVEN_ROB_ONE_DRAWN and source is _BY_FLOWER_REPLACEMENT:
+        elif flower_win is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN and source is FLOWER_REPLACEMENT_WIN_SOURCE:
             raise ContextError(
                 "七搶一 →2 won on the replacement tile: name robbed_flower, the face is counted without it (tai.30.2)",
                 field="robbed_flower", reason_zh="七搶一（→2）補牌成胡時須指明被搶的花：牌面不含搶得之花牌（tai.30.2）",
@@ -287,10 +187,10 @@ class WinContext:
                 raise ContextError(f"寶牌 must be tiles 0–33, got {t!r}", field="bao", reason_zh="寶牌須為 0–33 的牌")
         rk = self.replaced_kong
         if rk is not None:
-            if type(rk) is not MeldKind or rk < _MELDED_KONG:
+            if type(rk) is not MeldKind or rk < MELDED_KONG_MELD:
                 raise ContextError(f"replaced_kong must be a kong kind (melded, added, concealed), got {rk!r}",
                                    field="replaced_kong", reason_zh=f"replaced_kong 須為明槓、加槓或暗槓，收到 {rk!r}")
-            if source is not _BY_KONG_REPLACEMENT:
+            if source is not KONG_REPLACEMENT_WIN_SOURCE:
                 raise ContextError(f"replaced_kong is only for a win on a kong's replacement, not on {source.value}",
                                    field="replaced_kong", reason_zh="只有槓上補牌胡才須指明所槓的槓")
         liable = self.liable

@@ -20,10 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .facts import (
-    CHOWS_FLOWERS, CHOWS_HONOURS, CHOWS_NOT_CONCEALED, CHOWS_SELF_DRAW, CHOWS_TWO_SIDED, FIRST_TURN, FLOWER_WIN,
-    READINESS, SOURCE, Facts,
+from ..kinds_fast import (
+    DECLARED_READINESS, DISCARD_WIN_SOURCE, EARTHLY_READINESS, EARTHLY_WIN_FIRST_TURN, EIGHT_FLOWERS_FLOWER_WIN,
+    FLOWER_REPLACEMENT_WIN_SOURCE, HEAVENLY_READINESS, HEAVENLY_WIN_FIRST_TURN, HUMAN_WIN_FIRST_TURN,
+    KONG_REPLACEMENT_WIN_SOURCE, LAST_DISCARD_WIN_SOURCE, LAST_TILE_WIN_SOURCE, NONE_FIRST_TURN, NONE_FLOWER_WIN,
+    NONE_READINESS, ROBBING_KONG_WIN_SOURCE, SEVEN_ROB_ONE_DRAWN_FLOWER_WIN, SEVEN_ROB_ONE_FLOWER_WIN, WALL_WIN_SOURCE,
 )
+from .facts import CHOWS_FLOWERS, CHOWS_HONOURS, CHOWS_NOT_CONCEALED, CHOWS_SELF_DRAW, CHOWS_TWO_SIDED, Facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +215,7 @@ def robbing_kong(f: Facts) -> int:
 
     Won on the tile another player added to his exposed pung.
     """
-    return f.source is SOURCE.ROBBING_KONG
+    return f.source is ROBBING_KONG_WIN_SOURCE
 
 
 # ---- suits --------------------------------------------------------------------------
@@ -334,7 +337,7 @@ def kong_replacement_win(f: Facts) -> int:
     Won on a replacement tile from the tail, after a kong or a flower
     (``app.flowers.play``); 自摸 counts too.
     """
-    return f.source is SOURCE.KONG_REPLACEMENT or f.source is SOURCE.FLOWER_REPLACEMENT
+    return f.source is KONG_REPLACEMENT_WIN_SOURCE or f.source is FLOWER_REPLACEMENT_WIN_SOURCE
 
 
 @pattern(family="source")
@@ -343,7 +346,7 @@ def last_tile_self_draw(f: Facts) -> int:
 
     Self-drawn on the last drawable tile; 自摸 counts too.
     """
-    return f.source is SOURCE.LAST_TILE
+    return f.source is LAST_TILE_WIN_SOURCE
 
 
 @pattern(family="source")
@@ -352,7 +355,7 @@ def last_discard_win(f: Facts) -> int:
 
     Won on the discard made after the last tile was drawn (the app's 1 台).
     """
-    return f.source is SOURCE.LAST_DISCARD
+    return f.source is LAST_DISCARD_WIN_SOURCE
 
 
 # ---- flowers ------------------------------------------------------------------------
@@ -410,7 +413,7 @@ def eight_flowers(f: Facts) -> int:
 
     The flower win on all eight flowers; the three others pay.
     """
-    return f.ctx.flower_win is FLOWER_WIN.EIGHT_FLOWERS
+    return f.ctx.flower_win is EIGHT_FLOWERS_FLOWER_WIN
 
 
 @pattern(family="flower_win", shown=False)
@@ -420,7 +423,7 @@ def seven_rob_one(f: Facts) -> int:
     The flower win robbing another player's flower to make eight; the robbed player
     pays (``tai.30.1``, ``tai.30.2``).
     """
-    return f.ctx.flower_win is FLOWER_WIN.SEVEN_ROB_ONE or f.ctx.flower_win is FLOWER_WIN.SEVEN_ROB_ONE_DRAWN
+    return f.ctx.flower_win is SEVEN_ROB_ONE_FLOWER_WIN or f.ctx.flower_win is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN
 
 
 @pattern(family="flower_win", shown=False)
@@ -441,7 +444,7 @@ def heavenly_ready(f: Facts) -> int:
 
     Ready on the dealt tiles and declared; still valid at the win.
     """
-    return f.ctx.readiness is READINESS.HEAVENLY
+    return f.ctx.readiness is HEAVENLY_READINESS
 
 
 @pattern(family="readiness")
@@ -450,7 +453,7 @@ def earthly_ready(f: Facts) -> int:
 
     Ready declared with the first discard; 4 台 in copy 002 (``tai.32.alt``).
     """
-    return f.ctx.readiness is READINESS.EARTHLY
+    return f.ctx.readiness is EARTHLY_READINESS
 
 
 @pattern(family="first_turn")
@@ -459,7 +462,7 @@ def heavenly_win(f: Facts) -> int:
 
     The dealer wins on the dealt hand after flower replacement.
     """
-    return f.ctx.first_turn is FIRST_TURN.HEAVENLY_WIN
+    return f.ctx.first_turn is HEAVENLY_WIN_FIRST_TURN
 
 
 @pattern(family="first_turn")
@@ -468,7 +471,7 @@ def earthly_win(f: Facts) -> int:
 
     A non-dealer self-draws his first tile after 天聽, or wins on a player's first discard.
     """
-    return f.ctx.first_turn is FIRST_TURN.EARTHLY_WIN
+    return f.ctx.first_turn is EARTHLY_WIN_FIRST_TURN
 
 
 @pattern(family="first_turn")
@@ -477,7 +480,7 @@ def human_win(f: Facts) -> int:
 
     After declaring 地聽, won on the first discard after it or on the next tile drawn.
     """
-    return f.ctx.first_turn is FIRST_TURN.HUMAN_WIN
+    return f.ctx.first_turn is HUMAN_WIN_FIRST_TURN
 
 
 @pattern(family="ligu", reading=True)
@@ -496,7 +499,7 @@ def declared_ready(f: Facts) -> int:
 
     Won after declaring ready (the app's 1 台, ``app.ready``).
     """
-    return f.ctx.readiness is READINESS.DECLARED
+    return f.ctx.readiness is DECLARED_READINESS
 
 
 # ---- options ------------------------------------------------------------------------
@@ -623,10 +626,10 @@ FAMILIES: dict[str, Family] = {
     "see_flower": Family(),
     "no_flowers": Family(gate=lambda f: not f.flowers),
     "kongs": Family(gate=lambda f: f.n_open_kongs or f.n_concealed_kongs),
-    "source": Family(gate=lambda f: f.source is not SOURCE.WALL and f.source is not SOURCE.DISCARD, rare=True),
-    "flower_win": Family(gate=lambda f: f.ctx.flower_win is not FLOWER_WIN.NONE, rare=True),
-    "readiness": Family(gate=lambda f: f.ctx.readiness is not READINESS.NONE, rare=True),
-    "first_turn": Family(gate=lambda f: f.ctx.first_turn is not FIRST_TURN.NONE, rare=True),
+    "source": Family(gate=lambda f: f.source is not WALL_WIN_SOURCE and f.source is not DISCARD_WIN_SOURCE, rare=True),
+    "flower_win": Family(gate=lambda f: f.ctx.flower_win is not NONE_FLOWER_WIN, rare=True),
+    "readiness": Family(gate=lambda f: f.ctx.readiness is not NONE_READINESS, rare=True),
+    "first_turn": Family(gate=lambda f: f.ctx.first_turn is not NONE_FIRST_TURN, rare=True),
     "bao": Family(gate=lambda f: f.bao_count, rare=True),
     "chows5": Family(gate=lambda f: f.chows == 5),
     "no_chows": Family(gate=lambda f: f.chows == 0),

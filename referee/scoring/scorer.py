@@ -16,28 +16,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..hand import Hand, _ligu_groups, decompositions_keys
-from ..melds import GroupKind, MeldKind
+from ..kinds_fast import (
+    CHOW_MELD, DECLARED_READINESS, FLOWER_REPLACEMENT_WIN_SOURCE, FLOWER_WIN_WIN_SOURCE, HEAVENLY_READINESS,
+    HEAVENLY_WIN_FIRST_TURN, KONG_REPLACEMENT_WIN_SOURCE, MELDED_KONG_MELD, NONE_FIRST_TURN, NONE_FLOWER_WIN,
+    NONE_READINESS, ROBBING_KONG_WIN_SOURCE, SEVEN_ROB_ONE_DRAWN_FLOWER_WIN, SEVEN_ROB_ONE_FLOWER_WIN, WALL_WIN_SOURCE,
+)
+from ..melds import GroupKind
 from ..tiles import check_flowers, format_tiles, tile_name
-from .context import ContextError, FirstTurn, FlowerWin, NotWinningError, Readiness, WinContext, WinSource
+from .context import ContextError, NotWinningError, WinContext
 from .facts import Facts, context_facts, flower_facts, hand_facts, set_reading
 from .patterns import PATTERNS
 from .table import ScoringTable, table_for
 
-_FLOWER_WIN = WinSource.FLOWER_WIN
-_WALL = WinSource.WALL
-_KONG_REPLACEMENT = WinSource.KONG_REPLACEMENT
-_MELDED_KONG = MeldKind.MELDED_KONG
-_ROBBING_KONG = WinSource.ROBBING_KONG
-_SEVEN = FlowerWin.SEVEN_ROB_ONE
-_SEVEN_DRAWN = FlowerWin.SEVEN_ROB_ONE_DRAWN
-_FLOWER_REPLACEMENT = WinSource.FLOWER_REPLACEMENT
-_NO_FLOWER_WIN = FlowerWin.NONE
-_NOT_READY = Readiness.NONE
-_DECLARED = Readiness.DECLARED
-_HEAVENLY = Readiness.HEAVENLY
-_NO_FIRST_TURN = FirstTurn.NONE
-_HEAVENLY_WIN = FirstTurn.HEAVENLY_WIN
-_MCHOW = MeldKind.CHOW
 _GROUP_ZH = {GroupKind.CHOW: "順子", GroupKind.PUNG: "刻子", GroupKind.PAIR: "將眼"}
 
 
@@ -217,7 +207,7 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
     f.discard_pung = table.discard_pung
     tai = table.tai
     excl = table.excl
-    if ctx.source is _FLOWER_WIN:
+    if ctx.source is FLOWER_WIN_WIN_SOURCE:
         if not table.flowers:
             raise _no_flowers("source")
         held = check_flowers(flowers if flowers is not None else (hand.flowers if hand is not None else ()))
@@ -239,12 +229,12 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
                 field="winning_tile", reason_zh=f"胡牌張 {tile_name(w, 'zh')} 不在暗牌中",
             )
         melds = hand.melds
-        if ctx.source is _KONG_REPLACEMENT:
+        if ctx.source is KONG_REPLACEMENT_WIN_SOURCE:
             _check_replaced_kong(ctx, melds, table)
-        elif ctx.source is _FLOWER_REPLACEMENT and not table.flowers:
+        elif ctx.source is FLOWER_REPLACEMENT_WIN_SOURCE and not table.flowers:
             raise _no_flowers("source")
-        elif ctx.source is _ROBBING_KONG:
-            held_w = counts[w] + sum((m.tile <= w <= m.tile + 2) if m.kind is _MCHOW else (3 if m.tile == w else 0) for m in melds)
+        elif ctx.source is ROBBING_KONG_WIN_SOURCE:
+            held_w = counts[w] + sum((m.tile <= w <= m.tile + 2) if m.kind is CHOW_MELD else (3 if m.tile == w else 0) for m in melds)
             if held_w != 1:
                 raise ContextError(
                     f"搶槓: the other three {tile_name(w)} are in the robbed pung, the winner can hold only the robbed one",
@@ -266,18 +256,18 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
                 field="tiles", reason_zh="手牌未成胡：不成五副加一對將眼（win.shape）",
             )
         hand_facts(f, counts, keys, melds, ctx, ligu=table.ligu)
-        if f.n_claimed and (ctx.readiness is not _NOT_READY and ctx.readiness is not _DECLARED or ctx.first_turn is not _NO_FIRST_TURN):
+        if f.n_claimed and (ctx.readiness is not NONE_READINESS and ctx.readiness is not DECLARED_READINESS or ctx.first_turn is not NONE_FIRST_TURN):
             raise ContextError(
                 "天聽, 地聽, 天胡, 地胡 and 人胡 need a concealed hand (tai.31–tai.35)",
-                field="readiness" if ctx.readiness is not _NOT_READY else "first_turn",
+                field="readiness" if ctx.readiness is not NONE_READINESS else "first_turn",
                 reason_zh="天聽、地聽、天胡、地胡、人胡須門清（tai.31–tai.35）",
             )
         held = hand.flowers
         if held and not table.flowers:
             raise _no_flowers("flowers")
-        if ctx.flower_win is not _NO_FLOWER_WIN:
+        if ctx.flower_win is not NONE_FLOWER_WIN:
             _check_flower_win(ctx, held, table)
-            if ctx.flower_win is _SEVEN_DRAWN and ctx.source is _FLOWER_REPLACEMENT:
+            if ctx.flower_win is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN and ctx.source is FLOWER_REPLACEMENT_WIN_SOURCE:
                 held = tuple(x for x in held if x != ctx.robbed_flower)  # 牌面不含搶得之花牌 (tai.30.2)
         elif len(held) == 8 and not table.flower_win_optional:
             raise ContextError(
@@ -294,7 +284,7 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
         hand_items = _evaluate(table.hand_level, f)
 
     # ---- the best reading -----------------------------------------------------------
-    robbed_split = ctx.flower_win is _SEVEN_DRAWN and ctx.source is _FLOWER_REPLACEMENT
+    robbed_split = ctx.flower_win is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN and ctx.source is FLOWER_REPLACEMENT_WIN_SOURCE
     sro = table.seven_rob_one_idx
     reading_level = table.reading_level
     adjustments = table.adjustments
@@ -398,14 +388,14 @@ def _check_context(ctx: WinContext, table: ScoringTable) -> None:
     if not isinstance(ctx, WinContext):
         raise ContextError(f"expected a WinContext, got {type(ctx).__name__}", field="context", reason_zh="缺少胡牌情境")
     fw = ctx.flower_win
-    if (fw is _SEVEN or fw is _SEVEN_DRAWN) and not table.seven_rob_one:
+    if (fw is SEVEN_ROB_ONE_FLOWER_WIN or fw is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN) and not table.seven_rob_one:
         raise ContextError("七搶一 is not played under this ruleset (hands.seven_rob_one)", field="flower_win",
                            reason_zh="此規則組不玩七搶一（hands.seven_rob_one）")
     readiness = ctx.readiness
-    if readiness is _DECLARED and not table.declared_ready:
+    if readiness is DECLARED_READINESS and not table.declared_ready:
         raise ContextError("declaring ready is not played under this ruleset (play.declared_ready)", field="readiness",
                            reason_zh="此規則組不可宣告聽牌（play.declared_ready）")
-    if readiness is _HEAVENLY and ctx.winner == ctx.dealer and not table.heavenly_dealer:
+    if readiness is HEAVENLY_READINESS and ctx.winner == ctx.dealer and not table.heavenly_dealer:
         raise ContextError("天聽 is a non-dealer's declaration under this ruleset (tai.31)", field="readiness",
                            reason_zh="此規則組天聽限閒家（tai.31）")
     if ctx.bao:
@@ -414,7 +404,7 @@ def _check_context(ctx: WinContext, table: ScoringTable) -> None:
                                reason_zh="此規則組不玩寶牌（bao.enabled）")
         if len(ctx.bao) > table.bao_max:
             raise ContextError(f"at most {table.bao_max} 寶牌 (opt.bao.2)", field="bao", reason_zh=f"寶牌最多 {table.bao_max} 張（opt.bao.2）")
-    if ctx.first_turn is _HEAVENLY_WIN and ctx.source is not _WALL:
+    if ctx.first_turn is HEAVENLY_WIN_FIRST_TURN and ctx.source is not WALL_WIN_SOURCE:
         # tai.33: 莊家於配牌補花後即胡牌 — the dealt hand (after the deal's flower
         # replacement: source wall); never another's tile, nor a kong's replacement,
         # which is 槓上開花 (tai.24), not 天胡
@@ -430,16 +420,16 @@ def _check_replaced_kong(ctx: WinContext, melds: tuple, table: ScoringTable) -> 
     kong's replacement wins by self-draw only where the ruleset allows it
     (``play.restrict.2``: 碰槓之補牌不得自摸; ``app.kong.limits``: 明槓補的牌不能自摸).
     When the input does not say which kong, melds that hold only melded kongs say it."""
-    kongs = [m.kind for m in melds if m.kind >= _MELDED_KONG]
+    kongs = [m.kind for m in melds if m.kind >= MELDED_KONG_MELD]
     replaced = ctx.replaced_kong
     if replaced is not None and replaced not in kongs:
         raise ContextError(
             f"replaced_kong is a {replaced.name.lower()}, but the melds hold no such kong",
             field="replaced_kong", reason_zh=f"指明補的是{replaced.zh}的牌，但副露中沒有{replaced.zh}",
         )
-    if replaced is None and kongs and all(k is _MELDED_KONG for k in kongs):
-        replaced = _MELDED_KONG
-    if replaced is _MELDED_KONG and not table.melded_kong_replacement_self_draw:
+    if replaced is None and kongs and all(k is MELDED_KONG_MELD for k in kongs):
+        replaced = MELDED_KONG_MELD
+    if replaced is MELDED_KONG_MELD and not table.melded_kong_replacement_self_draw:
         raise ContextError(
             "a melded kong's replacement tile may not win by self-draw under this ruleset "
             "(play.restrict.2, app.kong.limits; play.melded_kong_replacement_self_draw)",
