@@ -180,6 +180,10 @@ class Ran:
 #: each raw connection's statements prepared by :meth:`PgDatabase.run` (text → name): a
 #: prepared statement lives as long as its session, whichever wrapper used it
 _PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: the names given to prepared statements: each once in the process, never again — a statement
+#: forgotten as not known to be prepared (a refused pipeline) may still be prepared on its
+#: session, which would refuse a second prepare of its name for other SQL, on every try
+_NAMES = itertools.count()
 _QMARK = re.compile(r"\?")
 
 
@@ -289,7 +293,7 @@ class PgDatabase:
         names = _PREPARED.setdefault(self.raw, {})
         name = names.get(sql)
         if name is None:
-            name = f"mjref_{len(names)}".encode()
+            name = f"mjref_{next(_NAMES)}".encode()
             _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
             names[sql] = name
         result = _check(pgconn.exec_prepared(name, [_text(p) for p in params]), pgconn)
@@ -332,7 +336,7 @@ class PgDatabase:
         names = _PREPARED.get(self.raw)
         if names is None:
             names = _PREPARED.setdefault(self.raw, {})
-        fresh: list[str] = []  # prepared in this trip: forgotten if it fails
+        fresh: list[str] = []  # sent to be prepared in this trip, not yet known prepared: forgotten if it fails
         kinds: list[int] = []  # for each query sent: _PLAIN, _PREPARE (its statement's prepare), _EXEC
         owners: list[int] = []  # and its statement's place
         pgconn.enter_pipeline_mode()
@@ -345,7 +349,7 @@ class PgDatabase:
                     continue
                 name = names.get(sql)
                 if name is None:
-                    name = names[sql] = f"mjref_{len(names)}".encode()
+                    name = names[sql] = f"mjref_{next(_NAMES)}".encode()
                     fresh.append(sql)
                     pgconn.send_prepare(name, _numbered(sql).encode())
                     kinds.append(_PREPARE)
@@ -377,6 +381,8 @@ class PgDatabase:
                         answers.append(_ran(result))
                     elif kind == _PLAIN:
                         answers.append(None)
+                    else:  # prepared on the session, whatever becomes of the trip's transaction
+                        fresh.remove(statements[index][0])
                 elif status != _PIPELINE_ABORTED and error is None:
                     try:
                         _check(result, pgconn)

@@ -573,3 +573,33 @@ def test_a_batch_mixing_declared_and_undeclared_jobs_pipelines_the_declared_ones
     finally:
         writer.close()
         db.close()
+
+
+def test_a_statement_prepared_in_a_refused_trip_keeps_its_name_to_itself(pg_database):
+    """A statement prepared in a trip whose later statement is refused stays prepared: the
+    session keeps it whatever becomes of the transaction. Its name is never given to another
+    statement (PostgreSQL would refuse that prepare, DuplicatePreparedStatement, on every
+    try), and the batch run again the reference way after such a trip gets each job's own
+    answer — on a new writer, whose first trip prepares the statement the refused job runs."""
+    import psycopg
+
+    db = connect(pg_database)
+    writer = GroupCommitter(lambda: connect(pg_database))
+    try:
+        divide = "SELECT CAST(? AS BIGINT) / CAST(? AS BIGINT)"
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            db.pipeline([("BEGIN", None), (divide, (1, 0)), ("COMMIT", None)])
+        db.run_simple("ROLLBACK")
+        assert db.run("SELECT CAST(? AS BIGINT) + 1", (1,)).rows == [("2",)]  # a new statement, a new name
+        assert db.run(divide, (6, 3)).rows == [("2",)]
+        assert [a.rows for a in db.pipeline([(divide, (8, 2)), ("SELECT CAST(? AS TEXT)", ("x",))])] == [[("4",)],
+                                                                                                    [("x",)]]
+        with db.atomic():
+            ts.create_table(db, "T1")
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 1)), _declared(_INSERT, ("T1", 1, 1))])
+        assert outcomes == {0: 1, 1: psycopg.errors.UniqueViolation}
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 2))) == 1 and writer.pipelined == 1
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2]
+    finally:
+        writer.close()
+        db.close()
