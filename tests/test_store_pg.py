@@ -11,7 +11,7 @@ from store import SCHEMA_VERSION, connect, init_db
 from store import tables as ts
 from store.dialect import INTEGRITY_ERRORS, _paramstyle, ddl, is_postgres, lock_key, public_name
 from store.schema import current_version
-from store.writer import GroupCommitter, StoreUnavailableError
+from store.writer import Declared, GroupCommitter, StoreUnavailableError
 from tests.servicekit import sql_rows
 
 pytestmark = pytest.mark.postgresql
@@ -600,6 +600,57 @@ def test_a_statement_prepared_in_a_refused_trip_keeps_its_name_to_itself(pg_data
         assert outcomes == {0: 1, 1: psycopg.errors.UniqueViolation}
         assert _submit(writer, _declared(_INSERT, ("T1", 1, 2))) == 1 and writer.pipelined == 1
         assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2]
+    finally:
+        writer.close()
+        db.close()
+
+
+def test_a_pipelined_batch_keeps_one_tables_writes_in_the_order_they_were_submitted(pg_database):
+    """An undeclared job on a table (an official's override, a post that starts a hand) queued
+    before a declared one on the same table (the next post): the declared one runs after it,
+    as the reference way runs them — here it appends only at the head the first one made.
+    A declared job on another table still goes in the trip."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+
+    def at_head(table, head, seq):
+        rows = [(1, seq, "draw", "{}", "{}")]
+        sql, params = ts.append_events_at_statement(table, head, rows)
+        work = (lambda tx: ts.append_events_at(tx.db, table, head, rows))
+        return work, Declared(sql, params, lambda ran: ts.appended_at(ran, rows)[0])
+
+    def first(tx):
+        return ts.append_events_at(tx.db, "T1", None, [(1, 1, "draw", "{}", "{}")])
+
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+            ts.create_table(db, "T2")
+        jobs = [(first, None), at_head("T1", (1, 1), 2), at_head("T2", None, 1)]
+        hold, held = threading.Event(), threading.Event()
+
+        def holder(tx):
+            held.set()
+            hold.wait(10)
+
+        outcomes = {}
+
+        def run(i, work, declared, keys):
+            outcomes[i] = writer.submit(work, keys=keys, declared=declared)
+
+        threads = [threading.Thread(target=run, args=(-1, holder, None, ("table:T1",)))]
+        threads[0].start()
+        held.wait(10)
+        for i, ((work, declared), table) in enumerate(zip(jobs, ("T1", "T1", "T2"))):
+            threads.append(threading.Thread(target=run, args=(i, work, declared, (f"table:{table}",))))
+            threads[-1].start()
+            while len(writer._pending) < i + 1:
+                threading.Event().wait(0.001)
+        hold.set()
+        for t in threads:
+            t.join(20)
+        assert outcomes == {-1: None, 0: True, 1: True, 2: True}
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2] and writer.pipelined == 1
     finally:
         writer.close()
         db.close()
