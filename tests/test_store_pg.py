@@ -654,3 +654,57 @@ def test_a_pipelined_batch_keeps_one_tables_writes_in_the_order_they_were_submit
     finally:
         writer.close()
         db.close()
+
+
+def test_the_declared_append_does_what_the_reference_append_does(pg_database):
+    """``append_events_at_statement`` (the live ingest's declared write) against the reference
+    it stands for — the revocation count compared (``Tx.revocations``), then
+    ``append_events_at``: the same rows appended, nothing when the head moved (also where
+    nothing would clash: a stale head, a new hand already begun), nothing when the count
+    moved; the count it read; a clash refused."""
+    from store.tokens import revocations as revocation_count
+
+    db = connect(pg_database)
+
+    def reference(table, head, rows, cached):
+        if cached is not None and revocation_count(db) != cached:
+            return False, revocation_count(db)
+        return ts.append_events_at(db, table, head, rows), revocation_count(db)
+
+    def declared(table, head, rows, cached):
+        sql, params = ts.append_events_at_statement(table, head, rows, revocations=cached)
+        return ts.appended_at(db.run(sql, params), rows)
+
+    try:
+        with db.atomic():
+            ts.create_table(db, "A")
+            ts.create_table(db, "B")
+        steps = [(None, [(1, 1, "hand_start", '{"a":"東"}', '{"ok":1}')], None),
+                 ((1, 1), [(1, 2, "draw", '{"b":2}', '{}'), (1, 3, "discard", '{"c":"?"}', '{"x":[1]}')], 0),
+                 ((1, 1), [(1, 4, "draw", "{}", "{}")], None),  # a stale head: nothing would clash
+                 ((1, 3), [(1, 4, "draw", "{}", "{}")], 1),  # the count moved
+                 ((1, 3), [(2, 1, "hand_start", "{}", "{}")], 0),
+                 ((1, 3), [(1, 4, "draw", "{}", "{}")], None),  # the next hand begun: nothing would clash
+                 (None, [(1, 1, "draw", "{}", "{}")], 0),
+                 ((2, 1), [(2, 2, "draw", "{}", "{}")], 0)]
+        answers = {}
+        for table, write in (("A", reference), ("B", declared)):
+            answers[table] = []
+            for head, rows, cached in steps:
+                with db.atomic():
+                    answers[table].append(write(table, head, rows, cached))
+        assert answers["A"] == answers["B"]
+        assert [a for a, _ in answers["B"]] == [True, True, False, False, True, False, False, True]
+        db.execute("INSERT INTO meta (key, value) VALUES ('tokens_revoked', '3')")
+        with db.atomic():
+            assert declared("B", (2, 2), [(2, 3, "draw", "{}", "{}")], 2) == (False, 3)
+            assert declared("B", (2, 2), [(2, 3, "draw", "{}", "{}")], 3) == (True, 3)
+        with pytest.raises(INTEGRITY_ERRORS), db.atomic():  # below the head: the database refuses it
+            declared("B", (2, 3), [(1, 2, "draw", "{}", "{}")], None)
+
+        def stored(table):
+            return [(e["hand"], e["seq"], e["type"], e["body"], e["answer"], e["actor"]) for e in ts.events(db, table)]
+
+        assert stored("B")[:-1] == stored("A") and len(stored("A")) == 5
+    finally:
+        db.close()
