@@ -311,6 +311,9 @@ class GroupCommitter:
                 self.close_broken()
             self._fail(batch, StoreUnavailableError(exc))
             return True
+        except Exception:  # noqa: BLE001 - a job's declared statement the trip could not send or read
+            self.close_broken()  # its session in no known state (if the trip went whole and committed,
+            return False  # each declared statement's head check writes nothing again): the job's work fails alone
         self.pipelined += 1
         outcomes = list(zip(declared, answers[len(head):]))
         if rest:

@@ -709,3 +709,22 @@ def test_the_declared_append_does_what_the_reference_append_does(pg_database):
         assert stored("B")[:-1] == stored("A") and len(stored("A")) == 5
     finally:
         db.close()
+
+
+def test_a_declared_job_the_trip_cannot_send_fails_alone(pg_database):
+    """A job whose declared parameters the trip cannot send (a float: ``PgDatabase.run``
+    takes ``str``, ``int`` or ``None``) does not leave the batch's other submitters waiting
+    for ever: the batch runs the reference way, where that job's ``work`` fails alone."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 1)), _declared(_INSERT, ("T1", 1, 2.5)),
+                                       _declared(_INSERT, ("T1", 1, 3))])
+        assert outcomes == {0: 1, 1: TypeError, 2: 1}
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 3] and not writer._db.in_transaction
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 4))) == 1 and writer.pipelined == 1
+    finally:
+        writer.close()
+        db.close()
