@@ -254,6 +254,10 @@ class PgDatabase:
         self.dsn = dsn
         self.raw = connection if connection is not None else psycopg.connect(
             dsn, autocommit=True, application_name=application_name)
+        # psycopg prepares a statement of its own after five runs, and then drops every prepared
+        # statement of the session (DEALLOCATE ALL) after a ROLLBACK it runs — a refused statement's
+        # savepoint undone (refusable) — which would leave run's statements believed prepared
+        self.raw.prepare_threshold = None
         #: what a cache of this database's rows is keyed by (:func:`store.tournaments.load_records`)
         self.identity = dsn
 

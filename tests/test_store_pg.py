@@ -728,3 +728,34 @@ def test_a_declared_job_the_trip_cannot_send_fails_alone(pg_database):
     finally:
         writer.close()
         db.close()
+
+
+def test_a_statement_refused_in_its_savepoint_leaves_the_lean_calls_prepared(pg_database):
+    """psycopg drops every prepared statement of the session (``DEALLOCATE ALL``) after a
+    ``ROLLBACK`` it runs — a refused statement's savepoint undone (``refusable``: a table id
+    taken) — once it has prepared statements of its own (a statement run five times): the
+    lean calls' statements must not be believed prepared then. A taken table id (409), then
+    the next posts: one trip, and the reference way."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 1))) == 1
+        for i in range(6):
+            writer.submit(lambda tx, i=i: ts.create_table(tx.db, f"X{i}"))
+        assert writer.submit(lambda tx: ts.create_table(tx.db, "X1")) is None  # taken
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 2))) == 1 and writer.pipelined == 2
+        writer.pipeline = False
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 3))) == 1
+        for i in range(6):
+            ts.get_table(db, f"X{i}")
+        with pytest.raises(INTEGRITY_ERRORS), db.atomic():
+            assert db.run("SELECT COUNT(*) FROM tables").rows
+            assert ts.create_table(db, "X1") is None
+            ts.append_events(db, "T1", [(1, 3, "draw", "{}", "{}")])
+        assert db.run("SELECT COUNT(*) FROM tables").rows == [("7",)]
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2, 3]
+    finally:
+        writer.close()
+        db.close()
