@@ -287,7 +287,7 @@ class PgDatabase:
         the server's answer together (its adapters, its own prepare bookkeeping, its result
         objects); here parameters go as text (``str``, ``int``, ``None`` only: the statement
         casts them where the server cannot tell the type) and the answer comes back as text.
-        The statement is prepared once per connection, as psycopg itself would after five runs.
+        The statement is prepared once per connection (psycopg prepares none of its own here: see ``__init__``).
         :meth:`execute` is the reference it is held to (``tests/test_store_pg.py``).
 
         :raises psycopg.Error: as :meth:`execute` would (a refused statement: its own class,
