@@ -183,7 +183,8 @@ def init_app(app: Flask) -> None:
 
         app.extensions["mjref.pool"] = ConnectionPool(
             database, min_size=1, max_size=max(1, int(app.config.get("PG_POOL_SIZE", 16))),
-            kwargs={"autocommit": True, "application_name": "mjref"}, open=True, name="mjref-readers",
+            kwargs={"autocommit": True, "application_name": "mjref", "prepare_threshold": None},  # see PgDatabase
+            open=True, name="mjref-readers",
             timeout=float(app.config.get("PG_POOL_TIMEOUT", 5)))  # checked by reader(), not on every getconn
         # several servers on one database take turns through advisory locks (store.writer)
         app.extensions["mjref.writer"] = GroupCommitter(

@@ -180,6 +180,10 @@ class Ran:
 #: each raw connection's statements prepared by :meth:`PgDatabase.run` (text → name): a
 #: prepared statement lives as long as its session, whichever wrapper used it
 _PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: the names given to prepared statements: each once in the process, never again — a statement
+#: forgotten as not known to be prepared (a refused pipeline) may still be prepared on its
+#: session, which would refuse a second prepare of its name for other SQL, on every try
+_NAMES = itertools.count()
 _QMARK = re.compile(r"\?")
 
 
@@ -250,6 +254,10 @@ class PgDatabase:
         self.dsn = dsn
         self.raw = connection if connection is not None else psycopg.connect(
             dsn, autocommit=True, application_name=application_name)
+        # psycopg prepares a statement of its own after five runs, and then drops every prepared
+        # statement of the session (DEALLOCATE ALL) after a ROLLBACK it runs — a refused statement's
+        # savepoint undone (refusable) — which would leave run's statements believed prepared
+        self.raw.prepare_threshold = None
         #: what a cache of this database's rows is keyed by (:func:`store.tournaments.load_records`)
         self.identity = dsn
 
@@ -279,7 +287,7 @@ class PgDatabase:
         the server's answer together (its adapters, its own prepare bookkeeping, its result
         objects); here parameters go as text (``str``, ``int``, ``None`` only: the statement
         casts them where the server cannot tell the type) and the answer comes back as text.
-        The statement is prepared once per connection, as psycopg itself would after five runs.
+        The statement is prepared once per connection (psycopg prepares none of its own here: see ``__init__``).
         :meth:`execute` is the reference it is held to (``tests/test_store_pg.py``).
 
         :raises psycopg.Error: as :meth:`execute` would (a refused statement: its own class,
@@ -289,7 +297,7 @@ class PgDatabase:
         names = _PREPARED.setdefault(self.raw, {})
         name = names.get(sql)
         if name is None:
-            name = f"mjref_{len(names)}".encode()
+            name = f"mjref_{next(_NAMES)}".encode()
             _check(pgconn.prepare(name, _numbered(sql).encode()), pgconn)
             names[sql] = name
         result = _check(pgconn.exec_prepared(name, [_text(p) for p in params]), pgconn)
@@ -332,7 +340,7 @@ class PgDatabase:
         names = _PREPARED.get(self.raw)
         if names is None:
             names = _PREPARED.setdefault(self.raw, {})
-        fresh: list[str] = []  # prepared in this trip: forgotten if it fails
+        fresh: list[str] = []  # sent to be prepared in this trip, not yet known prepared: forgotten if it fails
         kinds: list[int] = []  # for each query sent: _PLAIN, _PREPARE (its statement's prepare), _EXEC
         owners: list[int] = []  # and its statement's place
         pgconn.enter_pipeline_mode()
@@ -345,7 +353,7 @@ class PgDatabase:
                     continue
                 name = names.get(sql)
                 if name is None:
-                    name = names[sql] = f"mjref_{len(names)}".encode()
+                    name = names[sql] = f"mjref_{next(_NAMES)}".encode()
                     fresh.append(sql)
                     pgconn.send_prepare(name, _numbered(sql).encode())
                     kinds.append(_PREPARE)
@@ -377,6 +385,8 @@ class PgDatabase:
                         answers.append(_ran(result))
                     elif kind == _PLAIN:
                         answers.append(None)
+                    else:  # prepared on the session, whatever becomes of the trip's transaction
+                        fresh.remove(statements[index][0])
                 elif status != _PIPELINE_ABORTED and error is None:
                     try:
                         _check(result, pgconn)

@@ -44,8 +44,9 @@ and ``outcome(ran)`` reads each statement's answer once the COMMIT is in (it may
 for a statement that wrote nothing: the job's error, its submitter gets it). In a batch that
 also has undeclared jobs the trip ends with the first of their savepoints instead of the
 COMMIT (and reads the revocation count for them), and they run after it as above, each
-``work`` in its savepoint: the declared jobs first, whatever their place in the queue (the
-batch commits as one, and one table's posts never share a batch). ``work`` stays the
+``work`` in its savepoint: the declared jobs first — but not one queued after an undeclared
+job on one of its keys (an official's override, then the table's next post): it runs after
+that one, the reference way, so one key's jobs keep their order (``_in_the_trip``). ``work`` stays the
 reference: a pipeline in which a job's statement is refused (a unique clash, the
 append-only trigger) is rolled back and the batch runs again that way, so the refused job
 alone gets its error and the others commit; a pipeline that finds the connection stale
@@ -280,8 +281,9 @@ class GroupCommitter:
             return False  # the reference way connects again, and fails the batch if it cannot
         if not isinstance(db, PgDatabase):
             return False
-        declared = [job for job in batch if job.declared is not None]
-        rest = [job for job in batch if job.declared is None]
+        declared, rest = _in_the_trip(batch)
+        if not declared:
+            return False
         head = [_BEGIN, (_locks(batch), None)]
         if rest:
             head.append(_REVOCATIONS)
@@ -309,6 +311,9 @@ class GroupCommitter:
                 self.close_broken()
             self._fail(batch, StoreUnavailableError(exc))
             return True
+        except Exception:  # noqa: BLE001 - a job's declared statement the trip could not send or read
+            self.close_broken()  # its session in no known state (if the trip went whole and committed,
+            return False  # each declared statement's head check writes nothing again): the job's work fails alone
         self.pipelined += 1
         outcomes = list(zip(declared, answers[len(head):]))
         if rest:
@@ -418,6 +423,28 @@ class GroupCommitter:
 
 _BEGIN, _COMMIT, _SAVEPOINT = ("BEGIN", None), ("COMMIT", None), ("SAVEPOINT job", None)
 _REVOCATIONS = (REVOCATIONS_SQL, ())  # the count for the undeclared jobs of a pipelined batch (Tx)
+
+
+def _in_the_trip(batch: list[_Job]) -> tuple[list[_Job], list[_Job]]:
+    """The batch's jobs that go in the trip, and the others (in their order in the batch): a
+    declared job goes unless a job before it that does not (undeclared, or held back itself)
+    names one of its keys, or names none — the trip runs first, and one key's jobs run in
+    the order they were submitted (an official's override before the next post)."""
+    trip: list[_Job] = []
+    rest: list[_Job] = []
+    held: set[str] = set()
+    everything = False  # a job held back names no keys: it may touch anything
+    for job in batch:
+        clear = not everything and (not held if job.keys is None else held.isdisjoint(job.keys))
+        if job.declared is not None and clear:
+            trip.append(job)
+            continue
+        rest.append(job)
+        if job.keys is None:
+            everything = True
+        else:
+            held.update(job.keys)
+    return trip, rest
 
 
 def _locks(batch: list[_Job]) -> str:

@@ -7,6 +7,7 @@ count is the one the cache was checked at. Two apps on one database stand for tw
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -214,3 +215,81 @@ def test_the_one_trip_write_stores_what_the_reference_write_stores(pg_database):
     finally:
         for app in apps:
             close_app(app)
+
+
+class _CuttingProxy:
+    """A TCP relay in front of PostgreSQL that, once armed, lets through the first
+    connection's statements up to its COMMIT (PostgreSQL commits them) but none of its
+    answers, then drops that connection: a batch whose COMMIT went through, its answer lost."""
+
+    def __init__(self, url: str):
+        import socket
+        from urllib.parse import urlsplit
+
+        target = urlsplit(url)
+        self.target = (target.hostname, target.port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = url.replace(f"{target.hostname}:{target.port}", f"127.0.0.1:{self.listener.getsockname()[1]}")
+        self.armed = threading.Event()
+        self.cut = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.target)
+            mute = threading.Event()
+            threading.Thread(target=self._pipe, args=(client, server, mute, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client, mute, False), daemon=True).start()
+
+    def _pipe(self, source, sink, mute, upstream):
+        try:
+            while data := source.recv(65536):
+                if upstream and b"COMMIT\x00" in data and self.armed.is_set() and not self.cut.is_set():
+                    self.cut.set()
+                    mute.set()
+                    sink.sendall(data)
+                    threading.Event().wait(0.5)  # PostgreSQL commits; its answers go nowhere
+                    source.close()
+                    sink.close()
+                    return
+                if not (mute.is_set() and not upstream):
+                    sink.sendall(data)
+        except OSError:
+            pass
+
+    def close(self):
+        self.listener.close()
+
+
+def test_a_batch_whose_commit_went_through_but_whose_answer_was_lost_is_stored_once(pg_database):
+    """The writer's connection is lost after its one-trip batch's COMMIT reached PostgreSQL
+    and before the answer came back: the batch runs again the reference way on a new
+    connection, where the head check finds the post already stored — the post is answered as
+    stored (200, the same answer as it got, marked a duplicate), and stored once."""
+    proxy = _CuttingProxy(pg_database)
+    app = create_app({"TESTING": True, "DATABASE": proxy.url, "SCHEDULER": "off"})
+    try:
+        admin, token = _setup(pg_database, app)
+        client = app.test_client()
+        events = hand_events(7, hand=1)
+        for body in events[:3]:
+            assert _post(client, token, "C1", body)[0] == 200
+        writer = app.extensions["mjref.writer"]
+        pipelined = writer.pipelined
+        proxy.armed.set()
+        status, answer = _post(client, token, "C1", events[3])
+        assert proxy.cut.is_set() and writer.pipelined == pipelined  # the trip's answer was lost
+        assert status == 200 and answer["results"][0]["duplicate"] is True
+        assert _stored(pg_database, "C1") == [(1, seq) for seq in range(1, 5)]
+        status, again = _post(client, token, "C1", events[3])  # a resend: the same answer
+        assert status == 200 and again["results"] == answer["results"]
+        assert _post(client, token, "C1", events[4])[0] == 200 and writer.pipelined == pipelined + 1
+    finally:
+        close_app(app)
+        proxy.close()

@@ -11,7 +11,7 @@ from store import SCHEMA_VERSION, connect, init_db
 from store import tables as ts
 from store.dialect import INTEGRITY_ERRORS, _paramstyle, ddl, is_postgres, lock_key, public_name
 from store.schema import current_version
-from store.writer import GroupCommitter, StoreUnavailableError
+from store.writer import Declared, GroupCommitter, StoreUnavailableError
 from tests.servicekit import sql_rows
 
 pytestmark = pytest.mark.postgresql
@@ -549,7 +549,7 @@ def test_a_batch_mixing_declared_and_undeclared_jobs_pipelines_the_declared_ones
 
     def plain(seq):
         def work(tx):
-            assert tx.revocations == 0  # read for it by the trip
+            assert tx.revocations == 2  # read for it by the trip
             return ts.append_event(tx.db, "T1", 2, seq, "draw", {}) and 1
         return work, None
 
@@ -560,6 +560,7 @@ def test_a_batch_mixing_declared_and_undeclared_jobs_pipelines_the_declared_ones
     try:
         with db.atomic():
             ts.create_table(db, "T1")
+            db.execute("INSERT INTO meta (key, value) VALUES ('tokens_revoked', '2')")
         outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 1)), plain(1), (failing, None),
                                        _declared(_INSERT, ("T1", 1, 2)), plain(2)])
         assert outcomes == {0: 1, 1: 1, 2: ValueError, 3: 1, 4: 1}
@@ -568,6 +569,191 @@ def test_a_batch_mixing_declared_and_undeclared_jobs_pipelines_the_declared_ones
         outcomes = _one_batch(writer, [plain(3), _declared(_INSERT, ("T1", 1, 1)), _declared(_INSERT, ("T1", 1, 3))])
         assert outcomes == {0: 1, 1: psycopg.errors.UniqueViolation, 2: 1} and writer.pipelined == 1
         assert len(ts.events(db, "T1")) == 6 and not writer._db.in_transaction
+    finally:
+        writer.close()
+        db.close()
+
+
+def test_a_statement_prepared_in_a_refused_trip_keeps_its_name_to_itself(pg_database):
+    """A statement prepared in a trip whose later statement is refused stays prepared: the
+    session keeps it whatever becomes of the transaction. Its name is never given to another
+    statement (PostgreSQL would refuse that prepare, DuplicatePreparedStatement, on every
+    try), and the batch run again the reference way after such a trip gets each job's own
+    answer — on a new writer, whose first trip prepares the statement the refused job runs."""
+    import psycopg
+
+    db = connect(pg_database)
+    writer = GroupCommitter(lambda: connect(pg_database))
+    try:
+        divide = "SELECT CAST(? AS BIGINT) / CAST(? AS BIGINT)"
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            db.pipeline([("BEGIN", None), (divide, (1, 0)), ("COMMIT", None)])
+        db.run_simple("ROLLBACK")
+        assert db.run("SELECT CAST(? AS BIGINT) + 1", (1,)).rows == [("2",)]  # a new statement, a new name
+        assert db.run(divide, (6, 3)).rows == [("2",)]
+        assert [a.rows for a in db.pipeline([(divide, (8, 2)), ("SELECT CAST(? AS TEXT)", ("x",))])] == [[("4",)],
+                                                                                                    [("x",)]]
+        with db.atomic():
+            ts.create_table(db, "T1")
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 1)), _declared(_INSERT, ("T1", 1, 1))])
+        assert outcomes == {0: 1, 1: psycopg.errors.UniqueViolation}
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 2))) == 1 and writer.pipelined == 1
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2]
+    finally:
+        writer.close()
+        db.close()
+
+
+def test_a_pipelined_batch_keeps_one_tables_writes_in_the_order_they_were_submitted(pg_database):
+    """An undeclared job on a table (an official's override, a post that starts a hand) queued
+    before a declared one on the same table (the next post): the declared one runs after it,
+    as the reference way runs them — here it appends only at the head the first one made.
+    A declared job on another table still goes in the trip."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+
+    def at_head(table, head, seq):
+        rows = [(1, seq, "draw", "{}", "{}")]
+        sql, params = ts.append_events_at_statement(table, head, rows)
+        work = (lambda tx: ts.append_events_at(tx.db, table, head, rows))
+        return work, Declared(sql, params, lambda ran: ts.appended_at(ran, rows)[0])
+
+    def first(tx):
+        return ts.append_events_at(tx.db, "T1", None, [(1, 1, "draw", "{}", "{}")])
+
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+            ts.create_table(db, "T2")
+        jobs = [(first, None), at_head("T1", (1, 1), 2), at_head("T2", None, 1)]
+        hold, held = threading.Event(), threading.Event()
+
+        def holder(tx):
+            held.set()
+            hold.wait(10)
+
+        outcomes = {}
+
+        def run(i, work, declared, keys):
+            outcomes[i] = writer.submit(work, keys=keys, declared=declared)
+
+        threads = [threading.Thread(target=run, args=(-1, holder, None, ("table:T1",)))]
+        threads[0].start()
+        held.wait(10)
+        for i, ((work, declared), table) in enumerate(zip(jobs, ("T1", "T1", "T2"))):
+            threads.append(threading.Thread(target=run, args=(i, work, declared, (f"table:{table}",))))
+            threads[-1].start()
+            while len(writer._pending) < i + 1:
+                threading.Event().wait(0.001)
+        hold.set()
+        for t in threads:
+            t.join(20)
+        assert outcomes == {-1: None, 0: True, 1: True, 2: True}
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2] and writer.pipelined == 1
+    finally:
+        writer.close()
+        db.close()
+
+
+def test_the_declared_append_does_what_the_reference_append_does(pg_database):
+    """``append_events_at_statement`` (the live ingest's declared write) against the reference
+    it stands for — the revocation count compared (``Tx.revocations``), then
+    ``append_events_at``: the same rows appended, nothing when the head moved (also where
+    nothing would clash: a stale head, a new hand already begun), nothing when the count
+    moved; the count it read; a clash refused."""
+    from store.tokens import revocations as revocation_count
+
+    db = connect(pg_database)
+
+    def reference(table, head, rows, cached):
+        if cached is not None and revocation_count(db) != cached:
+            return False, revocation_count(db)
+        return ts.append_events_at(db, table, head, rows), revocation_count(db)
+
+    def declared(table, head, rows, cached):
+        sql, params = ts.append_events_at_statement(table, head, rows, revocations=cached)
+        return ts.appended_at(db.run(sql, params), rows)
+
+    try:
+        with db.atomic():
+            ts.create_table(db, "A")
+            ts.create_table(db, "B")
+        steps = [(None, [(1, 1, "hand_start", '{"a":"東"}', '{"ok":1}')], None),
+                 ((1, 1), [(1, 2, "draw", '{"b":2}', '{}'), (1, 3, "discard", '{"c":"?"}', '{"x":[1]}')], 0),
+                 ((1, 1), [(1, 4, "draw", "{}", "{}")], None),  # a stale head: nothing would clash
+                 ((1, 3), [(1, 4, "draw", "{}", "{}")], 1),  # the count moved
+                 ((1, 3), [(2, 1, "hand_start", "{}", "{}")], 0),
+                 ((1, 3), [(1, 4, "draw", "{}", "{}")], None),  # the next hand begun: nothing would clash
+                 (None, [(1, 1, "draw", "{}", "{}")], 0),
+                 ((2, 1), [(2, 2, "draw", "{}", "{}")], 0)]
+        answers = {}
+        for table, write in (("A", reference), ("B", declared)):
+            answers[table] = []
+            for head, rows, cached in steps:
+                with db.atomic():
+                    answers[table].append(write(table, head, rows, cached))
+        assert answers["A"] == answers["B"]
+        assert [a for a, _ in answers["B"]] == [True, True, False, False, True, False, False, True]
+        db.execute("INSERT INTO meta (key, value) VALUES ('tokens_revoked', '3')")
+        with db.atomic():
+            assert declared("B", (2, 2), [(2, 3, "draw", "{}", "{}")], 2) == (False, 3)
+            assert declared("B", (2, 2), [(2, 3, "draw", "{}", "{}")], 3) == (True, 3)
+        with pytest.raises(INTEGRITY_ERRORS), db.atomic():  # below the head: the database refuses it
+            declared("B", (2, 3), [(1, 2, "draw", "{}", "{}")], None)
+
+        def stored(table):
+            return [(e["hand"], e["seq"], e["type"], e["body"], e["answer"], e["actor"]) for e in ts.events(db, table)]
+
+        assert stored("B")[:-1] == stored("A") and len(stored("A")) == 5
+    finally:
+        db.close()
+
+
+def test_a_declared_job_the_trip_cannot_send_fails_alone(pg_database):
+    """A job whose declared parameters the trip cannot send (a float: ``PgDatabase.run``
+    takes ``str``, ``int`` or ``None``) does not leave the batch's other submitters waiting
+    for ever: the batch runs the reference way, where that job's ``work`` fails alone."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+        outcomes = _one_batch(writer, [_declared(_INSERT, ("T1", 1, 1)), _declared(_INSERT, ("T1", 1, 2.5)),
+                                       _declared(_INSERT, ("T1", 1, 3))])
+        assert outcomes == {0: 1, 1: TypeError, 2: 1}
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 3] and not writer._db.in_transaction
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 4))) == 1 and writer.pipelined == 1
+    finally:
+        writer.close()
+        db.close()
+
+
+def test_a_statement_refused_in_its_savepoint_leaves_the_lean_calls_prepared(pg_database):
+    """psycopg drops every prepared statement of the session (``DEALLOCATE ALL``) after a
+    ``ROLLBACK`` it runs — a refused statement's savepoint undone (``refusable``: a table id
+    taken) — once it has prepared statements of its own (a statement run five times): the
+    lean calls' statements must not be believed prepared then. A taken table id (409), then
+    the next posts: one trip, and the reference way."""
+    writer = GroupCommitter(lambda: connect(pg_database))
+    db = connect(pg_database)
+    try:
+        with db.atomic():
+            ts.create_table(db, "T1")
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 1))) == 1
+        for i in range(6):
+            writer.submit(lambda tx, i=i: ts.create_table(tx.db, f"X{i}"))
+        assert writer.submit(lambda tx: ts.create_table(tx.db, "X1")) is None  # taken
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 2))) == 1 and writer.pipelined == 2
+        writer.pipeline = False
+        assert _submit(writer, _declared(_INSERT, ("T1", 1, 3))) == 1
+        for i in range(6):
+            ts.get_table(db, f"X{i}")
+        with pytest.raises(INTEGRITY_ERRORS), db.atomic():
+            assert db.run("SELECT COUNT(*) FROM tables").rows
+            assert ts.create_table(db, "X1") is None
+            ts.append_events(db, "T1", [(1, 3, "draw", "{}", "{}")])
+        assert db.run("SELECT COUNT(*) FROM tables").rows == [("7",)]
+        assert [e["seq"] for e in ts.events(db, "T1")] == [1, 2, 3]
     finally:
         writer.close()
         db.close()
