@@ -615,7 +615,9 @@ def test_a_pipelined_batch_keeps_one_tables_writes_in_the_order_they_were_submit
     def at_head(table, head, seq):
         rows = [(1, seq, "draw", "{}", "{}")]
         sql, params = ts.append_events_at_statement(table, head, rows)
-        work = (lambda tx: ts.append_events_at(tx.db, table, head, rows))
+
+        def work(tx):
+            return ts.append_events_at(tx.db, table, head, rows)
         return work, Declared(sql, params, lambda ran: ts.appended_at(ran, rows)[0])
 
     def first(tx):
