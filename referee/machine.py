@@ -76,7 +76,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     """
 
     __slots__ = ("state", "verdicts", "irregularities", "ruleset", "mode", "_finished", "findings", "names",
-                 "claim_indices")
+                 "claim_indices", "fast")
 
     #: take a legal draw and discard on the fast paths of :meth:`_draw` and :meth:`_discard`;
     #: :class:`ReferenceReferee` turns them off, and tests/test_fast_paths.py holds the two equal
@@ -100,6 +100,9 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         #: kong, whatever its verdict: where a priority conflict may be
         #: (:func:`penalties.priority.contested`); kept by their handlers
         self.claim_indices: list[int] = []
+        #: :attr:`fast_paths` as a slot, read by every draw and discard (CPython 3.11 does not
+        #: specialise the load of a class attribute: a generic lookup each time)
+        self.fast = self.fast_paths
 
     # ------------------------------------------------------------------ driving
 

@@ -22,6 +22,9 @@ from .table_ops import _add, _UNREPLACED_CLAUSE, _CALL_ZH, _mark_waiters, _refre
 
 #: tail_index(k, size) is (size - 2) - k + 2 * (k % 2)
 
+#: the seat after each (下家): the one to draw after its discard
+_NEXT_SEAT = (1, 2, 3, 0)
+
 
 class TurnsMixin:
     """Handlers of :class:`referee.machine.Referee` (see the module docstring)."""
@@ -37,75 +40,80 @@ class TurnsMixin:
     def _draw(self, st: TableState, ev: Event) -> Verdict:
         """摸牌 (play.draw): the next player after the discarder, from the front of the wall;
         never from the dead wall (play.exhausted)."""
-        # fast path: the expected draw of a legal hand, as _checked_draw would take it
+        # fast path: the expected draw of a legal hand, as _checked_draw would take it; each
+        # test a guard with the checked draw next to it (a near jump: CPython 3.11 then
+        # specialises the comparisons, which a jump past the whole path stops)
         w = st.window
         s = ev.seat
+        if not (self.fast and w is not None and st.intake is _NONE and w.taken is None and not w.closed
+                and not st.wins and _NEXT_SEAT[w.seat] == s and w.kind is _DISCARD_W and st.phase is _PLAY):
+            return self._checked_draw(st, ev)
         wall = st.wall
-        if self.fast_paths and w is not None and st.intake is _NONE and w.taken is None and not w.closed \
-                and not st.wins and (w.seat + 1) % 4 == s and w.kind is _DISCARD_W and st.phase is _PLAY:
-            tiles = wall.tiles
-            front = wall.front
-            if tiles is not None:
-                tile = tiles[front]
-                given = ev.tiles
-                ok = given is None or given[0] == tile
-            else:
-                tile = ev.tile
-                ok = tile is None
-            live = wall.end - front
-            if ok and live > 0:
-                seat = st.seats[s]
-                if seat.passed is None:
-                    waits = seat.waits
-                    if waits is not None and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
-                        seat.passed = ev.seq
-                wall.front = front + 1
-                if tile is None:
-                    seat.unknown += 1
-                elif tile >= FLOWER_BASE:
-                    seat.held_flowers.append(tile)
-                else:
-                    seat.hand[tile] += 1
-                    seat.n += 1
-                    seat.keys[SUIT_OF[tile]] += UNIT_OF[tile]
-                    seat.waits = None
-                seq = ev.seq
-                # the turn begins: TableState.begin_turn(s, _DRAW, seq), inline and writing only
-                # what differs (2 % of a hand; tests/test_fast_paths.py compares every field)
-                st.turn = s
-                st.intake = _DRAW
-                if st.owed:
-                    st.owed = 0
-                    st.owed_kinds = []
-                st.placed = False
-                if st.kong_this_turn:  # the other kong flags are only ever set with it
-                    st.turn_kongs = 0
-                    st.melded_kong_turn = False
-                    st.placed_before_kong = False
-                    st.kong_this_turn = False
-                if st.after_claim_tile is not None:
-                    st.after_claim_tile = None
-                    st.after_claim_forbidden = ()
-                st.turn_start_seq = seq
-                st.ready_discard_pending = None
-                st.source = _LAST_TILE if live == 1 else _WALL_SOURCE
-                st.drawn = tile
-                if not seat.drawn_count:
-                    seat.first_drawn = tile
-                seat.drawn_count += 1
-                # the seat's record of its last draw, rewritten unless the previous window still holds it
-                taken = seat.wall_draw
-                pw = st.prev_window
-                if taken is None or (pw is not None and pw.taken is taken):
-                    taken = seat.wall_draw = Taken(_DRAW, s, seq, ev.ts, tile)
-                else:
-                    taken.seq = seq
-                    taken.ts = ev.ts
-                    taken.tile = tile
-                    taken.placed_ts = None
-                w.taken = taken
-                return ACCEPTED
-        return self._checked_draw(st, ev)
+        tiles = wall.tiles
+        front = wall.front
+        if tiles is not None:
+            tile = tiles[front]
+            given = ev.tiles
+            if given is not None and given[0] != tile:
+                return self._checked_draw(st, ev)
+        else:
+            tile = ev.tile
+            if tile is not None:
+                return self._checked_draw(st, ev)
+        live = wall.end - front
+        if live <= 0:
+            return self._checked_draw(st, ev)
+        seat = st.seats[s]
+        if seat.passed is None:
+            waits = seat.waits
+            if waits is not None and w.tile in waits and not seat.dead_hand and w.tile not in seat.revealed:
+                seat.passed = ev.seq
+        wall.front = front + 1
+        if tile is None:
+            seat.unknown += 1
+        elif tile >= FLOWER_BASE:
+            seat.held_flowers.append(tile)
+        else:
+            seat.hand[tile] += 1
+            seat.n += 1
+            seat.keys[SUIT_OF[tile]] += UNIT_OF[tile]
+            seat.waits = None
+        seq = ev.seq
+        # the turn begins: TableState.begin_turn(s, _DRAW, seq), inline and writing only
+        # what differs (2 % of a hand; tests/test_fast_paths.py compares every field)
+        st.turn = s
+        st.intake = _DRAW
+        if st.owed:
+            st.owed = 0
+            st.owed_kinds = []
+        st.placed = False
+        if st.kong_this_turn:  # the other kong flags are only ever set with it
+            st.turn_kongs = 0
+            st.melded_kong_turn = False
+            st.placed_before_kong = False
+            st.kong_this_turn = False
+        if st.after_claim_tile is not None:
+            st.after_claim_tile = None
+            st.after_claim_forbidden = ()
+        st.turn_start_seq = seq
+        st.ready_discard_pending = None
+        st.source = _LAST_TILE if live == 1 else _WALL_SOURCE
+        st.drawn = tile
+        if not seat.drawn_count:
+            seat.first_drawn = tile
+        seat.drawn_count += 1
+        # the seat's record of its last draw, rewritten unless the previous window still holds it
+        taken = seat.wall_draw
+        pw = st.prev_window
+        if taken is None or (pw is not None and pw.taken is taken):
+            taken = seat.wall_draw = Taken(_DRAW, s, seq, ev.ts, tile)
+        else:
+            taken.seq = seq
+            taken.ts = ev.ts
+            taken.tile = tile
+            taken.placed_ts = None
+        w.taken = taken
+        return ACCEPTED
 
     def _checked_draw(self, st: TableState, ev: Event) -> Verdict:
         """A draw checked rule by rule: the reference that the fast path of :meth:`_draw`
@@ -269,11 +277,16 @@ class TurnsMixin:
         seat = st.seats[s]
         x = ev.tiles[0]
         w = st.window  # the window the discard closes (and keeps as the previous one)
-        if self.fast_paths and s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed \
-                and x < KINDS \
-                and seat.hand[x] and not st.wins and not ev.exposed and not seat.held_flowers \
-                and seat.ready is None and x not in st.after_claim_forbidden:
-            # fast path: _apply_discard of a known tile in turn, no meld touched, no lapse
+        # fast path: _apply_discard of a known tile in turn, no meld touched, no lapse (the
+        # checked discard first: a near jump, see _draw)
+        if not (self.fast and s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed
+                and x < KINDS
+                and seat.hand[x] and not st.wins and not ev.exposed and not seat.held_flowers
+                and seat.ready is None and x not in st.after_claim_forbidden):
+            verdict, applied = self._checked_discard(st, ev, seat, x)
+            if not applied:
+                return verdict
+        else:
             if w is not None and not w.closed:
                 wt = w.tile
                 if w.calls or w.kind is not _DISCARD_W or wt >= KINDS or st.waiters[wt]:
@@ -294,10 +307,6 @@ class TurnsMixin:
                 if seat.passed is not None or x in waits:  # it held 17: 過水 at one's own discard
                     _passed_at_own_discard(st, seat, x, ev.seq)
             verdict = ACCEPTED
-        else:
-            verdict, applied = self._checked_discard(st, ev, seat, x)
-            if not applied:
-                return verdict
         # the discard lies in the pond: the turn ends and a claim window opens on it
         seq = ev.seq
         seat.pond.append(x)

@@ -144,3 +144,48 @@ def test_the_reference_takes_no_fast_path():
     """The reference turns the fast paths off, and the batch loop is its plain ``apply``."""
     assert Referee.fast_paths and not ReferenceReferee.fast_paths
     assert ReferenceReferee.apply_all is not Referee.apply_all
+
+
+class _Counted:
+    """Counts the draws and discards that went the checked way (a mixin for the two referees)."""
+
+    __slots__ = ()
+    checked: dict = {}
+
+    def _checked_draw(self, st, ev):
+        self.checked["draw"] += 1
+        return super()._checked_draw(st, ev)
+
+    def _checked_discard(self, st, ev, seat, x):
+        self.checked["discard"] += 1
+        return super()._checked_discard(st, ev, seat, x)
+
+
+class _CountedReferee(_Counted, Referee):
+    __slots__ = ()
+    checked = {"draw": 0, "discard": 0}
+
+
+class _CountedReference(_Counted, ReferenceReferee):
+    __slots__ = ()
+    checked = {"draw": 0, "discard": 0}
+
+
+def test_the_switch_sends_every_draw_and_discard_of_the_reference_the_checked_way():
+    """The switch each referee reads (``Referee.fast``, a slot copied from ``fast_paths``) is
+    the class's: the reference checks every draw and discard rule by rule, the tuned referee
+    takes nearly all of a legal hand's on its fast paths. (Were the reference to take them
+    too, the tests above would compare the fast paths with themselves.)"""
+    assert Referee().fast is True and ReferenceReferee().fast is False
+    events = stream(3, 0, 0, physical=False)
+    draws = sum(1 for e in events if e.type.wire == "draw")
+    discards = sum(1 for e in events if e.type.wire == "discard")
+    assert draws > 20 and discards > 20
+    for cls in (_CountedReferee, _CountedReference):
+        cls.checked.update(draw=0, discard=0)
+        ref = cls()
+        ref.apply_all(events)
+        ref.finish()
+    assert _CountedReference.checked == {"draw": draws, "discard": discards}
+    fast = _CountedReferee.checked
+    assert fast["draw"] < draws // 4 and fast["discard"] < discards // 4, fast
