@@ -43,8 +43,7 @@ from typing import Any
 from .events import Event, EventType, Mode
 from .errors import MjrefError
 from .kinds_fast import (
-    ENDED_PHASE as _ENDED, HAND_START_EVENT as _HAND_START, IRREGULAR_STATUS as _IRREGULAR, MELDED_KONG_MELD as _MELDED,
-    REJECTED_STATUS as _REJECTED,
+    ENDED_PHASE, HAND_START_EVENT, IRREGULAR_STATUS, MELDED_KONG_MELD, REJECTED_STATUS,
 )
 from .ruleset import Ruleset
 from .state import Intake, Phase, TableState, WrongKongProgress
@@ -113,7 +112,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         """
         st = self.state
         seq = ev.seq
-        if st is None or seq <= st.last_seq or ev.type is _HAND_START:
+        if st is None or seq <= st.last_seq or ev.type is HAND_START_EVENT:
             self._check_order(st, ev)
         verdict = _DISPATCH[ev.type](self, st, ev)
         self.state.last_seq = seq
@@ -153,7 +152,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
 
     def _check_order(self, st: TableState | None, ev: Event) -> None:
         if st is None:
-            if ev.type is not _HAND_START:
+            if ev.type is not HAND_START_EVENT:
                 raise StreamError(f"a hand's stream starts with hand_start, got {ev.type.wire} (seq {ev.seq})",
                                   field="type", reason_zh="每盤的事件流須以 hand_start 開始")
             return
@@ -222,7 +221,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
             return check_win(self, st, ev, dry=True)
         if t is EventType.CHOW or t is EventType.PUNG:
             return self._claim_discard(st, ev, Intake.CHOW if t is EventType.CHOW else Intake.PUNG, dry=True)
-        if t is EventType.KONG and ev.kind is _MELDED:
+        if t is EventType.KONG and ev.kind is MELDED_KONG_MELD:
             return self._claim_discard(st, ev, Intake.MELDED_KONG, dry=True)
         if t is EventType.READY:
             return self._ready(st, ev, dry=True)
@@ -238,7 +237,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def _reject(self, st: TableState, problems: list[Irregularity]) -> Verdict:
         """The act does not change the state: refused (digital) or not applicable (physical)."""
         self.irregularities.extend(problems)
-        return Verdict(_REJECTED if st.mode_digital else _IRREGULAR, tuple(problems))
+        return Verdict(REJECTED_STATUS if st.mode_digital else IRREGULAR_STATUS, tuple(problems))
 
     def _no(self, st: TableState, dry: bool, problems: list[Irregularity]):
         """Refuse (see :meth:`_reject`), or answer False to a probe."""
@@ -247,7 +246,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
     def _stands(self, problems: list[Irregularity]) -> Verdict:
         """The act was applied and is irregular (physical table)."""
         self.irregularities.extend(problems)
-        return Verdict(_IRREGULAR, tuple(problems))
+        return Verdict(IRREGULAR_STATUS, tuple(problems))
 
     def _track_wrong_kong(self, st: TableState, problems: list[Irregularity], seat: int) -> None:
         """Follow a wrong kong that stood (physical table) to see how far it got (pen.wrong-kong.*)."""
@@ -285,7 +284,7 @@ class Referee(DealingMixin, TurnsMixin, ClaimsMixin, GesturesMixin):
         self.findings.append(irr)
 
     def _after_end(self, st: TableState, ev: Event) -> Verdict | None:
-        if st.phase is _ENDED or st.wins:
+        if st.phase is ENDED_PHASE or st.wins:
             return self._reject(st, [self._irr(ev, "after_hand_end")])
         return None
 

@@ -16,9 +16,8 @@ from typing import Any, NamedTuple
 from .events import EventType, ReadyKind, Setup
 from .kinds import Intake, Phase, Source, WindowKind
 from .kinds_fast import (
-    CHOW_MELD as _CHOW, CONCEALED_KONG_MELD as _CONCEALED_KONG, DEALT_SOURCE as _DEALT_SOURCE, DIGITAL_MODE as _DIGITAL,
-    MELDED_KONG_MELD as _MELDED_KONG, MELDED_KONG_INTAKE as _MELDED_KONG_INTAKE, NONE_INTAKE as _NO_INTAKE,
-    SETUP_PHASE as _SETUP_PHASE,
+    CHOW_MELD, CONCEALED_KONG_MELD, DEALT_SOURCE, DIGITAL_MODE, MELDED_KONG_INTAKE, MELDED_KONG_MELD, NONE_INTAKE,
+    SETUP_PHASE,
 )
 from .melds import Meld, MeldKind
 from .play_rules import PlayRules
@@ -47,9 +46,9 @@ class TableMeld(NamedTuple):
         do not form the meld (a wrong kong, a tile taken away by 錯打明牌)."""
         tiles = self.tiles
         kind = self.kind
-        if tiles is None or len(tiles) != (4 if kind >= _MELDED_KONG else 3):  # as self.size
+        if tiles is None or len(tiles) != (4 if kind >= MELDED_KONG_MELD else 3):  # as self.size
             return None
-        if kind is _CHOW:
+        if kind is CHOW_MELD:
             low, mid, high = sorted(tiles)
             if mid != low + 1 or high != low + 2 or low >= 27 or low % 9 > 6:  # one suit, no 9-1-2
                 return None
@@ -57,7 +56,7 @@ class TableMeld(NamedTuple):
             low = tiles[0]
             if tiles.count(low) != len(tiles):
                 return None
-        return Meld._shared(kind, low, self.claimed if kind is not _CONCEALED_KONG else None)
+        return Meld._shared(kind, low, self.claimed if kind is not CONCEALED_KONG_MELD else None)
 
     def __str__(self) -> str:
         return f"{self.kind.zh}:{format_tiles(self.tiles, sort=False) if self.tiles else '????'}"
@@ -402,7 +401,7 @@ class TableState:
     def __init__(self, setup: Setup, rules: PlayRules) -> None:
         self.setup = setup
         self.rules = rules
-        self.mode_digital = setup.mode is _DIGITAL
+        self.mode_digital = setup.mode is DIGITAL_MODE
         self.dealer = setup.dealer
         #: East of this hand (開門位, deal.wall); the dealer until the break dice say otherwise
         self.east = setup.dealer
@@ -413,9 +412,9 @@ class TableState:
         self.break_seat: int | None = None
         self.break_skip: int | None = None
         self.seats = [SeatState(s) for s in range(4)]
-        self.phase = _SETUP_PHASE
-        self.begin_turn(setup.dealer, _NO_INTAKE, None)  # the per-turn facts, before the first turn
-        self.source = _DEALT_SOURCE
+        self.phase = SETUP_PHASE
+        self.begin_turn(setup.dealer, NONE_INTAKE, None)  # the per-turn facts, before the first turn
+        self.source = DEALT_SOURCE
         #: the tile last taken into the turn's hand (摸打 / 靠張)
         self.drawn: int | None = None
         self.window: Window | None = None
@@ -477,7 +476,7 @@ class TableState:
         #: whether the taken tile was placed into the hand (physical tables' 靠張)
         self.placed = False
         self.turn_kongs = 0
-        self.melded_kong_turn = intake is _MELDED_KONG_INTAKE
+        self.melded_kong_turn = intake is MELDED_KONG_INTAKE
         #: the drawn tile was placed into the hand before this turn's concealed kong (play.restrict.5)
         self.placed_before_kong = False
         self.kong_this_turn = False

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from .events import Event
 from .kinds_fast import (
-    CONCEALED_KONG_MELD as _CONCEALED, DEALT_INTAKE as _DEALT, DECLARED_READY as _DECLARED,
-    DISCARD_WINDOW as _DISCARD_W, DRAW_INTAKE as _DRAW, ENDED_PHASE as _ENDED, FLOWERS_PHASE as _FLOWERS_PHASE,
-    FLOWER_SOURCE as _FLOWER_SOURCE, FLOWER_WINDOW as _FLOWER_W, LAST_TILE_SOURCE as _LAST_TILE, NONE_INTAKE as _NONE,
-    PLAY_PHASE as _PLAY, WALL_SOURCE as _WALL_SOURCE,
+    CONCEALED_KONG_MELD, DEALT_INTAKE, DECLARED_READY, DISCARD_WINDOW, DRAW_INTAKE, ENDED_PHASE, FLOWERS_PHASE,
+    FLOWER_SOURCE, FLOWER_WINDOW, LAST_TILE_SOURCE, NONE_INTAKE, PLAY_PHASE, WALL_SOURCE,
 )
 from .restrictions import SUIT_OF, UNIT_OF
 from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, _NO_DICT, _NO_LIST,
@@ -33,7 +31,7 @@ class TurnsMixin:
 
     def _expected_drawer(self, st: TableState) -> int | None:
         w = st.window
-        if st.phase is Phase.PLAY and st.intake is _NONE and w is not None and w.kind is _DISCARD_W and w.taken is None:
+        if st.phase is Phase.PLAY and st.intake is NONE_INTAKE and w is not None and w.kind is DISCARD_WINDOW and w.taken is None:
             return (w.seat + 1) % 4
         return None
 
@@ -45,8 +43,8 @@ class TurnsMixin:
         # specialises the comparisons, which a jump past the whole path stops)
         w = st.window
         s = ev.seat
-        if not (self.fast and w is not None and st.intake is _NONE and w.taken is None and not w.closed
-                and not st.wins and _NEXT_SEAT[w.seat] == s and w.kind is _DISCARD_W and st.phase is _PLAY):
+        if not (self.fast and w is not None and st.intake is NONE_INTAKE and w.taken is None and not w.closed
+                and not st.wins and _NEXT_SEAT[w.seat] == s and w.kind is DISCARD_WINDOW and st.phase is PLAY_PHASE):
             return self._checked_draw(st, ev)
         wall = st.wall
         tiles = wall.tiles
@@ -79,10 +77,10 @@ class TurnsMixin:
             seat.keys[SUIT_OF[tile]] += UNIT_OF[tile]
             seat.waits = None
         seq = ev.seq
-        # the turn begins: TableState.begin_turn(s, _DRAW, seq), inline and writing only
+        # the turn begins: TableState.begin_turn(s, DRAW_INTAKE, seq), inline and writing only
         # what differs (2 % of a hand; tests/test_fast_paths.py compares every field)
         st.turn = s
-        st.intake = _DRAW
+        st.intake = DRAW_INTAKE
         if st.owed:
             st.owed = 0
             st.owed_kinds = []
@@ -97,7 +95,7 @@ class TurnsMixin:
             st.after_claim_forbidden = ()
         st.turn_start_seq = seq
         st.ready_discard_pending = None
-        st.source = _LAST_TILE if live == 1 else _WALL_SOURCE
+        st.source = LAST_TILE_SOURCE if live == 1 else WALL_SOURCE
         st.drawn = tile
         if not seat.drawn_count:
             seat.first_drawn = tile
@@ -106,7 +104,7 @@ class TurnsMixin:
         taken = seat.wall_draw
         pw = st.prev_window
         if taken is None or (pw is not None and pw.taken is taken):
-            taken = seat.wall_draw = Taken(_DRAW, s, seq, ev.ts, tile)
+            taken = seat.wall_draw = Taken(DRAW_INTAKE, s, seq, ev.ts, tile)
         else:
             taken.seq = seq
             taken.ts = ev.ts
@@ -128,7 +126,7 @@ class TurnsMixin:
             return self._reject(st, [self._irr(ev, "dead_wall_draw", reserve=wall.reserve)])
         if st.phase is not Phase.PLAY or self._expected_drawer(st) != s:
             w = st.window
-            if st.phase is Phase.PLAY and st.turn == s and st.intake is not _NONE:
+            if st.phase is Phase.PLAY and st.turn == s and st.intake is not NONE_INTAKE:
                 problems.append(self._irr(ev, "second_intake", kind="draw", kind_zh="摸牌"))
             else:
                 problems.append(self._irr(ev, "out_of_turn_draw"))
@@ -139,7 +137,7 @@ class TurnsMixin:
             return refused
         seat = st.seats[s]
         w = st.window
-        reached = w is not None and w.kind is _DISCARD_W and w.seat != s and not w.closed
+        reached = w is not None and w.kind is DISCARD_WINDOW and w.seat != s and not w.closed
         if reached:
             self._passed_by_reaching(seat, w.tile, ev.seq)
         wall.take_front(1)
@@ -149,14 +147,14 @@ class TurnsMixin:
             seat.held_flowers.append(tile)
         else:
             _add(seat, tile)
-        st.begin_turn(s, _DRAW, ev.seq)
+        st.begin_turn(s, DRAW_INTAKE, ev.seq)
         st.source = Source.LAST_TILE if wall.live == 0 else Source.WALL
         st.drawn = tile
         seat.drawn_count += 1
         if seat.drawn_count == 1:
             seat.first_drawn = tile
         if w is not None and w.taken is None and not w.closed:
-            w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)  # the draw that took the tile is its drawer's touch
+            w.taken = Taken(DRAW_INTAKE, s, ev.seq, ev.ts, tile)  # the draw that took the tile is its drawer's touch
         elif reached:  # a draw out of turn, after the tile was taken: a touch of the wall all the same
             w.note_touch(s, (ev.ts, ev.seq))
         return self._stands(problems) if problems else ACCEPTED
@@ -195,15 +193,15 @@ class TurnsMixin:
         if st.wrong_kongs:
             self._follow_wrong_kongs(st, ev)
         phase = st.phase
-        if phase is _ENDED or st.wins:
+        if phase is ENDED_PHASE or st.wins:
             return self._after_end(st, ev)
         s = ev.seat
         seat = st.seats[s]
         problems = []
         wall = st.wall
         w = st.window
-        robbing = (w is not None and w.kind is _FLOWER_W and w.seat != s and len(seat.flowers) == 7)
-        in_phase = phase is _PLAY or phase is _FLOWERS_PHASE
+        robbing = (w is not None and w.kind is FLOWER_WINDOW and w.seat != s and len(seat.flowers) == 7)
+        in_phase = phase is PLAY_PHASE or phase is FLOWERS_PHASE
         if not robbing and (st.turn != s or st.owed <= 0 or not in_phase):
             problems.append(self._irr(ev, "unowed_replacement"))
             if st.mode_digital or not in_phase:
@@ -212,7 +210,7 @@ class TurnsMixin:
         size = wall.size  # 144, or 136 without flowers (tiles.flowers)
         if wall.front + k >= size:  # nothing left standing
             return self._reject(st, problems + [self._irr(ev, "dead_wall_draw", reserve=0)])
-        if phase is _PLAY and wall.end <= wall.front:
+        if phase is PLAY_PHASE and wall.end <= wall.front:
             # the live wall is drawn out: a replacement would come out of the 16 tiles (+1 per
             # kong under 一槓一) that stay undrawn (play.exhausted, tai.25 殘牌固定保留8墩,
             # app.dead-wall); the hand is drawn (app.flowers.no-replace for a flower)
@@ -226,7 +224,7 @@ class TurnsMixin:
             tile, refused = self._drawn_tile(st, ev, expected, problems)
             if refused is not None:
                 return refused
-        if w is not None and w.kind is not _DISCARD_W and w.seat == s:
+        if w is not None and w.kind is not DISCARD_WINDOW and w.seat == s:
             self._close_window(st, w, ev)  # the kong stands: nobody robbed it
             st.window = st.prev_window if st.prev_window is not w else None
         wall._tail = k + 1  # as take_tail, inline for speed
@@ -235,20 +233,20 @@ class TurnsMixin:
             seat.unknown += 1
         elif tile >= FLOWER_BASE:
             seat.held_flowers.append(tile)
-            if phase is _FLOWERS_PHASE:
+            if phase is FLOWERS_PHASE:
                 seat.flower_round[tile] = st.flower_round + 1
         else:
             _add(seat, tile)
-            if phase is _FLOWERS_PHASE and s == st.dealer:
+            if phase is FLOWERS_PHASE and s == st.dealer:
                 st.door_tile = tile
         if robbing:
             st.flower_win_seat = s
-            w.taken = Taken(_DRAW, s, ev.seq, ev.ts, tile)
+            w.taken = Taken(DRAW_INTAKE, s, ev.seq, ev.ts, tile)
         elif not problems:
             owed_kinds = st.owed_kinds
-            kind = owed_kinds.pop(0) if owed_kinds else _FLOWER_SOURCE
+            kind = owed_kinds.pop(0) if owed_kinds else FLOWER_SOURCE
             st.owed -= 1
-            if phase is _PLAY:
+            if phase is PLAY_PHASE:
                 st.source = Source.MELDED_KONG if st.melded_kong_turn else kind
                 st.drawn = tile
                 st.placed = False
@@ -279,7 +277,7 @@ class TurnsMixin:
         w = st.window  # the window the discard closes (and keeps as the previous one)
         # fast path: _apply_discard of a known tile in turn, no meld touched, no lapse (the
         # checked discard first: a near jump, see _draw)
-        if not (self.fast and s == st.turn and st.phase is _PLAY and st.intake is not _NONE and not st.owed
+        if not (self.fast and s == st.turn and st.phase is PLAY_PHASE and st.intake is not NONE_INTAKE and not st.owed
                 and x < KINDS
                 and seat.hand[x] and not st.wins and not ev.exposed and not seat.held_flowers
                 and seat.ready is None and x not in st.after_claim_forbidden):
@@ -289,7 +287,7 @@ class TurnsMixin:
         else:
             if w is not None and not w.closed:
                 wt = w.tile
-                if w.calls or w.kind is not _DISCARD_W or wt >= KINDS or st.waiters[wt]:
+                if w.calls or w.kind is not DISCARD_WINDOW or wt >= KINDS or st.waiters[wt]:
                     self._close_window(st, w, ev)
                 else:  # nothing to settle: no call, nobody waiting on it
                     w.closed = True
@@ -318,7 +316,7 @@ class TurnsMixin:
         last = wall.end <= wall.front
         opened = seat.discard_window
         if opened is None or opened is w or opened is st.prev_window:  # still referred to: a new one
-            opened = seat.discard_window = Window(_DISCARD_W, s, x, seq, ev.ts, last)
+            opened = seat.discard_window = Window(DISCARD_WINDOW, s, x, seq, ev.ts, last)
         else:  # as Window.reopen, inline for speed (a seat's discard window stays a discard window)
             opened.tile = x
             opened.seq = seq
@@ -333,7 +331,7 @@ class TurnsMixin:
             opened.closed = False
         st.prev_window = w
         st.window = opened
-        st.intake = _NONE
+        st.intake = NONE_INTAKE
         st.drawn = None
         st.placed = False
         if st.after_claim_tile is not None:
@@ -357,11 +355,11 @@ class TurnsMixin:
         if done:
             return done, False
         problems = []
-        if st.phase is _FLOWERS_PHASE and s == st.dealer:
+        if st.phase is FLOWERS_PHASE and s == st.dealer:
             problems += self._start_play(st, ev)
-        if st.phase is not _PLAY:
+        if st.phase is not PLAY_PHASE:
             return self._reject(st, problems + [self._irr(ev, "out_of_turn_discard")]), False
-        in_turn = s == st.turn and st.intake is not _NONE
+        in_turn = s == st.turn and st.intake is not NONE_INTAKE
         if not in_turn:
             if s == st.turn or (self._expected_drawer(st) == s):
                 problems.append(self._irr(ev, "discard_before_intake"))
@@ -384,7 +382,7 @@ class TurnsMixin:
             problems.append(self._irr(ev, "flower_discarded", tile=x))
         elif ev.exposed:
             for i, m in enumerate(seat.melds):
-                if m.tiles and x in m.tiles and m.kind is not _CONCEALED:
+                if m.tiles and x in m.tiles and m.kind is not CONCEALED_KONG_MELD:
                     exposed_meld = i
                     break
             if exposed_meld is None:
@@ -408,12 +406,12 @@ class TurnsMixin:
         ready = seat.ready
         # 天聽 / 地聽 lapse on 換牌 or 靠張 (tai.31, tai.32); 宣告聽牌 must discard the drawn tile (app.ready)
         changed = in_turn and st.drawn is not None and (x != st.drawn or st.placed)
-        if ready is _DECLARED and in_turn and st.drawn is not None and x != st.drawn:
+        if ready is DECLARED_READY and in_turn and st.drawn is not None and x != st.drawn:
             problems.append(self._irr(ev, "ready_changed", drawn=st.drawn, tile=x))
         if problems and st.mode_digital:
             return self._reject(st, problems), False
         self._apply_discard(st, seat, ev, x, in_turn, exposed_meld, ready is not None and ready is not
-                            _DECLARED and changed)
+                            DECLARED_READY and changed)
         return (self._stands(problems) if problems else ACCEPTED), True
 
     def _apply_discard(self, st: TableState, seat: SeatState, ev: Event, x: int, in_turn: bool,
@@ -467,7 +465,7 @@ class TurnsMixin:
             return
         w.closed = True
         kind = w.kind
-        if kind is _FLOWER_W:
+        if kind is FLOWER_WINDOW:
             return
         wins = w.wins
         if w.calls:
@@ -515,7 +513,7 @@ def _passed_at_own_discard(st: TableState, seat: SeatState, x: int, seq: int) ->
     a discard that is not a winning tile releases it. *seat*'s waits are the hand left."""
     waits = seat.waits
     if waits is not None and x in waits:
-        if seat.passed is None and (st.intake is _DRAW or st.intake is _DEALT) and not st.melded_kong_turn:
+        if seat.passed is None and (st.intake is DRAW_INTAKE or st.intake is DEALT_INTAKE) and not st.melded_kong_turn:
             # the draw's seq: a DRAW turn began with it; a DEALT one has none (the discard's then)
             seat.passed = st.turn_start_seq if st.turn_start_seq is not None else seq
     elif seat.passed is not None:

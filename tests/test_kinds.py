@@ -41,11 +41,7 @@ OLD_HOMES = {
 }
 
 #: modules importing aliases under their old local names, with why; the list only shrinks
-RENAMED: dict[str, str] = {
-    "referee/turns.py": "its function bodies were being edited on other branches (issue #19): rename after the merge",
-    "referee/state.py": "its function bodies were being edited on other branches (issue #19): rename after the merge",
-    "referee/machine.py": "its function bodies were being edited on other branches (issue #19): rename after the merge",
-}
+RENAMED: dict[str, str] = {}
 
 
 def _tag(cls: type) -> str:
