@@ -229,8 +229,9 @@ ANSWERS = {"replay": replay_answer, "rule": rule_answer}
 _COMPACT = {"ensure_ascii": False, "separators": (",", ":")}
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, **_COMPACT)
+#: ``json.dumps(value, **_COMPACT)`` without making a new JSONEncoder each call (json.dumps
+#: makes one whenever an option is not its default: two a hand)
+_dumps = json.JSONEncoder(**_COMPACT).encode
 
 
 def replay_text(hand: Any) -> str:
@@ -263,6 +264,10 @@ def rule_text(hand: Any) -> str:
 
 #: the accepted verdict of one event, ``%`` its seq (ints are written alike by json and %d)
 _ACCEPTED_TEXT = '{"seq":%d,"verdict":"accepted"}'
+#: seq → its accepted verdict's text (``_ACCEPTED_TEXT % seq``), for the seqs met so far: a
+#: hand's seqs are about the same few hundred in every hand; emptied when full
+_ACCEPTED_TEXTS: dict[int, str] = {}
+_ACCEPTED_LIMIT = 4096
 
 
 def verdicts_text(verdicts: Any) -> str:
@@ -275,7 +280,14 @@ def verdicts_text(verdicts: Any) -> str:
         return _dumps([v.to_dict(seq) for seq, v in verdicts])
     accepted = _ACCEPTED_TEXT
     if not verdicts.odd:
-        return f"[{','.join([accepted % seq for seq in verdicts.seqs])}]"
+        seqs = verdicts.seqs
+        try:  # each seq's text from the table (map in C: no bytecode per verdict)
+            return f"[{','.join(map(_ACCEPTED_TEXTS.__getitem__, seqs))}]"
+        except KeyError:
+            if len(_ACCEPTED_TEXTS) >= _ACCEPTED_LIMIT:
+                _ACCEPTED_TEXTS.clear()
+            _ACCEPTED_TEXTS.update({seq: accepted % seq for seq in seqs})
+            return f"[{','.join(map(_ACCEPTED_TEXTS.__getitem__, seqs))}]"
     get = verdicts.odd.get
     return f"[{','.join([accepted % seq if (v := get(seq)) is None else _dumps(v.to_dict(seq)) for seq in verdicts.seqs])}]"
 

@@ -360,16 +360,21 @@ assert Event.__slots__ == ("type", "seq", "ts", "seat", "tiles", "count", "kind"
                            "clause", "note", "setup", "table", "hand")
 
 
-class _Draft:
-    """An :class:`Event` being filled: the same slots, not frozen, so its ``__init__`` stores
-    each field with one plain attribute store; :func:`_fast_event` then sets its
-    ``__class__`` to :class:`Event` (CPython allows it between classes of one slot layout).
-    A frozen dataclass's own ``__init__`` calls ``object.__setattr__`` per field, and the
-    slots' ``__set__`` called one by one cost about 11,700 instructions an event; this costs
-    about 4,400 (callgrind, issue #17 item 5). ``tests/test_events.py`` holds the events made
-    so to the reference's (equal, hashed alike, frozen, of class :class:`Event`)."""
+class _Draft(Event):
+    """An :class:`Event` being filled: Event's own slots, not frozen (the plain
+    ``object.__setattr__``), so its ``__init__`` stores each field with one plain attribute
+    store; :func:`_fast_event` then sets its ``__class__`` to :class:`Event` (CPython allows it
+    between classes of one slot layout). A frozen dataclass's own ``__init__`` calls
+    ``object.__setattr__`` per field, and the slots' ``__set__`` called one by one cost about
+    11,700 instructions an event; this costs about 4,400 (callgrind, issue #17 item 5).
+    A subclass adding no slot, not a class of its own with the same slots: then the
+    ``__class__`` assignment need not compare the two classes' 16 slot names (about 400 of its
+    600 instructions an event). ``tests/test_events.py`` holds the events made so to the
+    reference's (equal, hashed alike, frozen, of class :class:`Event`)."""
 
-    __slots__ = Event.__slots__
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
     def __init__(self, type, seq, ts, seat, tiles, count, kind, exposed, by_other, table, hand):  # noqa: A002
         self.type = type
@@ -584,10 +589,11 @@ def read_line(line: str | bytes, number: int) -> Any:
 # and ts change from one event to the next; the table and hand stay for a whole hand, and what
 # follows ``"seat": `` (the seat, the tiles, a count, a kind: the *tail*) is one of a few hundred
 # texts over a whole log. So :func:`read_usual_line` cuts the line at ``"seat": `` and at its first
-# three ``", "``, and looks each piece up in a table of pieces already read: the head
-# (``{"type": "discard"``), the seq (``"seq": 27``), the table and hand (``"table": "gen",
-# "hand": 1, ``), the tail; only ts is converted each time (a seq or a context not in its table
-# is read from its text: a new hand's lines need no full decoding). A line with no seat —
+# three ``", "`` (:func:`_usual_pieces`; it finds them as ``, "ts": ``, the next ``", "`` and
+# ``"seat": ``), and looks each piece up in a table of pieces already read: the head
+# (``{"type": "discard"``) and the seq (``"seq": 27``) as one opening piece, the table and hand
+# (``"table": "gen", "hand": 1, ``), the tail; only ts is converted each time (a seq or a
+# context not in its table is read from its text: a new hand's lines need no full decoding). A line with no seat —
 # ``hand_start``, ``hand_end`` — has its tail from ``"v": `` on, or from its closing ``}``
 # (:func:`_usual_pieces`). A tail is put in its table by :func:`learn_usual_line`, from a line
 # the full decoder has just read, and only when what the pieces say agrees with the event
@@ -679,33 +685,14 @@ def _read_number(piece: bytes, size: int) -> int | None:
     return int(digits)
 
 
-def read_usual_line(line: bytes) -> Event | None:
-    """The event of a usual line (see above) whose head and tail are known; None for any other
-    line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
-    A seq or a context not seen yet is read from its text. An event it returns is the one
-    ``json.loads`` + :func:`parse_event_reference` read."""
-    head, seat, tail = line.partition(b'"seat": ')
-    if seat:  # the usual lines: as _usual_pieces, written out
-        pieces = head.split(b", ", 3)
-        if len(pieces) != 4:
-            return None
-        first, seq, ts, context = pieces
-    else:  # hand_start, hand_end (once a hand)
-        pieces = _usual_pieces(line)
-        if pieces is None:
-            return None
-        first, seq, ts, context, tail = pieces
+def _read_opening(opening: bytes) -> tuple[dict[bytes, tuple], int] | None:
+    """A line's opening (``{"type": "discard", "seq": 27``: its head and seq pieces) as
+    :func:`read_usual_line` reads it — the type's tails and the seq — or None when either piece
+    is not one (:data:`_USUAL_HEADS`, :data:`_SEQ_PIECE`); remembered."""
+    first, comma, seq = opening.partition(b", ")
     tails = _USUAL_HEADS.get(first)
-    if tails is None:
+    if tails is None or not comma:
         return None
-    fields = tails.get(tail)
-    if fields is None:
-        return None
-    where = _USUAL_CONTEXTS.get(context)
-    if where is None:
-        where = _read_context(context)
-        if where is None:
-            return None
     number = _USUAL_SEQS.get(seq)
     if number is None:
         if seq[:7] != b'"seq": ':
@@ -716,13 +703,60 @@ def read_usual_line(line: bytes) -> Event | None:
         if len(_USUAL_SEQS) >= _USUAL_LIMIT:
             _USUAL_SEQS.clear()
         _USUAL_SEQS[seq] = number
-    digits = ts[6:]  # ts: '"ts": ' and a JSON integer ≥ 0 (no sign, no leading zero), as _TS_PIECE
-    if ts[:6] != b'"ts": ' or not digits.isdigit() or (digits[0] == 48 and len(digits) > 1) or len(digits) > 18:
+    known = (tails, number)
+    if len(_USUAL_OPENINGS) >= _USUAL_LIMIT:
+        _USUAL_OPENINGS.clear()
+    _USUAL_OPENINGS[opening] = known
+    return known
+
+
+#: a line's opening, its head and seq pieces (``{"type": "discard", "seq": 27``) → (the type's
+#: tails, 27): one look-up for the two (:func:`_read_opening`)
+_USUAL_OPENINGS: dict[bytes, tuple[dict[bytes, tuple], int]] = {}
+
+
+def read_usual_line(line: bytes) -> Event | None:
+    """The event of a usual line (see above) whose head and tail are known; None for any other
+    line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
+    A seq or a context not seen yet is read from its text. An event it returns is the one
+    ``json.loads`` + :func:`parse_event_reference` read.
+
+    The line is cut as :func:`_usual_pieces` cuts it, in another order (issue #17: fewer pieces
+    and look-ups): at its first ``, "ts": `` (the opening before it, one piece for the head and
+    the seq), then after the ts at ``", "``, then at ``"seat": `` — the same pieces, as the
+    opening and the ts, once read, hold neither ``", "`` nor ``"seat": `` past their own."""
+    opening, ts_key, rest = line.partition(b', "ts": ')
+    known = _USUAL_OPENINGS.get(opening)
+    if known is None:
+        known = _read_opening(opening)
+        if known is None:
+            return None
+    digits, comma, after = rest.partition(b", ")
+    # ts: a JSON integer ≥ 0 (no sign, no leading zero), as _TS_PIECE
+    if not digits.isdigit() or (digits[0] == 48 and len(digits) > 1) or len(digits) > 18 or not comma:
         return None
+    context, seat, tail = after.partition(b'"seat": ')
+    if not seat:  # hand_start, hand_end (once a hand): as _usual_pieces
+        k = after.find(b'"v": ')
+        if k >= 0:
+            context, tail = after[:k], after[k:]
+        else:
+            k = after.rfind(b"}")
+            if k <= 0:
+                return None
+            context, tail = after[:k] + b", ", after[k:]
+    fields = known[0].get(tail)
+    if fields is None:
+        return None
+    where = _USUAL_CONTEXTS.get(context)
+    if where is None:
+        where = _read_context(context)
+        if where is None:
+            return None
     event = _new(_Draft)
     (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed, event.by_other,
      event.code, event.clause, event.note, event.setup) = fields
-    event.seq = number
+    event.seq = known[1]
     event.ts = int(digits)
     event.table, event.hand = where
     event.__class__ = _EVENT  # the same slots: now a frozen Event (see _Draft)

@@ -19,7 +19,8 @@ from itertools import product
 from .errors import InvalidHandError, InvalidTileError
 from .melds import Group, GroupKind, Meld, parse_melds
 from .tables import DECOMPOSITIONS, HONOUR_CODE, NO, SUIT_CODE, WAITS, WaitShape
-from .tiles import KINDS, check_copies, check_flowers, counts_at, counts_of, format_tiles, parse_tiles, parse_tiles_at
+from .tiles import (KINDS, check_copies, check_flowers, counts_at, counts_of, format_counts, format_tiles, parse_tiles,
+                    parse_tiles_at)
 
 _INT_ONLY = {int}
 
@@ -241,7 +242,9 @@ class Hand:
         return Hand(tuple(counts), self.melds, self.flowers)
 
     def __str__(self) -> str:
-        parts = [format_tiles(self.tiles())] + [str(m) for m in self.melds]
+        # the concealed tiles written from their counts (issue #17: every win's answer writes
+        # its hand): format_tiles(self.tiles()), held to it by tests/test_hand.py
+        parts = [format_counts(self.concealed)] + [str(m) for m in self.melds]
         if self.flowers:
             parts.append(format_tiles(self.flowers))
         return " ".join(parts)

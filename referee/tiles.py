@@ -281,6 +281,11 @@ def format_tiles(tiles: Iterable[int], style: str = "compact", *, sort: bool = T
     seq = sorted(tiles) if sort else list(tiles)
     if style != "compact":
         return format_tiles_reference(seq, style, sort=False)
+    if _INT_ONLY.issuperset(map(type, seq)):  # each tile's text from it and the next, in C loops
+        try:
+            return "".join(map(_PAIR_TEXT.__getitem__, zip(seq, seq[1:] + _END)))
+        except KeyError:
+            pass  # an int out of 0–41: the loop below raises its error
     parts: list[str] = []
     append = parts.append
     letter = None
@@ -302,6 +307,15 @@ def format_tiles(tiles: Iterable[int], style: str = "compact", *, sort: bool = T
 _DIGIT_OF = tuple(str(rank_of(t)) for t in ALL_TILES)
 _LETTERS = ("m", "p", "s", "z", "f")  # one object per letter: compared by identity
 _LETTER_OF = tuple(_LETTERS[min(t // 9, 3) if t < FLOWER_BASE else 4] for t in ALL_TILES)
+#: (tile, the next tile or -1 at the end) → the tile's text in compact notation: its digit, and
+#: its group's letter when the next tile is of another group or there is none (issue #17: the
+#: final table's ponds, flowers and melds, about 20 texts a hand, written by ``map`` and
+#: ``str.join`` over ``zip`` — no bytecode per tile; ``tests/test_tiles.py`` holds it to
+#: :func:`format_tiles_reference`)
+_PAIR_TEXT = {(t, n): _DIGIT_OF[t] + ("" if n >= 0 and _LETTER_OF[n] is _LETTER_OF[t] else _LETTER_OF[t])
+              for t in ALL_TILES for n in (*ALL_TILES, -1)}
+_END = [-1]
+_INT_ONLY = frozenset({int})  # exactly ints: a bool (an int to a dict) is left to the loop's check
 
 
 def format_counts(counts: Sequence[int]) -> str:

@@ -263,3 +263,17 @@ def test_the_answers_written_as_text_equal_json_dumps_of_the_answers_dicts():
         assert batch.verdicts_text(pairs) == json.dumps([v.to_dict(s) for s, v in pairs], ensure_ascii=False,
                                                               separators=(",", ":"))
     assert odd > 10 and ruled > 5  # irregular verdicts and rulings were among them
+
+
+def test_the_accepted_verdicts_text_table_equals_json_dumps_past_its_limit():
+    """verdicts_text writes accepted verdicts from a table of texts by seq (issue #17): the same
+    text as json.dumps for seqs it holds, seqs it has not met, and more seqs than it keeps
+    (emptied and filled anew)."""
+    from referee.verdicts import ACCEPTED, VerdictLog
+
+    for seqs in ([1, 2, 3], [5, 1, 7, 10**12, 0], list(range(batch._ACCEPTED_LIMIT + 50)), [3, 2, 1], [9000, 9001]):
+        log = VerdictLog(seqs)
+        expected = json.dumps([ACCEPTED.to_dict(s) for s in seqs], ensure_ascii=False, separators=(",", ":"))
+        assert batch.verdicts_text(log) == expected
+        assert batch.verdicts_text(log) == expected  # the second time from the table
+    assert len(batch._ACCEPTED_TEXTS) <= batch._ACCEPTED_LIMIT + 50

@@ -395,6 +395,17 @@ def test_the_usual_line_reader_equals_json_loads_and_the_reference(groups, first
     ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 2, "ts": -2, "seat": 0, "tiles": "5m"}'],
     ['{"type": "discard", "seq": 1, "ts": 2, "table": "a", "seat": 0, "tiles": "5m"}',
      '{"type": "discard", "seq": 2, "ts": 3, "table": "a\\u0000", "seat": 0, "tiles": "5m"}'],
+    # a bad ts after the same opening (type and seq) and tail were learnt: a leading zero, a sign, a fraction
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 02, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 00, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": +2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 2.0, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 1e3, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "hand": 1}', '{"type": "hand_end", "seq": 1, "ts": 02, "hand": 1}'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2}', '{"type": "hand_end", "seq": 1, "ts": 02}'],
+    # the opening (type and seq) learnt, then the ts key spelt otherwise or missing
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts":2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "seat": 0, "tiles": "5m", "ts": 2}'],
     ['{"type": "discard", "seq": 1, "ts": 2, "hand": 1, "seat": 0, "tiles": "5m"}',
      '{"type": "discard", "seq": 2, "ts": 3, "hand": 1.5, "seat": 0, "tiles": "5m"}'],
     ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 2, "ts": 3, "seat": 0, "tiles": "5m"} x'],

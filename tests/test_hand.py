@@ -12,7 +12,7 @@ from bench.handgen import random_hand, waiting_hand, winning_hand
 from referee.errors import InvalidHandError, MjrefError, TileCountError
 from referee.hand import Hand, decompositions, decompositions_keys, is_ligu, is_winning, keys_of, waits, waits_keys
 from referee.melds import Group, GroupKind, Meld, MeldKind, parse_melds
-from referee.tiles import counts_at, parse_tiles_at
+from referee.tiles import counts_at, format_tiles_reference, parse_tiles_at
 from referee.tables import WaitShape
 
 # --- the reference: one recursive search over the whole 34-kind vector -------------
@@ -268,3 +268,15 @@ def test_hand_parse_equals_the_positional_reading(text, melds):
         assert fast.keys == keys_of(fast.concealed)  # the remembered suit keys, against their definition
         with pytest.raises(AttributeError):
             fast.concealed = ()  # type: ignore[misc]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(hands("winning"), hands("random17"), hands("random16")), st.sampled_from([(), (34,), (35, 41)]))
+def test_a_hands_text_writes_its_tiles_as_the_reference(hand, flowers):
+    """str(Hand) writes the concealed tiles from their counts (issue #17): the text of its
+    tiles one by one (format_tiles_reference of Hand.tiles()), then the melds and flowers."""
+    hand = Hand(hand.concealed, hand.melds, flowers)
+    expected = [format_tiles_reference(hand.tiles())] + [str(m) for m in hand.melds]
+    if hand.flowers:
+        expected.append(format_tiles_reference(hand.flowers))
+    assert str(hand) == " ".join(expected)

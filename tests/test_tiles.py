@@ -184,6 +184,20 @@ def test_the_fast_tile_writer_equals_the_reference(tiles, style, sort):
 
 
 @settings(max_examples=800, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 41), st.integers(0, 8), st.integers(27, 41)), max_size=40), st.booleans(),
+       st.sampled_from([None, -1, 42, True]), st.integers(0, 40))
+def test_the_fast_tile_writer_of_good_tiles_equals_the_reference(tiles, sort, bad, where):
+    """format_tiles' writer by tile pairs (issue #17: the final table's ponds, flowers and melds)
+    on lists of good tiles — runs of one suit, honours and flowers, in and out of order — and
+    the same lists with one bad tile put in (the end marker -1, 42, a bool): the same text, or
+    the same error, as the reference."""
+    if bad is not None:
+        tiles = [*tiles[:where], bad, *tiles[where:]]
+        sort = sort and bad is not True
+    assert _written(format_tiles, tiles, "compact", sort) == _written(format_tiles_reference, tiles, "compact", sort)
+
+
+@settings(max_examples=800, deadline=None)
 @given(st.lists(st.one_of(st.integers(0, 4), st.integers(-2, 6)), min_size=34, max_size=36))
 def test_the_count_writer_equals_the_reference(counts):
     """format_counts (the final table's concealed tiles, issue #17) against writing the tiles
