@@ -289,7 +289,8 @@ def verdicts_text(verdicts: Any) -> str:
             _ACCEPTED_TEXTS.update({seq: accepted % seq for seq in seqs})
             return f"[{','.join(map(_ACCEPTED_TEXTS.__getitem__, seqs))}]"
     get = verdicts.odd.get
-    return f"[{','.join([accepted % seq if (v := get(seq)) is None else _dumps(v.to_dict(seq)) for seq in verdicts.seqs])}]"
+    texts = [accepted % seq if (v := get(seq)) is None else _dumps(v.to_dict(seq)) for seq in verdicts.seqs]
+    return f"[{','.join(texts)}]"
 
 
 TEXTS = {"replay": replay_text, "rule": rule_text}
@@ -681,8 +682,10 @@ def batch_options(command):
     @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
     @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default="every core",
                   help="平行處理的行程數 worker processes (0: every core)")
-    @click.option("--format", "form", type=click.Choice(["auto", "lines", "document"]), default="auto", show_default=True,
-                  help="lines: 每盤一行 JSON one compact line per hand; document: 一份文件 one document; auto: 一盤時為文件")
+    @click.option("--format", "form", type=click.Choice(["auto", "lines", "document"]), default="auto",
+                  show_default=True,
+                  help="lines: 每盤一行 JSON one compact line per hand; document: 一份文件 one document; "
+                       "auto: 一盤時為文件")
     @click.option("--scheduler", default=None, metavar="ADDRESS",
                   help="在 Dask 叢集上處理 judge the hands on a dask.distributed cluster (tcp://host:8786); "
                        "--jobs is then unused")
@@ -735,7 +738,8 @@ def read_names_option(text: str | None) -> tuple[str | None, ...] | None:
 
 @click.command("replay")
 @batch_options
-@click.option("--mode", type=click.Choice(_MODES), default=None, help="牌桌模式 digital|physical (default: hand_start's)")
+@click.option("--mode", type=click.Choice(_MODES), default=None,
+              help="牌桌模式 digital|physical (default: hand_start's)")
 @names_option
 @reports_errors
 @stream_ruleset_options

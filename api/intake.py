@@ -340,7 +340,8 @@ class BodyLimit:
             yield None
 
     def _too_large(self, limit: int, environ: dict, start_response):
-        return self._refuse(413, "body_too_large", "body", f"the body is larger than {limit} bytes (MAX_CONTENT_LENGTH)",
+        return self._refuse(413, "body_too_large", "body",
+                            f"the body is larger than {limit} bytes (MAX_CONTENT_LENGTH)",
                             f"請求內容超過 {limit} 位元組（MAX_CONTENT_LENGTH）", environ, start_response)
 
     def _refuse(self, status: int, code: str, field: str, detail: str, detail_zh: str, environ: dict,

@@ -153,10 +153,12 @@ SEATED = frozenset(set(EventType) - {EventType.HAND_START, EventType.WALL, Event
 
 def _err(field: str, message: str, zh: str, value: object = None) -> EventError:
     shown = json.dumps(value, ensure_ascii=False) if value is not None else ""
-    return EventError(f"{message}{': ' + shown if shown else ''}", field=field, reason_zh=f"{zh}{'：' + shown if shown else ''}")
+    return EventError(f"{message}{': ' + shown if shown else ''}", field=field,
+                      reason_zh=f"{zh}{'：' + shown if shown else ''}")
 
 
-def _int(raw: Mapping, key: str, where: str, *, lo: int | None = None, hi: int | None = None, required: bool = True) -> int | None:
+def _int(raw: Mapping, key: str, where: str, *, lo: int | None = None, hi: int | None = None,
+         required: bool = True) -> int | None:
     if key not in raw or raw[key] is None:
         if required:
             raise _err(f"{where}.{key}", f"missing field {key!r}", f"缺少欄位 {key}")
@@ -226,7 +228,8 @@ def _enum(raw: Mapping, key: str, where: str, table: Mapping[str, Any], *, requi
     value = raw.get(key)
     if value is None:
         if required:
-            raise _err(f"{where}.{key}", f"missing field {key!r}; one of {sorted(table)}", f"缺少欄位 {key}；可為 {sorted(table)}")
+            raise _err(f"{where}.{key}", f"missing field {key!r}; one of {sorted(table)}",
+                       f"缺少欄位 {key}；可為 {sorted(table)}")
         return None
     if not isinstance(value, str) or value not in table:
         raise _err(f"{where}.{key}", f"{key} must be one of {sorted(table)}", f"{key} 須為 {sorted(table)} 之一", value)
@@ -242,14 +245,16 @@ def _setup(raw: Mapping, where: str) -> Setup:
     ruleset = _str(raw, "ruleset", where) or "competition"
     rules = raw.get("rules") or {}
     if not isinstance(rules, Mapping):
-        raise _err(f"{where}.rules", "rules must be an object of parameter overrides", "rules 須為參數覆寫的物件", rules)
+        raise _err(f"{where}.rules", "rules must be an object of parameter overrides", "rules 須為參數覆寫的物件",
+                   rules)
     wind = raw.get("round_wind", "east")
     if type(wind) is int and 0 <= wind < 4:
         round_wind = Wind(wind)
     elif isinstance(wind, str) and wind.lower() in _WINDS:
         round_wind = _WINDS[wind.lower()]
     else:
-        raise _err(f"{where}.round_wind", "round_wind must be east/south/west/north or 0–3", "圈風須為東南西北或 0–3", wind)
+        raise _err(f"{where}.round_wind", "round_wind must be east/south/west/north or 0–3", "圈風須為東南西北或 0–3",
+                   wind)
     dealer = _int(raw, "dealer", where, lo=0, hi=3)
     for key in ("base", "per_tai"):
         if key in raw:
@@ -308,11 +313,12 @@ def parse_event_reference(raw: Any, *, index: int | None = None) -> Event:
         raise _err(f"{where}.type", f"unknown event type; one of {sorted(_BY_WIRE)}", "不明的事件種類", kind)
     version = raw.get("v", PROTOCOL_VERSION)
     if version != PROTOCOL_VERSION:
-        raise _err(f"{where}.v", f"protocol version {PROTOCOL_VERSION} expected", f"協定版本應為 {PROTOCOL_VERSION}", version)
+        raise _err(f"{where}.v", f"protocol version {PROTOCOL_VERSION} expected", f"協定版本應為 {PROTOCOL_VERSION}",
+                   version)
     extra = set(raw) - _COMMON - FIELDS[etype]
     if extra:
-        raise _err(f"{where}.{sorted(extra)[0]}", f"field not used by a {etype.wire} event", f"{etype.zh}事件沒有此欄位",
-                   sorted(extra)[0])
+        raise _err(f"{where}.{sorted(extra)[0]}", f"field not used by a {etype.wire} event",
+                   f"{etype.zh}事件沒有此欄位", sorted(extra)[0])
     seq = _int(raw, "seq", where, lo=0)
     ts = _int(raw, "ts", where, lo=0, required=False) or 0
     seat = _int(raw, "seat", where, lo=0, hi=3, required=etype in SEATED)
@@ -510,7 +516,8 @@ def _check_shape(etype: EventType, fields: dict, where: str) -> None:
     count = fields.get("count")
     if etype in _SINGLE:
         if tiles is not None and len(tiles) != 1:
-            raise _err(f"{where}.tiles", f"a {etype.wire} moves one tile", f"{etype.zh}只有一張牌", format_tiles(tiles, sort=False))
+            raise _err(f"{where}.tiles", f"a {etype.wire} moves one tile", f"{etype.zh}只有一張牌",
+                       format_tiles(tiles, sort=False))
         if etype is EventType.DISCARD and tiles is None:
             raise _err(f"{where}.tile", "a discard is seen by everyone: give its tile", "捨牌人人可見，須寫出是哪張牌")
         if count not in (None, 1):
@@ -771,7 +778,8 @@ def learn_usual_line(line: bytes, event: Event) -> None:
         return
     first, seq, ts, context, tail = pieces
     tails = _USUAL_HEADS.get(first)
-    seq_read, ts_read, context_read = _SEQ_PIECE.fullmatch(seq), _TS_PIECE.fullmatch(ts), _CONTEXT_PIECE.fullmatch(context)
+    seq_read, ts_read = _SEQ_PIECE.fullmatch(seq), _TS_PIECE.fullmatch(ts)
+    context_read = _CONTEXT_PIECE.fullmatch(context)
     if tails is None or seq_read is None or ts_read is None or context_read is None:
         return
     table, hand = context_read.groups()

@@ -72,7 +72,8 @@ class SeatState:
     """One seat's tiles and what the rules remember about it this hand."""
 
     __slots__ = (
-        "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond", "discards",
+        "seat", "hand", "keys", "n", "waits", "waited", "unknown", "melds", "flowers", "held_flowers", "pond",
+        "discards",
         "passed", "revealed", "revealed_sets", "ready", "ready_seq",
         "ready_discards", "ready_lapsed", "dead_hand", "since", "drawn_count", "first_drawn", "start_flowers",
         "flower_round", "wall_draw", "discard_window", "shown_log",
@@ -595,5 +596,6 @@ class TableState:
             "wall": (self.wall.front, self.wall.tail, self.wall.kongs, self.wall.live),
             "window": None if w is None else (w.kind, w.seat, w.tile, w.seq, tuple(w.wins), w.closed),
             "wins": tuple((c.seat, c.seq) for c in self.wins), "claims": self.claims_made,
-            "discards": self.discards_made, "log": len(self.log), "seats": tuple(tuple(s.snapshot().items()) for s in self.seats),
+            "discards": self.discards_made, "log": len(self.log),
+            "seats": tuple(tuple(s.snapshot().items()) for s in self.seats),
         }

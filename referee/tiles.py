@@ -196,7 +196,8 @@ def parse_tiles_at(text: str, *, field: str = "tiles") -> list[tuple[int, int]]:
         ch = text[i]
         if ch.isspace() or ch in ",，、":
             if pending:
-                _bad(text, pending[0][1], "digits without a suit letter (m p s z f)", "數字後缺花色字母（m p s z f）", field)
+                _bad(text, pending[0][1], "digits without a suit letter (m p s z f)", "數字後缺花色字母（m p s z f）",
+                     field)
             i += 1
             continue
         if "0" <= ch <= "9":
@@ -234,7 +235,8 @@ def parse_tiles_at(text: str, *, field: str = "tiles") -> list[tuple[int, int]]:
 def _compact(digit: int, letter: str, text: str, pos: int, field: str) -> int:
     limit = {"z": 7, "f": 8}.get(letter, 9)
     if not 1 <= digit <= limit:
-        _bad(text, pos, f"no tile {digit}{letter} (1–{limit}{letter})", f"沒有 {digit}{letter} 這張牌（1–{limit}{letter}）", field)
+        _bad(text, pos, f"no tile {digit}{letter} (1–{limit}{letter})",
+             f"沒有 {digit}{letter} 這張牌（1–{limit}{letter}）", field)
     if letter == "f":
         return FLOWER_BASE + digit - 1
     return _SUIT_LETTERS.index(letter) * 9 + digit - 1
@@ -477,7 +479,8 @@ def flower_group(flower: int) -> int:
 def full_set(flowers: bool = True) -> list[int]:
     """All 144 tiles: four of each of the 34 kinds, then the eight flowers (``deal.walls``);
     without flowers (``tiles.flowers`` false: 南部無花, seed 001) the 136 tiles of the 34 kinds."""
-    return [t for t in range(KINDS) for _ in range(COPIES)] + (list(range(FLOWER_BASE, FLOWER_BASE + 8)) if flowers else [])
+    return ([t for t in range(KINDS) for _ in range(COPIES)]
+            + (list(range(FLOWER_BASE, FLOWER_BASE + 8)) if flowers else []))
 
 
 def set_size(flowers: bool = True) -> int:

@@ -31,7 +31,8 @@ class TurnsMixin:
 
     def _expected_drawer(self, st: TableState) -> int | None:
         w = st.window
-        if st.phase is Phase.PLAY and st.intake is NONE_INTAKE and w is not None and w.kind is DISCARD_WINDOW and w.taken is None:
+        if (st.phase is Phase.PLAY and st.intake is NONE_INTAKE and w is not None and w.kind is DISCARD_WINDOW
+                and w.taken is None):
             return (w.seat + 1) % 4
         return None
 
@@ -173,7 +174,8 @@ class TurnsMixin:
             if waits is not None and tile in waits and not seat.dead_hand and tile not in seat.revealed:
                 seat.passed = seq
 
-    def _drawn_tile(self, st: TableState, ev: Event, expected: int | None, problems: list) -> tuple[int | None, Verdict | None]:
+    def _drawn_tile(self, st: TableState, ev: Event, expected: int | None,
+                    problems: list) -> tuple[int | None, Verdict | None]:
         """The tile a draw takes (play.draw): at a known wall the wall's own (*expected*; a
         different recorded tile is ``wrong_tile``), otherwise the recorded one, if any, checked
         against the copies already seen. Returns ``(tile, None)`` or ``(None, the rejection)``."""
@@ -367,7 +369,8 @@ class TurnsMixin:
                 problems.append(self._irr(ev, "out_of_turn_discard"))
         if in_turn and st.owed > 0:
             kind = st.owed_kinds[0] if st.owed_kinds else Source.FLOWER
-            problems.append(self._irr(ev, "missing_replacement", clause="deal.flowers" if kind is Source.FLOWER else "app.kong"))
+            problems.append(self._irr(ev, "missing_replacement",
+                                      clause="deal.flowers" if kind is Source.FLOWER else "app.kong"))
         if seat.held_flowers and x < FLOWER_BASE:
             problems.append(self._irr(ev, "flower_not_replaced", tile=seat.held_flowers[0],
                                       clause=_UNREPLACED_CLAUSE[st.rules.unreplaced_ends_hand]))

@@ -459,12 +459,14 @@ def _locks(batch: list[_Job]) -> str:
 
 def _begin_with_locks(batch: list[_Job]) -> str:
     """``BEGIN``, the batch's advisory locks (PostgreSQL) and the first job's savepoint, in one
-    statement text; the locks always in the same order: the writers' lock (exclusive when a job named no keys, else shared), then
-    each key in ascending order. All are released by the transaction's end. The keys are
-    integers made here (:func:`store.dialect.lock_key`), never text from a request."""
+    statement text; the locks always in the same order: the writers' lock (exclusive when a job
+    named no keys, else shared), then each key in ascending order. All are released by the
+    transaction's end. The keys are integers made here (:func:`store.dialect.lock_key`), never
+    text from a request."""
     keyed = [job.keys for job in batch]
     if any(keys is None for keys in keyed):
         return f"BEGIN; SELECT pg_advisory_xact_lock({LOCK_WRITE}, 0); SAVEPOINT job"
     locks = [f"pg_advisory_xact_lock_shared({LOCK_WRITE}, 0)"]
-    locks += [f"pg_advisory_xact_lock({LOCK_KEY}, {key})" for key in sorted({lock_key(k) for keys in keyed for k in keys})]
+    ordered = sorted({lock_key(k) for keys in keyed for k in keys})
+    locks += [f"pg_advisory_xact_lock({LOCK_KEY}, {key})" for key in ordered]
     return "BEGIN; SELECT " + ", ".join(locks) + "; SAVEPOINT job"

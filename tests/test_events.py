@@ -45,7 +45,8 @@ def test_tiles_in_any_notation(raw, tiles):
 
 
 def test_kinds_of_kongs_calls_and_readiness():
-    assert parse_event({"type": "kong", "seq": 1, "seat": 0, "kind": "added", "tiles": "5555p"}).kind is MeldKind.ADDED_KONG
+    added = parse_event({"type": "kong", "seq": 1, "seat": 0, "kind": "added", "tiles": "5555p"})
+    assert added.kind is MeldKind.ADDED_KONG
     assert parse_event({"type": "kong", "seq": 1, "seat": 0, "kind": "concealed", "count": 4}).tiles is None
     assert parse_event({"type": "call", "seq": 1, "seat": 0, "kind": "pung"}).kind is Call.PUNG
     assert parse_event({"type": "ready", "seq": 1, "seat": 0, "kind": "heavenly"}).kind is ReadyKind.HEAVENLY
@@ -161,7 +162,8 @@ _TILE_TEXTS = st.one_of(
                      "1m2m", "1m,2m", "3f56z2m43s", "一萬 中中", "x"]),
     st.text(alphabet="0123456789mpszfESWNPFCx ,東萬", max_size=8),
 )
-_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 150), st.sampled_from([1.0, "", "gen", [], [4], ["5m"], {}]))
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 150),
+                    st.sampled_from([1.0, "", "gen", [], [4], ["5m"], {}]))
 _FIELD_VALUES = {
     "v": st.one_of(st.just(1), _VALUES),
     "seq": st.one_of(st.integers(0, 500), _VALUES),
@@ -270,8 +272,8 @@ def _lines_outcome(lines, first_line, first_index, reference):
 _LINES = st.lists(st.one_of(
     raw_events().map(json.dumps),
     raw_events().map(lambda raw: json.dumps(raw, separators=(",", ":"), ensure_ascii=True)),
-    st.sampled_from(["", "\n", "  \t", "{", "[1, 2]", "null", '{"type": "draw"} x', "\ufeff{}", '{"type": "draw", "seq": 1, '
-                     '"seat": 0, "seat": 1}']),
+    st.sampled_from(["", "\n", "  \t", "{", "[1, 2]", "null", '{"type": "draw"} x', "\ufeff{}",
+                     '{"type": "draw", "seq": 1, "seat": 0, "seat": 1}']),
 ), max_size=8)
 
 
@@ -354,8 +356,10 @@ def usual_texts(draw):
         members[i][0] = '"\\u00' + f"{ord(members[i][0][1]):02x}" + members[i][0][2:]
     elif change == 2:  # a key repeated, perhaps with another value
         key = draw(st.sampled_from(["type", "seq", "ts", "table", "hand", "seat", "tiles", "count", "v"]))
-        members.insert(draw(st.integers(0, len(members))), [f'"{key}"', json.dumps(draw(_FIELD_VALUES.get(key, _VALUES)))])
-    sep, colon = (", ", ": ") if draw(st.integers(0, 4)) else draw(st.sampled_from([(",", ":"), (",  ", ": "), (", ", " : ")]))
+        members.insert(draw(st.integers(0, len(members))),
+                       [f'"{key}"', json.dumps(draw(_FIELD_VALUES.get(key, _VALUES)))])
+    sep, colon = ((", ", ": ") if draw(st.integers(0, 4))
+                  else draw(st.sampled_from([(",", ":"), (",  ", ": "), (", ", " : ")])))
     out = []
     for _ in range(draw(st.integers(1, 3))):
         seq = draw(st.one_of(st.integers(0, 300), st.integers(0, 10**20)))
@@ -384,52 +388,83 @@ def test_the_usual_line_reader_equals_json_loads_and_the_reference(groups, first
 
 @pytest.mark.parametrize("lines", [
     # a tail repeating seq / ts / table / hand / seat / type: never learnt, so the second line is the reference's
-    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "seq": 1}', '{"type": "draw", "seq": 5, "ts": 2, "seat": 0, "seq": 1}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "ts": 2}', '{"type": "draw", "seq": 5, "ts": 9, "seat": 0, "ts": 2}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "seq": 1}',
+     '{"type": "draw", "seq": 5, "ts": 2, "seat": 0, "seq": 1}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "ts": 2}',
+     '{"type": "draw", "seq": 5, "ts": 9, "seat": 0, "ts": 2}'],
     ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0, "hand": 1}',
      '{"type": "draw", "seq": 2, "ts": 3, "hand": 2, "seat": 0, "hand": 1}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "seat": 0, "seat": 9}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "type": "draw"}', '{"type": "draw", "seq": 2, "ts": 3, "seat": 0, "type": "x"}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "seat": 0}',
+     '{"type": "draw", "seq": 2, "ts": 3, "seat": 0, "seat": 9}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "seat": 0, "type": "draw"}',
+     '{"type": "draw", "seq": 2, "ts": 3, "seat": 0, "type": "x"}'],
     # the same tail after a bad seq, ts, table or hand
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 01, "ts": 2, "seat": 0, "tiles": "5m"}'],
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 2, "ts": -2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 01, "ts": 2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 2, "ts": -2, "seat": 0, "tiles": "5m"}'],
     ['{"type": "discard", "seq": 1, "ts": 2, "table": "a", "seat": 0, "tiles": "5m"}',
      '{"type": "discard", "seq": 2, "ts": 3, "table": "a\\u0000", "seat": 0, "tiles": "5m"}'],
     # a bad ts after the same opening (type and seq) and tail were learnt: a leading zero, a sign, a fraction
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 02, "seat": 0, "tiles": "5m"}'],
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 00, "seat": 0, "tiles": "5m"}'],
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": +2, "seat": 0, "tiles": "5m"}'],
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 2.0, "seat": 0, "tiles": "5m"}'],
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts": 1e3, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 1, "ts": 02, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 1, "ts": 00, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 1, "ts": +2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 1, "ts": 2.0, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 1, "ts": 1e3, "seat": 0, "tiles": "5m"}'],
     ['{"type": "hand_end", "seq": 1, "ts": 2, "hand": 1}', '{"type": "hand_end", "seq": 1, "ts": 02, "hand": 1}'],
     ['{"type": "hand_end", "seq": 1, "ts": 2}', '{"type": "hand_end", "seq": 1, "ts": 02}'],
     # the opening (type and seq) learnt, then the ts key spelt otherwise or missing
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "ts":2, "seat": 0, "tiles": "5m"}'],
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 1, "seat": 0, "tiles": "5m", "ts": 2}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 1, "ts":2, "seat": 0, "tiles": "5m"}'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 1, "seat": 0, "tiles": "5m", "ts": 2}'],
     ['{"type": "discard", "seq": 1, "ts": 2, "hand": 1, "seat": 0, "tiles": "5m"}',
      '{"type": "discard", "seq": 2, "ts": 3, "hand": 1.5, "seat": 0, "tiles": "5m"}'],
-    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}', '{"type": "discard", "seq": 2, "ts": 3, "seat": 0, "tiles": "5m"} x'],
+    ['{"type": "discard", "seq": 1, "ts": 2, "seat": 0, "tiles": "5m"}',
+     '{"type": "discard", "seq": 2, "ts": 3, "seat": 0, "tiles": "5m"} x'],
     # hand_end (the tail is the closing brace): after a learnt context, a trailing comma, junk, no context
-    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a", "hand": 1, }'],
-    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a", "hand": 1} }'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}',
+     '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a", "hand": 1, }'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}',
+     '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a", "hand": 1} }'],
     ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, }'],
-    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a}", "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a}", "hand": 1, "x": 1}'],
-    ['{"type": "hand_end", "seq": 1, "ts": 2, "hand": 1}', '{"type": "hand_end", "seq": 2, "ts": 3, "hand": 1, "hand": 2}'],
-    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}', '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 1}'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a}", "hand": 1}',
+     '{"type": "hand_end", "seq": 2, "ts": 3, "table": "a}", "hand": 1, "x": 1}'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "hand": 1}',
+     '{"type": "hand_end", "seq": 2, "ts": 3, "hand": 1, "hand": 2}'],
+    ['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}',
+     '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 1}'],
     # hand_start (the tail starts at "v"): a tail repeating the context, a seat in it, a rule's value that is a list
-    ['{"type": "hand_start", "seq": 1, "ts": 2, "hand": 1, "v": 1, "dealer": 0}', '{"type": "hand_start", "seq": 1, "ts": 2, "hand": 1, "v": 1, "dealer": 0, "hand": 3}'],
-    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0, "seat": 1}', '{"type": "hand_start", "seq": 1, "ts": 5, "v": 1, "dealer": 0, "seat": 1}'],
-    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0, "rules": {"a": [1]}}', '{"type": "hand_start", "seq": 1, "ts": 3, "v": 1, "dealer": 0, "rules": {"a": [1]}}'],
-    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0}', '{"type": "hand_start", "seq": 1, "ts": 3, "v": 2, "dealer": 0}'],
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "hand": 1, "v": 1, "dealer": 0}',
+     '{"type": "hand_start", "seq": 1, "ts": 2, "hand": 1, "v": 1, "dealer": 0, "hand": 3}'],
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0, "seat": 1}',
+     '{"type": "hand_start", "seq": 1, "ts": 5, "v": 1, "dealer": 0, "seat": 1}'],
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0, "rules": {"a": [1]}}',
+     '{"type": "hand_start", "seq": 1, "ts": 3, "v": 1, "dealer": 0, "rules": {"a": [1]}}'],
+    ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0}',
+     '{"type": "hand_start", "seq": 1, "ts": 3, "v": 2, "dealer": 0}'],
     # a context or a seq not seen yet, read from its text: a new hand, an escape, a bad number, a large seq
-    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "b", "hand": 7, "seat": 0}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "\\u0062", "hand": 7, "seat": 0}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 07, "seat": 0}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}', '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": -0, "seat": 0}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": 123456, "ts": 3, "hand": 1, "seat": 0}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": 0123, "ts": 3, "hand": 1, "seat": 0}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": -5, "ts": 3, "hand": 1, "seat": 0}'],
-    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}', '{"type": "draw", "seq": 1234567890123456789, "ts": 3, "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 2, "ts": 3, "table": "b", "hand": 7, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 2, "ts": 3, "table": "\\u0062", "hand": 7, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 07, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": -0, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 123456, "ts": 3, "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 0123, "ts": 3, "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": -5, "ts": 3, "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 1234567890123456789, "ts": 3, "hand": 1, "seat": 0}'],
 ])
 def test_the_usual_line_reader_never_takes_a_line_the_reference_reads_otherwise(lines):
     data = [(t + "\n").encode() for t in lines]

@@ -51,7 +51,8 @@ def plain(value, depth: int = 0):
 
 def picture(state: TableState) -> dict:
     shown = {n: plain(getattr(state, n), 1) for n in TableState.__slots__ if n not in SKIP and n != "seats"}
-    shown["seats"] = [{n: plain(getattr(seat, n), 1) for n in SeatState.__slots__ if n not in SEAT_SKIP} for seat in state.seats]
+    shown["seats"] = [{n: plain(getattr(seat, n), 1) for n in SeatState.__slots__ if n not in SEAT_SKIP}
+                      for seat in state.seats]
     return shown
 
 
