@@ -73,8 +73,9 @@ def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, 
     streak (``pen.false-win.3``) is not capped. The referee and a tournament's 將
     (:mod:`tournament.match`) both call this.
 
-    >>> next_hand(3, 0, Wind.EAST, 0, repeats=False)
-    NextHand(dealer=0, streak=0, round_wind=Wind.SOUTH, first_dealer=0, dealer_repeats=False, streak_counted=True, match_over=False)
+    >>> next_hand(3, 0, Wind.EAST, 0, repeats=False)  # doctest: +NORMALIZE_WHITESPACE
+    NextHand(dealer=0, streak=0, round_wind=Wind.SOUTH, first_dealer=0, dealer_repeats=False,
+             streak_counted=True, match_over=False)
     >>> next_hand(3, 2, Wind.EAST, 0, repeats=True, max_streak=2).dealer
     0
     """
@@ -286,7 +287,8 @@ def adjudicate(ref: Referee) -> Adjudication:
         nxt = next_hand(dealer, streak, wind, first, repeats=True, counted=False)
         outcome = Outcome(VOID_OUTCOME, "play.win", nxt, (), _NO_PAYMENTS, st.end_seq,
                            "此盤未完成（事件流於胡牌或荒局之前結束），重打此盤",
-                           "the hand did not finish (the stream stopped before a win or the end of the wall): replay it")
+                           "the hand did not finish (the stream stopped before a win or the end of the wall): "
+                           "replay it")
     # Adjudication(…), its __dict__ set whole (a frozen dataclass's __init__ sets each field
     # through object.__setattr__)
     adjudication = _new(Adjudication)
