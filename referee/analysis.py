@@ -54,7 +54,8 @@ def describe_hand(hand: Hand) -> dict:
     return {
         "tiles": format_tiles(hand.tiles()),
         "tiles_zh": format_tiles(hand.tiles(), "zh"),
-        "melds": [{"kind": m.kind.name.lower(), "kind_zh": m.kind.zh, "tiles": format_tiles(m.tiles)} for m in hand.melds],
+        "melds": [{"kind": m.kind.name.lower(), "kind_zh": m.kind.zh, "tiles": format_tiles(m.tiles)}
+                  for m in hand.melds],
         "flowers": format_tiles(hand.flowers),
     }
 

@@ -138,7 +138,8 @@ class ClaimsMixin:
             problems.append(self._irr(ev, "claim_revealed_tiles", revealed=tuple(sorted(seat.revealed))))
         if run and rules.chow_forbid_own_recent:
             own = st.last_discard(seat)
-            if own is not None and chow_takes_own_discard(tiles, w.tile, own[0], other_end=rules.chow_forbids_other_end):
+            if own is not None and chow_takes_own_discard(tiles, w.tile, own[0],
+                                                          other_end=rules.chow_forbids_other_end):
                 problems.append(self._irr(ev, "chow_own_recent_discard", own=own[0], tile=w.tile))
         first = st.passed_pung_seq(seat, w.tile, w.seq) if intake is PUNG_INTAKE and rules.passed_pung else None
         if first is not None:
@@ -182,8 +183,8 @@ class ClaimsMixin:
         if intake is CHOW_INTAKE:
             if rules.chow_restricts_discard:  # play.chow.forbidden_discards: none lifts it
                 st.after_claim_tile = w.tile
-                st.after_claim_forbidden = chow_forbidden_discards(tiles, w.tile, other_end=rules.chow_forbids_other_end) \
-                    if run else (w.tile,)
+                st.after_claim_forbidden = chow_forbidden_discards(
+                    tiles, w.tile, other_end=rules.chow_forbids_other_end) if run else (w.tile,)
         elif intake is PUNG_INTAKE:
             if rules.pung_restricts_discard:  # play.pung.forbidden_discards: none lifts it
                 st.after_claim_tile = w.tile
@@ -324,7 +325,8 @@ class ClaimsMixin:
                 _remove(seat, t)
             if tiles is None:
                 seat.unknown -= 4
-            seat.melds.append(TableMeld(CONCEALED_KONG_MELD, tuple(tiles) if tiles is not None else None, None, None, ev.seq))
+            seat.melds.append(TableMeld(CONCEALED_KONG_MELD, tuple(tiles) if tiles is not None else None, None, None,
+                                        ev.seq))
             seat.shown(ev.seq)
             if st.rules.passed_win_concealed_kong_releases:
                 seat.passed = None  # app.passed-win; not competition: 過水時之暗槓…非為解除過水

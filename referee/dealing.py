@@ -107,7 +107,8 @@ class DealingMixin:
                 st.wall = Wall.from_layout(st.layout, st.break_seat, st.break_skip, size=rules.tiles,
                                            dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong)
             else:  # no break dice: the wall event lists the tiles in draw order
-                st.wall = Wall(st.layout, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong, size=rules.tiles)
+                st.wall = Wall(st.layout, dead_wall=rules.dead_wall, per_kong=rules.dead_wall_per_kong,
+                               size=rules.tiles)
         st.phase = DEAL_PHASE
 
     def _deal(self, st: TableState, ev: Event) -> Verdict:

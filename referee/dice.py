@@ -27,7 +27,8 @@ def check_dice(dice: Sequence[int], *, field: str = "dice") -> int:
     """
     if len(dice) != 3 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
         raise DiceError(
-            f"three dice of 1–6 expected, got {list(dice)!r}", field=field, reason_zh=f"須為三顆 1–6 點的骰子，收到 {list(dice)!r}"
+            f"three dice of 1–6 expected, got {list(dice)!r}", field=field,
+            reason_zh=f"須為三顆 1–6 點的骰子，收到 {list(dice)!r}",
         )
     return sum(dice)
 

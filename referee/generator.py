@@ -323,7 +323,8 @@ class HandGenerator:
             for run in _runs(x):
                 forbidden = chow_forbidden_discards(run, x, other_end=st.rules.chow_forbids_other_end) \
                     if st.rules.chow_restricts_discard else ()
-                if all(seat.hand[t] for t in run if t != x) and self.leaves_a_discard(nxt, [t for t in run if t != x], forbidden) \
+                if all(seat.hand[t] for t in run if t != x) \
+                        and self.leaves_a_discard(nxt, [t for t in run if t != x], forbidden) \
                         and self.probe(EventType.CHOW, nxt, tiles=run):
                     self.emit(EventType.CHOW, nxt, tiles=run)
                     self.turn(nxt)

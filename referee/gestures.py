@@ -139,7 +139,8 @@ class GesturesMixin:
                 ok = False
             if not ok:
                 problems.append(self._irr(ev, "ready_untimely", clause="tai.32", ready="earthly ready", ready_zh="地聽",
-                                          when=f"with the discard no. {nth}, concealed", when_zh=f"第 {nth} 次打牌時，門清"))
+                                          when=f"with the discard no. {nth}, concealed",
+                                          when_zh=f"第 {nth} 次打牌時，門清"))
         if seat.known and not problems:
             size = _size(seat)
             if size == 16 and not waits_keys(tuple(seat.keys)):

@@ -364,4 +364,5 @@ class FirstTurn(Enum):
 
 
 __all__ = ["Call", "EventType", "FirstTurn", "FlowerWin", "GroupKind", "Intake", "MeldKind", "Mode", "OutcomeKind",
-           "Phase", "ReadyKind", "Readiness", "Source", "Status", "Suit", "WaitShape", "Wind", "WindowKind", "WinSource"]
+           "Phase", "ReadyKind", "Readiness", "Source", "Status", "Suit", "WaitShape", "Wind", "WindowKind",
+           "WinSource"]

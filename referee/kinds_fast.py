@@ -18,8 +18,8 @@ without a trailing ``Kind`` or ``Type`` (``Phase.PLAY`` → ``PLAY_PHASE``,
 from __future__ import annotations
 
 from .kinds import (
-    EventType, FirstTurn, FlowerWin, GroupKind, Intake, MeldKind, Mode, OutcomeKind, Phase, ReadyKind, Readiness, Source,
-    Status, WinSource, Wind, WindowKind,
+    EventType, FirstTurn, FlowerWin, GroupKind, Intake, MeldKind, Mode, OutcomeKind, Phase, ReadyKind, Readiness,
+    Source, Status, WinSource, Wind, WindowKind,
 )
 
 

@@ -163,8 +163,10 @@ def meld_from_tiles(tiles: list[int], kind: MeldKind | None = None, *, field: st
                 f"{len(s)} tiles are no meld: {text!r}", field=field, reason_zh=f"{len(s)} 張牌不成副露：{text}"
             )
     if kind is MeldKind.CHOW and not run:
-        if len(s) == 3 and s[0] < 27 and s[0] // 9 == s[2] // 9 == s[1] // 9 and set(s) == {s[0] // 9 * 9, s[0] // 9 * 9 + 1, s[0] // 9 * 9 + 8}:
-            why, why_zh = "9-1-2 is not a chow: a chow runs within one suit without wrapping", "9-1-2 不是順子：不能頭尾相接"
+        if len(s) == 3 and s[0] < 27 and s[0] // 9 == s[2] // 9 == s[1] // 9 \
+                and set(s) == {s[0] // 9 * 9, s[0] // 9 * 9 + 1, s[0] // 9 * 9 + 8}:
+            why, why_zh = ("9-1-2 is not a chow: a chow runs within one suit without wrapping",
+                           "9-1-2 不是順子：不能頭尾相接")
         elif any(t >= 27 for t in s):
             why, why_zh = "honours cannot form a chow", "字牌不能組成順子"
         else:

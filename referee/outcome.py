@@ -31,7 +31,6 @@ from .kinds_fast import (
 )
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
-from .scoring.context import slot_setters
 from .tiles import Wind, format_counts, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity, seat_by_wind
 from .state import TableState
@@ -40,7 +39,7 @@ from .winning import WinClaim
 if TYPE_CHECKING:  # the referee imports this module
     from .machine import Referee
 
-#: builds the frozen results below without their dataclass ``__init__`` (see :func:`slot_setters`)
+#: builds the Adjudication without its dataclass ``__init__`` (see ``adjudicate``)
 _new = object.__new__
 
 
@@ -74,15 +73,16 @@ def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, 
     streak (``pen.false-win.3``) is not capped. The referee and a tournament's 將
     (:mod:`tournament.match`) both call this.
 
-    >>> next_hand(3, 0, Wind.EAST, 0, repeats=False)
-    NextHand(dealer=0, streak=0, round_wind=Wind.SOUTH, first_dealer=0, dealer_repeats=False, streak_counted=True, match_over=False)
+    >>> next_hand(3, 0, Wind.EAST, 0, repeats=False)  # doctest: +NORMALIZE_WHITESPACE
+    NextHand(dealer=0, streak=0, round_wind=Wind.SOUTH, first_dealer=0, dealer_repeats=False,
+             streak_counted=True, match_over=False)
     >>> next_hand(3, 2, Wind.EAST, 0, repeats=True, max_streak=2).dealer
     0
     """
     if repeats and counted and at_streak_cap(streak, max_streak):
         repeats = False  # 連莊上限 (seat.max_streak)
     if repeats:
-        return _next_hand(dealer, streak + 1 if counted else streak, round_wind, first_dealer, True, counted, False)
+        return NextHand(dealer, streak + 1 if counted else streak, round_wind, first_dealer, True, counted, False)
     following = (dealer + 1) % 4
     wind, over = round_wind, False
     if following == first_dealer:
@@ -90,31 +90,13 @@ def next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, *, 
             over = True
         else:
             wind = Wind(round_wind + 1)  # once a round: not worth a table
-    return _next_hand(following, 0, wind, first_dealer, False, counted, over)
+    return NextHand(following, 0, wind, first_dealer, False, counted, over)
 
 
 def at_streak_cap(streak: int, max_streak: int) -> bool:
     """The dealer has repeated as often as 連莊上限 allows (``seat.max_streak``, 0 = no cap):
     his win or a draw passes the deal instead of repeating it."""
     return 0 < max_streak <= streak
-
-
-def _next_hand(dealer: int, streak: int, round_wind: Wind, first_dealer: int, repeats: bool, counted: bool,
-               over: bool) -> NextHand:
-    """``NextHand(…)``, its slots filled directly (half the cost of its ``__init__``)."""
-    nxt = _new(NextHand)
-    _SET_NEXT_DEALER(nxt, dealer)
-    _SET_NEXT_STREAK(nxt, streak)
-    _SET_NEXT_ROUND_WIND(nxt, round_wind)
-    _SET_NEXT_FIRST_DEALER(nxt, first_dealer)
-    _SET_NEXT_REPEATS(nxt, repeats)
-    _SET_NEXT_COUNTED(nxt, counted)
-    _SET_NEXT_OVER(nxt, over)
-    return nxt
-
-
-(_SET_NEXT_DEALER, _SET_NEXT_STREAK, _SET_NEXT_ROUND_WIND, _SET_NEXT_FIRST_DEALER, _SET_NEXT_REPEATS, _SET_NEXT_COUNTED,
- _SET_NEXT_OVER) = slot_setters(NextHand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,22 +136,6 @@ class WinResult:
         return out
 
 
-def _scored(claim: WinClaim, ctx: WinContext, hand: Hand | None, result: Any, settlement: Any) -> WinResult:
-    """``WinResult(claim, ctx, hand, result, settlement)``, its slots filled directly."""
-    win = _new(WinResult)
-    _SET_WIN_CLAIM(win, claim)
-    _SET_WIN_CONTEXT(win, ctx)
-    _SET_WIN_HAND(win, hand)
-    _SET_WIN_SCORE(win, result)
-    _SET_WIN_SETTLEMENT(win, settlement)
-    _SET_WIN_UNSCORED(win, None)
-    return win
-
-
-(_SET_WIN_CLAIM, _SET_WIN_CONTEXT, _SET_WIN_HAND, _SET_WIN_SCORE, _SET_WIN_SETTLEMENT,
- _SET_WIN_UNSCORED) = slot_setters(WinResult)
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How the hand ended, what was paid (per seat, summing to zero), who deals next."""
@@ -187,24 +153,6 @@ class Outcome:
         return {"kind": self.kind.value, "clause": self.clause, "seq": self.seq, "detail_zh": self.detail_zh,
                 "detail": self.detail, "wins": [w.to_dict() for w in self.wins], "payments": list(self.payments),
                 "next": self.next.to_dict()}
-
-
-def _outcome(kind: OutcomeKind, clause: str, nxt: NextHand, wins: tuple[WinResult, ...],
-             payments: tuple[int, int, int, int], seq: int | None, detail_zh: str, detail: str) -> Outcome:
-    """``Outcome(…)`` with every field given, its slots filled directly."""
-    outcome = _new(Outcome)
-    _SET_KIND(outcome, kind)
-    _SET_CLAUSE(outcome, clause)
-    _SET_NEXT(outcome, nxt)
-    _SET_WINS(outcome, wins)
-    _SET_PAYMENTS(outcome, payments)
-    _SET_SEQ(outcome, seq)
-    _SET_DETAIL_ZH(outcome, detail_zh)
-    _SET_DETAIL(outcome, detail)
-    return outcome
-
-
-_SET_KIND, _SET_CLAUSE, _SET_NEXT, _SET_WINS, _SET_PAYMENTS, _SET_SEQ, _SET_DETAIL_ZH, _SET_DETAIL = slot_setters(Outcome)
 
 
 @dataclass(frozen=True)
@@ -311,35 +259,36 @@ def adjudicate(ref: Referee) -> Adjudication:
             repeats = repeats or c.seat == dealer
         nxt = next_hand(dealer, streak, wind, first, repeats=repeats, max_streak=cap)
         names_zh, names = _winner_names(winners, st.east, ref.names)
-        outcome = _outcome(WIN_OUTCOME, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
+        outcome = Outcome(WIN_OUTCOME, "play.win", nxt, results, _payments(results), winners[0].seq, f"{names_zh}胡牌",
                            f"won: {names}")
     elif st.ended_by is not None:
         ended = st.ended_by
         nxt = next_hand(dealer, streak, wind, first, repeats=ended.seat != dealer, counted=False)
-        outcome = _outcome(ENDED_BY_IRREGULARITY_OUTCOME, ended.clause, nxt, (), _NO_PAYMENTS, ended.seq,
+        outcome = Outcome(ENDED_BY_IRREGULARITY_OUTCOME, ended.clause, nxt, (), _NO_PAYMENTS, ended.seq,
                            f"本盤因違規終止：{ended.detail_zh}", f"the hand ended on an irregularity: {ended.detail}")
     elif st.abortive is not None:
         # 四風連打, 四槓流局 (play.abortive_*): drawn, nobody pays, the dealer repeats (as 荒局)
         nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
         zh, en = _ABORTIVE[st.abortive]
-        outcome = _outcome(EXHAUSTIVE_DRAW_OUTCOME, "app.exhausted", nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = Outcome(EXHAUSTIVE_DRAW_OUTCOME, "app.exhausted", nxt, (), _NO_PAYMENTS, st.end_seq,
                            f"流局：{zh}，不用付，莊家續莊", f"abortive draw: {en}; nobody pays, the dealer repeats")
     elif st.skipped_last or (st.phase >= PLAY_PHASE and st.wall.live == 0):
         nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
         clause = "tai.25" if st.skipped_last else "play.exhausted"
         left = st.wall.remaining
-        outcome = _outcome(EXHAUSTIVE_DRAW_OUTCOME, clause, nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = Outcome(EXHAUSTIVE_DRAW_OUTCOME, clause, nxt, (), _NO_PAYMENTS, st.end_seq,
                            f"荒局：牌牆只剩殘牌 {left} 張，無人胡牌，莊家續莊",
                            f"exhaustive draw: {left} dead-wall tiles left and no win; the dealer repeats")
     elif rules.unreplaced_ends_hand and st.phase >= PLAY_PHASE and any(s.held_flowers for s in st.seats):
         nxt = next_hand(dealer, streak, wind, first, repeats=True, max_streak=cap)
-        outcome = _outcome(EXHAUSTIVE_DRAW_OUTCOME, "app.flowers.no-replace", nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = Outcome(EXHAUSTIVE_DRAW_OUTCOME, "app.flowers.no-replace", nxt, (), _NO_PAYMENTS, st.end_seq,
                            "不補不打，這一手流局", "a flower was neither replaced nor discarded: the hand is drawn")
     else:
         nxt = next_hand(dealer, streak, wind, first, repeats=True, counted=False)
-        outcome = _outcome(VOID_OUTCOME, "play.win", nxt, (), _NO_PAYMENTS, st.end_seq,
+        outcome = Outcome(VOID_OUTCOME, "play.win", nxt, (), _NO_PAYMENTS, st.end_seq,
                            "此盤未完成（事件流於胡牌或荒局之前結束），重打此盤",
-                           "the hand did not finish (the stream stopped before a win or the end of the wall): replay it")
+                           "the hand did not finish (the stream stopped before a win or the end of the wall): "
+                           "replay it")
     # Adjudication(…), its __dict__ set whole (a frozen dataclass's __init__ sets each field
     # through object.__setattr__)
     adjudication = _new(Adjudication)
@@ -425,7 +374,7 @@ def _score(st: TableState, claim: WinClaim) -> WinResult:
         settlement = settle(result, _stakes(setup.base, setup.per_tai))
     except MjrefError as exc:
         return WinResult(claim, ctx, hand, unscored=f"score: {exc.message}")
-    return _scored(claim, ctx, hand, result, settlement)
+    return WinResult(claim, ctx, hand, result, settlement)
 
 
 def _stakes(base: int, per_tai: int) -> Stakes:

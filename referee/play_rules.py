@@ -51,7 +51,8 @@ class PlayRules:
         self.liability: bool = v["settle.liability"] != "none"
         #: the clause the profile reads the other end (絡牌) from: play.restrict.6 (「同(絡)牌」,
         #: R-set-13) or app.after-claim
-        self.chow_other_end_clause: str = (ruleset.sources.get("play.chow.forbidden_discards") or ("play.restrict.6",))[0]
+        self.chow_other_end_clause: str = (ruleset.sources.get("play.chow.forbidden_discards")
+                                           or ("play.restrict.6",))[0]
         #: play.chow.forbid_own_recent_discard (play.chi, play.restrict.6)
         self.chow_forbid_own_recent: bool = v["play.chow.forbid_own_recent_discard"]
         #: play.melded_kong_from_previous_player (app.kong.limits)

@@ -269,14 +269,16 @@ def _check_keys(raw: Mapping, allowed: set[str], required: set[str], where: str)
 
 
 def _text_pair(raw: object, where: str) -> tuple[str, str]:
-    if not isinstance(raw, Mapping) or set(raw) != {"zh", "en"} or not all(isinstance(v, str) and v.strip() for v in raw.values()):
+    if not isinstance(raw, Mapping) or set(raw) != {"zh", "en"} \
+            or not all(isinstance(v, str) and v.strip() for v in raw.values()):
         raise _data_error(where, 'expects {"zh": "...", "en": "..."}', '須為 {"zh": "…", "en": "…"}')
     return raw["zh"], raw["en"]
 
 
 def _clause_list(raw: object, where: str) -> tuple[str, ...]:
     if not isinstance(raw, list) or not raw or not all(isinstance(c, str) and _CLAUSE.match(c) for c in raw):
-        raise _data_error(where, f"clauses must be a non-empty list of clause ids, got {raw!r}", f"條文須為條文編號的清單，收到 {raw!r}")
+        raise _data_error(where, f"clauses must be a non-empty list of clause ids, got {raw!r}",
+                          f"條文須為條文編號的清單，收到 {raw!r}")
     if len(set(raw)) != len(raw):
         raise _data_error(where, f"clause listed twice in {raw!r}", f"條文重複：{raw!r}")
     return tuple(raw)
@@ -286,10 +288,12 @@ def _parse_parameter(raw: object, index: int) -> ParameterDef:
     where = f"{PARAMETERS_FILE} parameters[{index}]"
     if not isinstance(raw, Mapping):
         raise _data_error(where, "must be an object", "須為物件")
-    _check_keys(raw, {"name", "term", "type", "min", "max", "values", "meaning", "clauses", "sources"}, {"name", "term", "type", "meaning", "clauses"}, where)
+    _check_keys(raw, {"name", "term", "type", "min", "max", "values", "meaning", "clauses", "sources"},
+                {"name", "term", "type", "meaning", "clauses"}, where)
     name = raw["name"]
     if not isinstance(name, str) or not _NAME.match(name):
-        raise _data_error(where, f"name {name!r} is not a dotted ASCII name (e.g. 'tai.self_draw')", f"名稱 {name!r} 須為以點分隔的英文小寫名稱")
+        raise _data_error(where, f"name {name!r} is not a dotted ASCII name (e.g. 'tai.self_draw')",
+                          f"名稱 {name!r} 須為以點分隔的英文小寫名稱")
     where = f"{PARAMETERS_FILE} {name}"
     kind = raw["type"]
     if kind not in TYPES:
@@ -311,10 +315,12 @@ def _parse_parameter(raw: object, index: int) -> ParameterDef:
     if kind == "enum":
         raw_values = raw.get("values")
         if not isinstance(raw_values, Mapping) or len(raw_values) < 2:
-            raise _data_error(where, "an enum needs 'values': {value: {zh, en}} with at least two values", "選項參數須列出至少兩個值")
+            raise _data_error(where, "an enum needs 'values': {value: {zh, en}} with at least two values",
+                              "選項參數須列出至少兩個值")
         for value, text in raw_values.items():
             if not re.fullmatch(r"[a-z][a-z0-9_-]*", value):
-                raise _data_error(where, f"enum value {value!r} must be lower-case ASCII", f"選項值 {value!r} 須為英文小寫")
+                raise _data_error(where, f"enum value {value!r} must be lower-case ASCII",
+                                  f"選項值 {value!r} 須為英文小寫")
             meanings[value] = MappingProxyType(dict(zip(("zh", "en"), _text_pair(text, f"{where} {value}"))))
         values = tuple(raw_values)
     elif "values" in raw:
@@ -329,7 +335,8 @@ def _parse_parameter(raw: object, index: int) -> ParameterDef:
 def _catalogue() -> _Catalogue:
     raw = _read_json(DATA_DIR / PARAMETERS_FILE)
     if not isinstance(raw, Mapping) or raw.get("format") != 1 or not isinstance(raw.get("parameters"), list):
-        raise _data_error(PARAMETERS_FILE, 'expects {"format": 1, "parameters": [...]}', '須為 {"format": 1, "parameters": […]}')
+        raise _data_error(PARAMETERS_FILE, 'expects {"format": 1, "parameters": [...]}',
+                          '須為 {"format": 1, "parameters": […]}')
     _check_keys(raw, {"format", "about", "parameters"}, {"format", "parameters"}, PARAMETERS_FILE)
     params: dict[str, ParameterDef] = {}
     for index, item in enumerate(raw["parameters"]):
@@ -338,7 +345,8 @@ def _catalogue() -> _Catalogue:
             raise _data_error(PARAMETERS_FILE, f"parameter {defn.name!r} defined twice", f"參數「{defn.name}」重複定義")
         params[defn.name] = defn
     if params.get(EXCLUSIONS) is None or params[EXCLUSIONS].type != "exclusions":
-        raise _data_error(PARAMETERS_FILE, f"{EXCLUSIONS!r} must be defined with type 'exclusions'", f"須定義 {EXCLUSIONS}（型別 exclusions）")
+        raise _data_error(PARAMETERS_FILE, f"{EXCLUSIONS!r} must be defined with type 'exclusions'",
+                          f"須定義 {EXCLUSIONS}（型別 exclusions）")
     patterns = frozenset(n[4:] for n, d in params.items() if n.startswith("tai.") and d.type == "int")
     return _Catalogue(MappingProxyType(params), patterns)
 
@@ -378,10 +386,12 @@ def _pattern(code: object, field_name: str) -> str:
 
 def _pattern_list(raw: object, field_name: str, *, not_: str) -> tuple[str, ...]:
     if not isinstance(raw, (list, tuple)) or not raw:
-        raise RulesetError(f"{field_name} must be a non-empty list of pattern codes, got {raw!r}", field=field_name, reason_zh=f"須為名堂代碼的清單，收到 {raw!r}")
+        raise RulesetError(f"{field_name} must be a non-empty list of pattern codes, got {raw!r}", field=field_name,
+                           reason_zh=f"須為名堂代碼的清單，收到 {raw!r}")
     codes = tuple(_pattern(code, f"{field_name}[{i}]") for i, code in enumerate(raw))
     if len(set(codes)) != len(codes) or not_ in codes:
-        raise RulesetError(f"{field_name} lists a pattern twice or the entry's own pattern: {list(codes)}", field=field_name, reason_zh=f"名堂重複或包含自身：{list(codes)}")
+        raise RulesetError(f"{field_name} lists a pattern twice or the entry's own pattern: {list(codes)}",
+                           field=field_name, reason_zh=f"名堂重複或包含自身：{list(codes)}")
     return codes
 
 
@@ -397,32 +407,40 @@ def _check_exclusions(value: Any, field_name: str) -> tuple[Exclusion, ...]:
         if isinstance(raw, Exclusion):
             raw = raw.to_dict()
         if not isinstance(raw, Mapping):
-            raise RulesetError(f"{where} must be an object, got {raw!r}", field=where, reason_zh=f"條目須為物件，收到 {raw!r}")
+            raise RulesetError(f"{where} must be an object, got {raw!r}", field=where,
+                               reason_zh=f"條目須為物件，收到 {raw!r}")
         extra = set(raw) - {"pattern", "excludes", "with_any", "adjust", "scope", "clause", "note"}
         if extra:
-            raise RulesetError(f"{where} has unknown keys {sorted(extra)}", field=where, reason_zh=f"條目有不明的鍵 {sorted(extra)}")
+            raise RulesetError(f"{where} has unknown keys {sorted(extra)}", field=where,
+                               reason_zh=f"條目有不明的鍵 {sorted(extra)}")
         pattern = _pattern(raw.get("pattern"), f"{where}.pattern")
         clause = raw.get("clause")
         if type(clause) is not str or not _CLAUSE.match(clause):
-            raise RulesetError(f"{where}.clause must be a clause id, got {clause!r}", field=f"{where}.clause", reason_zh=f"條目須註明條文編號，收到 {clause!r}")
+            raise RulesetError(f"{where}.clause must be a clause id, got {clause!r}", field=f"{where}.clause",
+                               reason_zh=f"條目須註明條文編號，收到 {clause!r}")
         note = raw.get("note", "")
         if type(note) is not str:
-            raise RulesetError(f"{where}.note must be text, got {note!r}", field=f"{where}.note", reason_zh="note 須為文字")
+            raise RulesetError(f"{where}.note must be text, got {note!r}", field=f"{where}.note",
+                               reason_zh="note 須為文字")
         scope = raw.get("scope", "hand")
         if scope not in SCOPES:
-            raise RulesetError(f"{where}.scope must be one of {SCOPES}, got {scope!r}", field=f"{where}.scope", reason_zh=f"scope 須為 {'、'.join(SCOPES)} 之一，收到 {scope!r}")
+            raise RulesetError(f"{where}.scope must be one of {SCOPES}, got {scope!r}", field=f"{where}.scope",
+                               reason_zh=f"scope 須為 {'、'.join(SCOPES)} 之一，收到 {scope!r}")
         if ("excludes" in raw) == ("with_any" in raw):
-            raise RulesetError(f"{where} needs either 'excludes' or 'with_any' with 'adjust'", field=where, reason_zh="條目須有 excludes，或 with_any 加 adjust（二擇一）")
+            raise RulesetError(f"{where} needs either 'excludes' or 'with_any' with 'adjust'", field=where,
+                               reason_zh="條目須有 excludes，或 with_any 加 adjust（二擇一）")
         if "excludes" in raw:
             if "adjust" in raw:
-                raise RulesetError(f"{where}: 'adjust' goes with 'with_any', not 'excludes'", field=f"{where}.adjust", reason_zh="adjust 只能與 with_any 並用")
+                raise RulesetError(f"{where}: 'adjust' goes with 'with_any', not 'excludes'", field=f"{where}.adjust",
+                                   reason_zh="adjust 只能與 with_any 並用")
             excludes = _pattern_list(raw["excludes"], f"{where}.excludes", not_=pattern)
             entries.append(Exclusion(pattern, clause, excludes=excludes, scope=scope, note=note))
         else:
             with_any = _pattern_list(raw["with_any"], f"{where}.with_any", not_=pattern)
             adjust = raw.get("adjust")
             if type(adjust) is not int or adjust == 0 or scope != "hand":
-                raise RulesetError(f"{where}.adjust must be a non-zero integer (hand scope), got {adjust!r}", field=f"{where}.adjust", reason_zh=f"adjust 須為非零整數，收到 {adjust!r}")
+                raise RulesetError(f"{where}.adjust must be a non-zero integer (hand scope), got {adjust!r}",
+                                   field=f"{where}.adjust", reason_zh=f"adjust 須為非零整數，收到 {adjust!r}")
             entries.append(Exclusion(pattern, clause, with_any=with_any, adjust=adjust, note=note))
     return tuple(entries)
 
@@ -464,9 +482,11 @@ def _profile_file(name: str) -> tuple[ProfileInfo, Mapping[str, Any]]:
     raw = _read_json(DATA_DIR / where)
     if not isinstance(raw, Mapping):
         raise _data_error(where, "must be an object", "須為物件")
-    _check_keys(raw, {"profile", "extends", "title", "description", "sources", "values"}, {"profile", "title", "description", "values"}, where)
+    _check_keys(raw, {"profile", "extends", "title", "description", "sources", "values"},
+                {"profile", "title", "description", "values"}, where)
     if raw["profile"] != name or not _PROFILE.match(name):
-        raise _data_error(where, f"'profile' is {raw['profile']!r}, the file name says {name!r}", f"profile 為 {raw['profile']!r}，與檔名 {name!r} 不符")
+        raise _data_error(where, f"'profile' is {raw['profile']!r}, the file name says {name!r}",
+                          f"profile 為 {raw['profile']!r}，與檔名 {name!r} 不符")
     extends = raw.get("extends")
     if extends is not None and extends not in _profile_names():
         raise _data_error(where, f"extends unknown profile {extends!r}", f"延伸的規則設定 {extends!r} 不存在")
@@ -477,8 +497,10 @@ def _profile_file(name: str) -> tuple[ProfileInfo, Mapping[str, Any]]:
     sources = raw.get("sources", {})
     if not isinstance(sources, Mapping) or not all(
             isinstance(k, str) and _PROFILE.match(k) and isinstance(v, str) and v.strip() for k, v in sources.items()):
-        raise _data_error(where, "'sources' must map a key (lower-case ASCII) to its text", "sources 須為「鍵: 出處文字」的物件")
-    info = ProfileInfo(name, extends, title[0], title[1], description[0], description[1], MappingProxyType(dict(sources)))
+        raise _data_error(where, "'sources' must map a key (lower-case ASCII) to its text",
+                          "sources 須為「鍵: 出處文字」的物件")
+    info = ProfileInfo(name, extends, title[0], title[1], description[0], description[1],
+                       MappingProxyType(dict(sources)))
     return info, raw["values"]
 
 
@@ -489,7 +511,8 @@ def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...
     chain = [name]
     while (parent := _profile_file(chain[-1])[0].extends) is not None:
         if parent in chain:
-            raise _data_error(f"{name}.json", f"extends itself: {' → '.join(chain + [parent])}", f"循環延伸：{' → '.join(chain + [parent])}")
+            raise _data_error(f"{name}.json", f"extends itself: {' → '.join(chain + [parent])}",
+                              f"循環延伸：{' → '.join(chain + [parent])}")
         chain.append(parent)
     params = _catalogue().params
     values: dict[str, Any] = {}
@@ -509,7 +532,9 @@ def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...
                     key = entry["source"]
                     known = _profile_file(profile)[0].sources
                     if key not in known:
-                        raise _data_error(where, f"{pname} cites source {key!r}, not in the profile's sources {sorted(known)}", f"{pname} 引用的出處 {key!r} 不在此設定檔的 sources 之中")
+                        raise _data_error(where,
+                                          f"{pname} cites source {key!r}, not in the profile's sources {sorted(known)}",
+                                          f"{pname} 引用的出處 {key!r} 不在此設定檔的 sources 之中")
                     citations[pname] = (profile, key)
                     sources[pname] = ()
                     try:
@@ -518,10 +543,15 @@ def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...
                         raise _data_error(where, exc.message, exc.reason_zh) from None
                     continue
                 if set(entry) != {"value", "clause"}:
-                    raise _data_error(where, f"{pname}: a cited value is {{\"value\": ..., \"clause\": ...}} or {{\"value\": ..., \"source\": ...}}, got keys {sorted(entry)}", f"{pname}：附出處的值須為 {{\"value\": …, \"clause\": …}} 或 {{\"value\": …, \"source\": …}}")
+                    raise _data_error(where, f"{pname}: a cited value is {{\"value\": ..., \"clause\": ...}} "
+                                      f"or {{\"value\": ..., \"source\": ...}}, got keys {sorted(entry)}",
+                                      f"{pname}：附出處的值須為 {{\"value\": …, \"clause\": …}} "
+                                      f"或 {{\"value\": …, \"source\": …}}")
                 clause, entry = entry["clause"], entry["value"]
                 if clause not in defn.clauses:
-                    raise _data_error(where, f"{pname} cites {clause!r}, which is not among the parameter's clauses {list(defn.clauses)}", f"{pname} 引用的條文 {clause!r} 不在該參數的條文 {list(defn.clauses)} 之中")
+                    raise _data_error(where, f"{pname} cites {clause!r}, which is not among the parameter's clauses "
+                                      f"{list(defn.clauses)}",
+                                      f"{pname} 引用的條文 {clause!r} 不在該參數的條文 {list(defn.clauses)} 之中")
             try:
                 values[pname] = _check_value(defn, entry, f"params.{pname}")
             except RulesetError as exc:
@@ -530,7 +560,8 @@ def _resolved(name: str) -> tuple[Mapping[str, Any], Mapping[str, tuple[str, ...
             citations.pop(pname, None)
     missing = [p for p in params if p not in values]
     if missing:
-        raise _data_error(f"{name}.json", f"profile is incomplete, no value for {missing}", f"規則設定不完整，缺少 {missing}")
+        raise _data_error(f"{name}.json", f"profile is incomplete, no value for {missing}",
+                          f"規則設定不完整，缺少 {missing}")
     ordered = {p: values[p] for p in params}
     cited = {p: _profile_file(prof)[0].sources[key] for p, (prof, key) in citations.items()}
     return MappingProxyType(ordered), MappingProxyType({p: sources[p] for p in params}), MappingProxyType(cited)
@@ -718,7 +749,8 @@ class Ruleset:
         return f"Ruleset(profile={self.profile!r}, overrides={dict(self.overrides)!r})"
 
 
-def _build(profile: str, values: dict[str, Any], overrides: dict[str, Any], sources: dict[str, tuple[str, ...]]) -> Ruleset:
+def _build(profile: str, values: dict[str, Any], overrides: dict[str, Any],
+           sources: dict[str, tuple[str, ...]]) -> Ruleset:
     entries: tuple[Exclusion, ...] = values[EXCLUSIONS]
     if not values["scoring.small_four_winds_adds_winds"]:
         entries += (Exclusion(

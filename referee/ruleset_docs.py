@@ -185,7 +185,8 @@ def _profile_sources(names: list[str]) -> list[str]:
             values = Ruleset.load(n).values
             defs = parameters()
             for name, text in cited.items():
-                lines.append("| " + " | ".join(_cell(c) for c in (f"`{name}`", _value_text(defs[name], values[name]), text)) + " |")
+                lines.append("| " + " | ".join(_cell(c) for c in (f"`{name}`", _value_text(defs[name], values[name]),
+                                                                  text)) + " |")
         lines.append("")
     return lines or ["（無 none）", ""]
 
@@ -215,7 +216,8 @@ def render() -> str:
     ]
     for n in names:
         info = profile_info(n)
-        row = [f"`{n}`", f"`{info.extends}`" if info.extends else "—", f"{info.title_zh}：{info.description_zh}", f"{info.title_en}: {info.description_en}"]
+        row = [f"`{n}`", f"`{info.extends}`" if info.extends else "—", f"{info.title_zh}：{info.description_zh}",
+               f"{info.title_en}: {info.description_en}"]
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
     lines += [
         "",
@@ -239,7 +241,8 @@ def render() -> str:
         *_meanings(),
         "## 規則設定檔的出處 Profile sources",
         "",
-        "‹†› 表示該值出自公開來源而非條文，列於下方 · ‹†› marks a value taken from a public source, not a clause, listed here.",
+        "‹†› 表示該值出自公開來源而非條文，列於下方 · "
+        "‹†› marks a value taken from a public source, not a clause, listed here.",
         "",
         *_profile_sources(names),
     ]

@@ -33,7 +33,8 @@ def _suit_missing(counts: tuple[int, ...], limits: tuple[int, ...], runs: bool) 
 
 
 @lru_cache(maxsize=1 << 18)
-def _tail(counts: tuple[int, ...], limits: tuple[int, ...], one: int, two: int, runs: bool) -> tuple[tuple[int, int], ...]:
+def _tail(counts: tuple[int, ...], limits: tuple[int, ...], one: int, two: int,
+          runs: bool) -> tuple[tuple[int, int], ...]:
     """:func:`_suit_missing` of a suit's last ranks (*counts*, *limits*), with *one* run started
     one rank before them and *two* two ranks before, each still needing a tile of the first.
     Remembered by the ranks left: hands share their suits' tails."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .events import Call, ReadyKind
 from .restrictions import SUIT_OF, UNIT_OF
-from .state import Intake, Phase, SeatState, Source, WindowKind  # noqa: F401 (shared)
+from .state import Intake, SeatState
 from .tiles import full_set, KINDS
 from .wall import deal_takes
 from .tables import CODES as _CODES, WAITS as _WAITS

@@ -140,7 +140,8 @@ class Wall:
     def from_layout(cls, layout_tiles: Sequence[int], break_seat: int, skip: int, *, size: int = TILES, **kw) -> Wall:
         """A wall built as laid out (the ``wall`` event) and opened at the break."""
         if len(layout_tiles) != size:
-            raise WallError(f"a wall is {size} tiles, got {len(layout_tiles)}", field="tiles", reason_zh=f"牌牆須為 {size} 張")
+            raise WallError(f"a wall is {size} tiles, got {len(layout_tiles)}", field="tiles",
+                            reason_zh=f"牌牆須為 {size} 張")
         order = _draw_order(break_seat, skip, size)
         wall = cls(None, layout=order, size=size, **kw)
         wall.tiles = _draw_getter(break_seat, skip, size)(layout_tiles)  # a tuple, in one C call (for speed)

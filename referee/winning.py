@@ -216,8 +216,8 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
             flower_win = SEVEN_ROB_ONE_FLOWER_WIN
             replaced = window.taken is not None and window.taken.seat == s
             if not st.rules.seven_rob_one or len(seat.flowers) != 7:
-                return False if dry else _false(ref, st, ev, problems + [irr(ev, "false_win", why="no seven flowers to rob with",
-                                                             why_zh="沒有七張花可搶")])
+                return False if dry else _false(ref, st, ev, problems + [
+                    irr(ev, "false_win", why="no seven flowers to rob with", why_zh="沒有七張花可搶")])
             if not replaced:
                 return False if dry else _false(ref, st, ev, problems + [irr(ev, "flower_win_unreplaced")])
             tile = window.taken.tile

@@ -25,7 +25,8 @@ from referee import kinds, kinds_fast
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ("referee", "penalties", "tournament", "store", "services", "api", "web", "clocks")
-ENUMS = [v for v in vars(kinds).values() if isinstance(v, type) and issubclass(v, enum.Enum) and v.__module__ == kinds.__name__]
+ENUMS = [v for v in vars(kinds).values()
+         if isinstance(v, type) and issubclass(v, enum.Enum) and v.__module__ == kinds.__name__]
 
 #: where each enum was defined before it moved, and is still imported from
 OLD_HOMES = {

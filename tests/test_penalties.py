@@ -33,7 +33,8 @@ def _ruling(**kw) -> Ruling:
     base = dict(code="false_win", clause="pen.false-win.1", offender=1, evidence=(41, 12),
                 effects=(Effect("win_void", seat=1), Effect("hand_ended"), Effect("dealer_keeps_no_streak", seat=0)),
                 payments=(Payment(1, 0, 300, base=100, tai=10), Payment(1, 2, 200, base=100, tai=5)),
-                text_zh="1 號座詐胡。", text="Seat 1 declared a false win.", cites=("pen.false-win.3",), cause="not_winning")
+                text_zh="1 號座詐胡。", text="Seat 1 declared a false win.", cites=("pen.false-win.3",),
+                cause="not_winning")
     base.update(kw)
     return Ruling(**base)
 
@@ -47,7 +48,8 @@ def test_a_ruling_repr_parses_back():
 
 def test_a_ruling_with_a_liability_window_parses_back():
     r = _ruling(code="wrong_pung_completed", clause="pen.wrong-pon.2", payments=(),
-                effects=(Effect("dead_hand", seat=2, seq=9), Effect("liability", seat=2, window="next_draws", draws=8, seq=9)))
+                effects=(Effect("dead_hand", seat=2, seq=9),
+                         Effect("liability", seat=2, window="next_draws", draws=8, seq=9)))
     assert parse_ruling(repr(r)) == r
 
 
@@ -244,9 +246,11 @@ def test_bad_side_stake_notes(note):
 
 
 def test_side_stakes_follow_wins_and_pay_alls_but_not_fines():
-    transfers = (Payment(1, 0, 300, base=100, tai=10, kind="pay_all"), Payment(1, 2, 200, base=100, tai=5, kind="pay_all"),
+    transfers = (Payment(1, 0, 300, base=100, tai=10, kind="pay_all"),
+                 Payment(1, 2, 200, base=100, tai=5, kind="pay_all"),
                  Payment(3, 2, 20, tai=1, kind="fine"))
-    stakes = [SideStake(2, "outside", "阿明", 50, 10), SideStake(1, "outside", "小華", 40, 0), SideStake(0, "inside", units=1)]
+    stakes = [SideStake(2, "outside", "阿明", 50, 10), SideStake(1, "outside", "小華", 40, 0),
+              SideStake(0, "inside", units=1)]
     out = follow(transfers, stakes, STAKES)
     got = {(p.payer, p.payee, p.amount) for p in out}
     assert got == {(1, "阿明", 100), ("小華", 0, 40), ("小華", 2, 40), (1, 0, 100)}

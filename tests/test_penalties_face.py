@@ -83,7 +83,8 @@ def _old_scored(record: HandRecord, st: Any, seat: int, win: Event) -> int | Non
     counts = list(s.hand)
     if on_tile:
         tile = w.tile
-        source = (WinSource.LAST_DISCARD if w.last else WinSource.DISCARD) if w.kind.value == 0 else WinSource.ROBBING_KONG
+        source = ((WinSource.LAST_DISCARD if w.last else WinSource.DISCARD) if w.kind.value == 0
+                  else WinSource.ROBBING_KONG)
         discarder = w.seat
         if tile >= KINDS:
             return None
@@ -258,7 +259,8 @@ def test_the_shown_face_follows_the_ruleset_as_the_scorer_does(case):
     the ruleset's exclusions and cap."""
     flowers, melds, wind, round_wind, profile, overrides = case
     rules = Ruleset.load(profile, overrides)
-    assert shown_tai(flowers, melds, wind, round_wind, rules) == _reference_shown(flowers, melds, wind, round_wind, rules)
+    assert shown_tai(flowers, melds, wind, round_wind, rules) \
+        == _reference_shown(flowers, melds, wind, round_wind, rules)
 
 
 def test_the_shown_face_reads_each_switch_apart():
@@ -304,7 +306,8 @@ def test_the_shown_face_adds_the_rulesets_adjustments_as_the_scorer_does():
     melds = [_TM(MeldKind.PUNG, (27,) * 3), _TM(MeldKind.PUNG, (31,) * 3)]
     assert shown_tai((), melds, Wind.SOUTH, Wind.EAST, rules) == 4
     assert shown_tai((), melds, Wind.SOUTH, Wind.EAST, base) == 2
-    assert shown_tai((), melds, Wind.SOUTH, Wind.EAST, rules) == _reference_shown((), melds, Wind.SOUTH, Wind.EAST, rules)
+    assert shown_tai((), melds, Wind.SOUTH, Wind.EAST, rules) \
+        == _reference_shown((), melds, Wind.SOUTH, Wind.EAST, rules)
     hand = Hand.parse("456m789p5s5s", "碰:東東東 碰:中中中 吃:一萬二萬三萬")
     win = WinContext(winner=1, dealer=0, round_wind=Wind.EAST, source=WinSource.DISCARD, discarder=2,
                      winning_tile=parse_tiles("5s")[0])

@@ -53,8 +53,8 @@ def test_side_stakes_keep_the_sum_at_zero(seed, salt):
     rng = random.Random(salt)
     events = _inject(_hand(seed), rng, 2)
     stake = {"type": "report", "seat": rng.randrange(4), "code": "side_stake",
-             "note": rng.choice(["outside 阿明 50/10", "outside Bob 30", "inside 2"]), "table": events[0].get("table", ""),
-             "hand": events[0].get("hand", 0)}
+             "note": rng.choice(["outside 阿明 50/10", "outside Bob 30", "inside 2"]),
+             "table": events[0].get("table", ""), "hand": events[0].get("hand", 0)}
     events.insert(5, stake)
     for i, e in enumerate(events):
         e["seq"] = i + 1

@@ -30,7 +30,8 @@ def test_every_pen_and_prio_clause_has_a_sample():
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.name)
 def test_sample_file_is_up_to_date(sample):
     assert sample.path.exists(), f"{sample.path} missing: run python -m testkit.penalty_samples"
-    assert sample.path.read_text(encoding="utf-8") == sample.text(), "stale sample: run python -m testkit.penalty_samples"
+    assert sample.path.read_text(encoding="utf-8") == sample.text(), \
+        "stale sample: run python -m testkit.penalty_samples"
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.name)

@@ -57,7 +57,8 @@ _ONE_PAYER = (DISCARD_WIN_SOURCE, LAST_DISCARD_WIN_SOURCE, ROBBING_KONG_WIN_SOUR
 
 def _seat(value: object, name: str) -> None:
     if type(value) is not int or not 0 <= value < 4:
-        raise ContextError(f"{name} must be a seat 0–3, got {value!r}", field=name, reason_zh=f"{name} 須為座位 0–3，收到 {value!r}")
+        raise ContextError(f"{name} must be a seat 0–3, got {value!r}", field=name,
+                           reason_zh=f"{name} 須為座位 0–3，收到 {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,8 @@ class WinContext:
         # member read off its class (``WinSource.WALL``) costs ~100 ns in CPython 3.11.
         # A group of fields is first tested at once; only when that fails do the checks
         # run one by one, so the first error is reported as before.
-        winner, dealer, source, flower_win, first_turn = self.winner, self.dealer, self.source, self.flower_win, self.first_turn
+        winner, dealer, source, flower_win, first_turn = (self.winner, self.dealer, self.source, self.flower_win,
+                                                          self.first_turn)
         wall_break = self.wall_break
         if not (type(winner) is int and type(dealer) is int and 0 <= winner < 4 and 0 <= dealer < 4
                 and (wall_break is None or type(wall_break) is int and 0 <= wall_break < 4)):
@@ -127,26 +129,32 @@ class WinContext:
             if wall_break is not None:
                 _seat(wall_break, "wall_break")
         if not isinstance(self.round_wind, Wind):
-            raise ContextError(f"round_wind must be a Wind, got {self.round_wind!r}", field="round_wind", reason_zh="圈風須為東南西北")
-        if not (isinstance(source, WinSource) and isinstance(flower_win, FlowerWin) and isinstance(self.readiness, Readiness)
-                and isinstance(first_turn, FirstTurn)):
+            raise ContextError(f"round_wind must be a Wind, got {self.round_wind!r}", field="round_wind",
+                               reason_zh="圈風須為東南西北")
+        if not (isinstance(source, WinSource) and isinstance(flower_win, FlowerWin)
+                and isinstance(self.readiness, Readiness) and isinstance(first_turn, FirstTurn)):
             for name, enum in _ENUM_FIELDS:
                 if not isinstance(getattr(self, name), enum):
-                    raise ContextError(f"{name} must be a {enum.__name__}, got {getattr(self, name)!r}", field=name, reason_zh=f"{name} 的值無效")
+                    raise ContextError(f"{name} must be a {enum.__name__}, got {getattr(self, name)!r}", field=name,
+                                       reason_zh=f"{name} 的值無效")
         streak, marker = self.streak, self.streak_marker
         if not (type(streak) is int and streak >= 0 and (marker is None or type(marker) is int and marker >= 0)):
             for name, value in (("streak", streak), ("streak_marker", marker)):
                 if value is not None and (type(value) is not int or value < 0):
-                    raise ContextError(f"{name} must be a whole number ≥ 0, got {value!r}", field=name, reason_zh=f"{name} 須為 0 以上的整數")
+                    raise ContextError(f"{name} must be a whole number ≥ 0, got {value!r}", field=name,
+                                       reason_zh=f"{name} 須為 0 以上的整數")
         tile = self.winning_tile
         if tile is not None and (type(tile) is not int or not 0 <= tile < KINDS):
-            raise ContextError(f"winning_tile must be a tile 0–33 (no flower), got {tile!r}", field="winning_tile", reason_zh="胡牌張須為 0–33 的牌（不得為花牌）")
+            raise ContextError(f"winning_tile must be a tile 0–33 (no flower), got {tile!r}", field="winning_tile",
+                               reason_zh="胡牌張須為 0–33 的牌（不得為花牌）")
         flower = flower_win is not NONE_FLOWER_WIN
         if source is FLOWER_WIN_WIN_SOURCE:
             if not flower:
-                raise ContextError("source flower_win needs flower_win set (eight_flowers or seven_rob_one)", field="flower_win", reason_zh="花胡須指明八仙過海或七搶一")
+                raise ContextError("source flower_win needs flower_win set (eight_flowers or seven_rob_one)",
+                                   field="flower_win", reason_zh="花胡須指明八仙過海或七搶一")
         elif tile is None:
-            raise ContextError("winning_tile is required unless the win is a flower win with the hand not shown", field="winning_tile", reason_zh="除未翻牌的花胡外，須指明胡牌張")
+            raise ContextError("winning_tile is required unless the win is a flower win with the hand not shown",
+                               field="winning_tile", reason_zh="除未翻牌的花胡外，須指明胡牌張")
         if flower and source is not FLOWER_WIN_WIN_SOURCE and source is not FLOWER_REPLACEMENT_WIN_SOURCE:
             raise ContextError(
                 f"a flower win ends on the flower's replacement tile, not on {source.value}",
@@ -156,27 +164,36 @@ class WinContext:
         discarder = self.discarder
         if source in _ONE_PAYER or seven:
             if discarder is None:
-                raise ContextError(f"a win by {source.value}/{flower_win.value} needs the discarder (the seat that pays)", field="discarder", reason_zh="胡銃、搶槓、七搶一須指明放銃（被搶）者")
+                raise ContextError(f"a win by {source.value}/{flower_win.value} needs the discarder "
+                                   "(the seat that pays)", field="discarder",
+                                   reason_zh="胡銃、搶槓、七搶一須指明放銃（被搶）者")
             _seat(discarder, "discarder")
             if discarder == winner:
-                raise ContextError("the discarder cannot be the winner", field="discarder", reason_zh="放銃者不能是胡牌者本人")
+                raise ContextError("the discarder cannot be the winner", field="discarder",
+                                   reason_zh="放銃者不能是胡牌者本人")
         elif discarder is not None:
-            raise ContextError(f"a win by {source.value} has no discarder: everyone pays", field="discarder", reason_zh="自摸或八仙過海沒有放銃者")
+            raise ContextError(f"a win by {source.value} has no discarder: everyone pays", field="discarder",
+                               reason_zh="自摸或八仙過海沒有放銃者")
         if self.dealt_flower_win and not flower:
-            raise ContextError("dealt_flower_win needs a flower win", field="dealt_flower_win", reason_zh="配牌花胡須為花胡")
+            raise ContextError("dealt_flower_win needs a flower win", field="dealt_flower_win",
+                               reason_zh="配牌花胡須為花胡")
         if first_turn is HEAVENLY_WIN_FIRST_TURN and winner != dealer:
-            raise ContextError("天胡 is the dealer's win (tai.33)", field="first_turn", reason_zh="天胡限莊家（tai.33）")
+            raise ContextError("天胡 is the dealer's win (tai.33)", field="first_turn",
+                               reason_zh="天胡限莊家（tai.33）")
         if first_turn is EARTHLY_WIN_FIRST_TURN and winner == dealer:
-            raise ContextError("地胡 is a non-dealer's win (tai.34)", field="first_turn", reason_zh="地胡限閒家（tai.34）")
+            raise ContextError("地胡 is a non-dealer's win (tai.34)", field="first_turn",
+                               reason_zh="地胡限閒家（tai.34）")
         bao = self.bao
         if len(bao) > 5:
             raise ContextError("at most 5 寶牌 (opt.bao.2)", field="bao", reason_zh="寶牌最多 5 張（opt.bao.2）")
         rf = self.robbed_flower
         if rf is not None:
             if type(rf) is not int or not FLOWER_BASE <= rf < FLOWER_BASE + 8:
-                raise ContextError(f"robbed_flower must be a flower 34–41, got {rf!r}", field="robbed_flower", reason_zh="被搶的花須為花牌")
+                raise ContextError(f"robbed_flower must be a flower 34–41, got {rf!r}", field="robbed_flower",
+                                   reason_zh="被搶的花須為花牌")
             if not seven:
-                raise ContextError("robbed_flower is only for 七搶一 (tai.30)", field="robbed_flower", reason_zh="只有七搶一才有被搶的花")
+                raise ContextError("robbed_flower is only for 七搶一 (tai.30)", field="robbed_flower",
+                                   reason_zh="只有七搶一才有被搶的花")
         elif flower_win is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN and source is FLOWER_REPLACEMENT_WIN_SOURCE:
             raise ContextError(
                 "七搶一 →2 won on the replacement tile: name robbed_flower, the face is counted without it (tai.30.2)",
@@ -197,7 +214,8 @@ class WinContext:
         if liable is not None:
             _seat(liable, "liable")
             if liable == winner:
-                raise ContextError("the liable seat (包牌) cannot be the winner", field="liable", reason_zh="包牌者不能是胡牌者本人")
+                raise ContextError("the liable seat (包牌) cannot be the winner", field="liable",
+                                   reason_zh="包牌者不能是胡牌者本人")
 
     @classmethod
     def _of(cls, winner: int, dealer: int, round_wind: Wind, source: WinSource, winning_tile: int | None,
@@ -265,8 +283,8 @@ def slot_setters(cls: type) -> tuple:
 
 
 _new = object.__new__
-(_SET_WINNER, _SET_DEALER, _SET_ROUND_WIND, _SET_SOURCE, _SET_WINNING_TILE, _SET_DISCARDER, _SET_WALL_BREAK, _SET_STREAK,
- _SET_STREAK_MARKER, _SET_FLOWER_WIN, _SET_DEALT_FLOWER_WIN, _SET_READINESS, _SET_FIRST_TURN, _SET_BAO,
+(_SET_WINNER, _SET_DEALER, _SET_ROUND_WIND, _SET_SOURCE, _SET_WINNING_TILE, _SET_DISCARDER, _SET_WALL_BREAK,
+ _SET_STREAK, _SET_STREAK_MARKER, _SET_FLOWER_WIN, _SET_DEALT_FLOWER_WIN, _SET_READINESS, _SET_FIRST_TURN, _SET_BAO,
  _SET_ROBBED_FLOWER, _SET_REPLACED_KONG, _SET_LIABLE) = slot_setters(WinContext)
 
 
@@ -284,7 +302,9 @@ class Stakes:
         for name in ("base", "per_tai"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
-                raise ContextError(f"{name} must be a whole number ≥ 0, got {value!r}", field=f"stakes.{name}", reason_zh=f"{name} 須為 0 以上的整數")
+                raise ContextError(f"{name} must be a whole number ≥ 0, got {value!r}", field=f"stakes.{name}",
+                                   reason_zh=f"{name} 須為 0 以上的整數")
 
 
-__all__ = ["ContextError", "NotWinningError", "FirstTurn", "FlowerWin", "Readiness", "Stakes", "WinContext", "WinSource"]
+__all__ = ["ContextError", "NotWinningError", "FirstTurn", "FlowerWin", "Readiness", "Stakes", "WinContext",
+           "WinSource"]

@@ -63,8 +63,8 @@ class Facts:
     """
 
     __slots__ = (
-        "ctx", "source", "shown", "self_drawn", "all_pay", "rare", "n_melds", "n_claimed", "n_concealed_kongs", "meld_chows",
-        "wind_pungs", "wind_pair", "dragon_pungs", "dragon_pair", "seat_wind", "round_wind", "suits",
+        "ctx", "source", "shown", "self_drawn", "all_pay", "rare", "n_melds", "n_claimed", "n_concealed_kongs",
+        "meld_chows", "wind_pungs", "wind_pair", "dragon_pungs", "dragon_pair", "seat_wind", "round_wind", "suits",
         "flowers", "own_flowers", "group_sizes", "n_waits", "bao_count",
         "chows", "concealed_pungs", "ligu", "all_chows_concealed", "n_open_kongs", "groups", "two_sided",
         "all_chows_opts", "discard_pung",

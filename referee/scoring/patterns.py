@@ -61,7 +61,8 @@ def pattern(param: str | None = None, *, family: str = "always", reading: bool =
     def register(fn: Callable[[Facts], int]) -> Callable[[Facts], int]:
         head = (fn.__doc__ or "").strip().splitlines()[0]
         zh, clause, en = (part.strip() for part in head.split(" · "))
-        PATTERNS.append(Pattern(fn.__name__, param or fn.__name__, zh, clause, en, fn, reading, shown, scope, flower_group, family))
+        PATTERNS.append(Pattern(fn.__name__, param or fn.__name__, zh, clause, en, fn, reading, shown, scope,
+                                flower_group, family))
         return fn
 
     return register

@@ -48,8 +48,8 @@ class Score:
     __slots__ = ("tai", "face_tai", "dealer_tai", "robbed_tai", "items", "dealer_involved", "excluded", "adjustments",
                  "groups", "ligu", "ctx", "hand", "table", "flowers")
 
-    def __init__(self, tai, face_tai, dealer_tai, robbed_tai, items, dealer_involved, excluded, adjustments, groups, ligu,
-                 ctx, hand, table, flowers):
+    def __init__(self, tai, face_tai, dealer_tai, robbed_tai, items, dealer_involved, excluded, adjustments, groups,
+                 ligu, ctx, hand, table, flowers):
         self.tai = tai
         self.face_tai = face_tai
         self.dealer_tai = dealer_tai
@@ -151,7 +151,8 @@ class Score:
             "patterns": patterns,
             "excluded": excluded,
             "adjustments": [
-                {"pattern": PATTERNS[a.pattern].code, "zh": PATTERNS[a.pattern].zh + "減台", "tai": a.tai, "clause": a.clause, "note": a.note}
+                {"pattern": PATTERNS[a.pattern].code, "zh": PATTERNS[a.pattern].zh + "減台", "tai": a.tai,
+                 "clause": a.clause, "note": a.note}
                 for a in self.adjustments
             ],
             "decomposition": self.decomposition_dict(),
@@ -234,11 +235,14 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
         elif ctx.source is FLOWER_REPLACEMENT_WIN_SOURCE and not table.flowers:
             raise _no_flowers("source")
         elif ctx.source is ROBBING_KONG_WIN_SOURCE:
-            held_w = counts[w] + sum((m.tile <= w <= m.tile + 2) if m.kind is CHOW_MELD else (3 if m.tile == w else 0) for m in melds)
+            held_w = counts[w] + sum((m.tile <= w <= m.tile + 2) if m.kind is CHOW_MELD else (3 if m.tile == w else 0)
+                                     for m in melds)
             if held_w != 1:
                 raise ContextError(
-                    f"搶槓: the other three {tile_name(w)} are in the robbed pung, the winner can hold only the robbed one",
-                    field="winning_tile", reason_zh=f"搶槓：其餘三張{tile_name(w, 'zh')}在被搶的刻子中，胡牌者只能有搶來的那一張",
+                    f"搶槓: the other three {tile_name(w)} are in the robbed pung, "
+                    "the winner can hold only the robbed one",
+                    field="winning_tile",
+                    reason_zh=f"搶槓：其餘三張{tile_name(w, 'zh')}在被搶的刻子中，胡牌者只能有搶來的那一張",
                 )
         keys = _keys(counts)
         readings = decompositions_keys(keys)  # a 16-tile hand (3k+1 concealed) never decomposes
@@ -256,7 +260,8 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
                 field="tiles", reason_zh="手牌未成胡：不成五副加一對將眼（win.shape）",
             )
         hand_facts(f, counts, keys, melds, ctx, ligu=table.ligu)
-        if f.n_claimed and (ctx.readiness is not NONE_READINESS and ctx.readiness is not DECLARED_READINESS or ctx.first_turn is not NONE_FIRST_TURN):
+        if f.n_claimed and (ctx.readiness is not NONE_READINESS and ctx.readiness is not DECLARED_READINESS
+                            or ctx.first_turn is not NONE_FIRST_TURN):
             raise ContextError(
                 "天聽, 地聽, 天胡, 地胡 and 人胡 need a concealed hand (tai.31–tai.35)",
                 field="readiness" if ctx.readiness is not NONE_READINESS else "first_turn",
@@ -331,7 +336,8 @@ def score(hand: Hand | None, ctx: WinContext, ruleset: object, *, flowers: Itera
                 field="tiles", reason_zh="此規則組不允許 0 台的屁胡（app.zero-tai）",
             )
         raise NotWinningError(
-            f"a win needs at least {table.min_tai} 台 on the face under this ruleset (起胡, scoring.min_tai); this hand has {capped}",
+            f"a win needs at least {table.min_tai} 台 on the face under this ruleset (起胡, scoring.min_tai); "
+            f"this hand has {capped}",
             field="tiles", reason_zh=f"此規則組 {table.min_tai} 台起胡（scoring.min_tai），此手牌面只有 {capped} 台",
         )
 
@@ -386,7 +392,8 @@ def _keys(c: tuple[int, ...]) -> tuple[int, int, int, int]:
 def _check_context(ctx: WinContext, table: ScoringTable) -> None:
     """What the ruleset makes impossible in a context (the context checks itself)."""
     if not isinstance(ctx, WinContext):
-        raise ContextError(f"expected a WinContext, got {type(ctx).__name__}", field="context", reason_zh="缺少胡牌情境")
+        raise ContextError(f"expected a WinContext, got {type(ctx).__name__}", field="context",
+                           reason_zh="缺少胡牌情境")
     fw = ctx.flower_win
     if (fw is SEVEN_ROB_ONE_FLOWER_WIN or fw is SEVEN_ROB_ONE_DRAWN_FLOWER_WIN) and not table.seven_rob_one:
         raise ContextError("七搶一 is not played under this ruleset (hands.seven_rob_one)", field="flower_win",
@@ -403,13 +410,15 @@ def _check_context(ctx: WinContext, table: ScoringTable) -> None:
             raise ContextError("寶牌 are not played under this ruleset (bao.enabled)", field="bao",
                                reason_zh="此規則組不玩寶牌（bao.enabled）")
         if len(ctx.bao) > table.bao_max:
-            raise ContextError(f"at most {table.bao_max} 寶牌 (opt.bao.2)", field="bao", reason_zh=f"寶牌最多 {table.bao_max} 張（opt.bao.2）")
+            raise ContextError(f"at most {table.bao_max} 寶牌 (opt.bao.2)", field="bao",
+                               reason_zh=f"寶牌最多 {table.bao_max} 張（opt.bao.2）")
     if ctx.first_turn is HEAVENLY_WIN_FIRST_TURN and ctx.source is not WALL_WIN_SOURCE:
         # tai.33: 莊家於配牌補花後即胡牌 — the dealt hand (after the deal's flower
         # replacement: source wall); never another's tile, nor a kong's replacement,
         # which is 槓上開花 (tai.24), not 天胡
         raise ContextError(
-            f"天胡 is won on the dealt hand after the deal's flower replacement (source wall), not on {ctx.source.value} (tai.33)",
+            f"天胡 is won on the dealt hand after the deal's flower replacement (source wall), "
+            f"not on {ctx.source.value} (tai.33)",
             field="first_turn",
             reason_zh=f"天胡是莊家配牌補花後即胡（方式為自摸 wall），不能是「{ctx.source.zh}」（tai.33）",
         )

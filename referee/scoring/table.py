@@ -90,7 +90,8 @@ class ScoringTable:
             try:
                 tai[i] = int(values[key])
             except KeyError:
-                raise RulesetError(f"ruleset has no {key}", field=f"params.{key}", reason_zh=f"規則組缺少參數 {key}") from None
+                raise RulesetError(f"ruleset has no {key}", field=f"params.{key}",
+                                   reason_zh=f"規則組缺少參數 {key}") from None
         self.tai = tuple(tai)
         source = getattr(ruleset, "source", None)
         #: pattern index → the clause ids its 台 come from in this ruleset (tai.18.alt …)
@@ -137,7 +138,8 @@ class ScoringTable:
             raise RulesetError(
                 "scoring.all_chows_requires_concealed and scoring.all_chows_forbids_concealed cannot both be true",
                 field="params.scoring.all_chows_forbids_concealed",
-                reason_zh="平胡不能既須門清又不可門清（scoring.all_chows_requires_concealed 與 scoring.all_chows_forbids_concealed）",
+                reason_zh="平胡不能既須門清又不可門清（scoring.all_chows_requires_concealed 與 "
+                          "scoring.all_chows_forbids_concealed）",
             )
         #: settle.liability (包牌): none | feeder | shared
         self.liability = values.get("settle.liability", "none")
@@ -155,8 +157,8 @@ class ScoringTable:
         self.melded_kong_replacement_self_draw = bool(values.get("play.melded_kong_replacement_self_draw", True))
         self.streak_marker = values.get("settle.streak_marker", "dealer_bears_error")
         if self.streak_marker not in ("dealer_bears_error", "actual"):
-            raise RulesetError(f"unknown settle.streak_marker {self.streak_marker!r}", field="params.settle.streak_marker",
-                               reason_zh="連莊示記參數無效")
+            raise RulesetError(f"unknown settle.streak_marker {self.streak_marker!r}",
+                               field="params.settle.streak_marker", reason_zh="連莊示記參數無效")
         if values.get("settle.mutual_pay", False):
             raise RulesetError(
                 "settle.mutual_pay=true is not supported: non-winners never pay each other (app.no-mutual-pay)",
@@ -164,8 +166,8 @@ class ScoringTable:
             )
         numbering = _NUMBERING.get(values.get("flowers.numbering", "chrysanthemum_3_bamboo_4"))
         if numbering is None:
-            raise RulesetError(f"unknown flowers.numbering {values.get('flowers.numbering')!r}", field="params.flowers.numbering",
-                               reason_zh="花牌編號參數無效")
+            raise RulesetError(f"unknown flowers.numbering {values.get('flowers.numbering')!r}",
+                               field="params.flowers.numbering", reason_zh="花牌編號參數無效")
         self.numbering = FLOWER_NUMBERING[numbering]
 
         rules = [_entry(e) for e in _exclusion_entries(ruleset, values)]
