@@ -220,6 +220,10 @@ class SeqIndex(Mapping):
         return len(self._seqs)
 
 
+#: the events at which :class:`penalties.adjudicator.HandAdjudicator` closes the hand
+_CLOSING = frozenset({EventType.HAND_END, EventType.SKIP_LAST_TILE})
+
+
 class WallLog(Mapping):
     """seq → :class:`Moment` after that event, from :func:`wall_facts` kept per event (the
     same moments :func:`moment` gives; made when read).
@@ -263,10 +267,17 @@ class WallLog(Mapping):
             facts = self._facts = list(facts)
         last = len(facts) - 1 - facts[::-1].index(None)
         ref = Referee(self._ruleset, self._mode)
+        closed = False
         for i, ev in enumerate(self._events[:last + 1]):
             ref.apply(ev)
             if facts[i] is None:
                 facts[i] = wall_facts(ref.state)
+            if not closed and ev.type in _CLOSING:
+                # the adjudicator closes the hand at its first hand_end or skip_last_tile
+                # (HandAdjudicator._after): the events after it meet a finished referee
+                # (its last claim window closed), so the replay closes there too
+                ref.finish()
+                closed = True
         return facts
 
     def __iter__(self):

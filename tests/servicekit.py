@@ -41,22 +41,32 @@ def pause(seconds: float) -> None:
     threading.Event().wait(max(0.0, seconds))
 
 
-def make_token(database: str | os.PathLike, role: str, table: str | None = None, label: str = "") -> str:
-    """A new token's secret, written straight to the database file (waiting up to 30 s for a
-    running server's writer: on a loaded machine its commits can outlast the store's 5 s)."""
+@contextlib.contextmanager
+def writing_straight(database: str | os.PathLike):
+    """A transaction on the database file itself, beside a running server (as another process
+    would write): the write lock taken first (IMMEDIATE: a transaction that read first could
+    not wait for it later, SQLite answers "database is locked" at once), waiting up to 30 s
+    for the server's writer (on a loaded machine its commits can outlast the store's 5 s);
+    committed, or rolled back when the block raises."""
     db = connect(database)
     if not is_postgres(database):
         db.conn.execute("PRAGMA busy_timeout = 30000")
     try:
-        begin_write(db)  # the write lock first (IMMEDIATE): a read first could not wait for it later
+        begin_write(db)
         try:
-            secret, _row = create_token(db, role=role, table=table, label=label or role)
+            yield db
         except BaseException:
             db.conn.rollback()
             raise
         db.conn.commit()
     finally:
         db.close()
+
+
+def make_token(database: str | os.PathLike, role: str, table: str | None = None, label: str = "") -> str:
+    """A new token's secret, written straight to the database file (:func:`writing_straight`)."""
+    with writing_straight(database) as db:
+        secret, _row = create_token(db, role=role, table=table, label=label or role)
     return secret
 
 

@@ -19,7 +19,9 @@ from store import connect, init_db
 from store.tournaments import append_events, create_tournament, load_records
 from store.dialect import LOCK_LEADER, is_postgres
 from store.leader import CLOCKS
-from tests.servicekit import bearer, free_port, make_token, pause, request, sql_rows, start_server
+from tests.servicekit import (
+    bearer, free_port, make_token, pause, request, sql_rows, start_server, writing_straight,
+)
 from tournament.clock import (
     RoundClosed, RoundStarted, SeatingPublished, TableReported, TimeCalled, format_time, parse_time,
 )
@@ -59,13 +61,8 @@ def clock_records(database, tournament_id: str = "t1") -> list:
 
 def report_all(database, round_no: int, clock, tournament_id: str = "t1") -> None:
     """Both tables report at the ``clock``'s time, written straight to the file (as another process would)."""
-    db = connect(database)
-    try:
-        with db.atomic():
-            append_events(db, tournament_id, [TableReported(round_no, t, format_time(clock.now()))
-                                              for t in (1, 2)])
-    finally:
-        db.close()
+    with writing_straight(database) as db:
+        append_events(db, tournament_id, [TableReported(round_no, t, format_time(clock.now())) for t in (1, 2)])
 
 
 def wait_for(predicate, timeout: float = 15.0, what: str = ""):

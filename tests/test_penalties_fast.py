@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from penalties import priority
@@ -107,6 +107,9 @@ def test_the_priority_analysis_looks_at_fewer_windows_and_finds_the_same():
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 400), salt=st.integers(0, 100_000), count=st.integers(0, 4), physical=st.booleans())
+# a chow after the last tile was left (skip_last_tile closes the hand): the rebuilt walls after
+# the close once came from a referee that had not closed it (penalties.record.WallLog)
+@example(seed=101, salt=369, count=1, physical=True)
 def test_property_the_batch_loop_equals_feeding_each_event(seed, salt, count, physical):
     """:meth:`HandAdjudicator.feed_all`'s inline loop against :meth:`feed` one event at a time
     (then the close): the same result, rulings (ids, seqs given at) and money."""
