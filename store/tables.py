@@ -117,18 +117,27 @@ def append_events(db: Database, table_id: str, rows: Iterable[tuple], *, stream:
 _APPEND_AT_HEAD_PG: dict[int, str] = {}
 
 
+#: the pieces both of the head-checked appends' statements share: the stream's stored head, the
+#: insert of *n* typed rows (numbered, to keep their order) from the parameters, the head check
+_HEAD_CTE = ("head AS (SELECT hand, seq FROM events WHERE table_id = ? AND stream = ? "
+             "ORDER BY hand DESC, seq DESC LIMIT 1)")
+_INSERT_AT_HEAD = ("INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
+                   "SELECT ?, ?, r.hand, r.seq, r.type, r.body, r.answer, CAST(? AS BIGINT), ? "
+                   "FROM (VALUES {values}) AS r (hand, seq, type, body, answer, n) "
+                   "WHERE COALESCE((SELECT hand FROM head), -1) = CAST(? AS BIGINT) "
+                   "AND COALESCE((SELECT seq FROM head), -1) = CAST(? AS BIGINT)")
+
+
+def _insert_at_head(n: int) -> str:
+    return _INSERT_AT_HEAD.format(values=", ".join(
+        f"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), {k})"
+        for k in range(n)))
+
+
 def _append_at_head_pg(n: int) -> str:
     sql = _APPEND_AT_HEAD_PG.get(n)
     if sql is None:
-        values = ", ".join(f"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
-                           f"CAST(? AS TEXT), {k})" for k in range(n))
-        sql = ("WITH head AS (SELECT hand, seq FROM events WHERE table_id = ? AND stream = ? "
-               "ORDER BY hand DESC, seq DESC LIMIT 1) "
-               "INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
-               "SELECT ?, ?, r.hand, r.seq, r.type, r.body, r.answer, CAST(? AS BIGINT), ? "
-               f"FROM (VALUES {values}) AS r (hand, seq, type, body, answer, n) "
-               "WHERE COALESCE((SELECT hand FROM head), -1) = CAST(? AS BIGINT) "
-               "AND COALESCE((SELECT seq FROM head), -1) = CAST(? AS BIGINT) ORDER BY r.n")
+        sql = f"WITH {_HEAD_CTE} {_insert_at_head(n)} ORDER BY r.n"
         if len(_APPEND_AT_HEAD_PG) < 1024:
             _APPEND_AT_HEAD_PG[n] = sql
     return sql
@@ -185,16 +194,9 @@ def append_events_at_statement(table_id: str, head: tuple[int, int] | None, rows
     n = len(rows)
     sql = _APPEND_DECLARED_PG.get(n)
     if sql is None:
-        values = ", ".join(f"(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
-                           f"CAST(? AS TEXT), {k})" for k in range(n))
-        sql = ("WITH head AS (SELECT hand, seq FROM events WHERE table_id = ? AND stream = ? "
-               "ORDER BY hand DESC, seq DESC LIMIT 1), "
+        sql = (f"WITH {_HEAD_CTE}, "
                f"rev AS (SELECT {REVOCATION_COUNT_SQL} AS n), "
-               "ins AS (INSERT INTO events (table_id, stream, hand, seq, type, body, answer, actor, received_at) "
-               "SELECT ?, ?, r.hand, r.seq, r.type, r.body, r.answer, CAST(? AS BIGINT), ? "
-               f"FROM (VALUES {values}) AS r (hand, seq, type, body, answer, n) "
-               "WHERE COALESCE((SELECT hand FROM head), -1) = CAST(? AS BIGINT) "
-               "AND COALESCE((SELECT seq FROM head), -1) = CAST(? AS BIGINT) "
+               f"ins AS ({_insert_at_head(n)} "
                "AND (CAST(? AS BIGINT) IS NULL OR (SELECT n FROM rev) = CAST(? AS BIGINT)) "
                "ORDER BY r.n RETURNING 1) "
                "SELECT (SELECT COUNT(*) FROM ins), (SELECT n FROM rev)")
