@@ -111,16 +111,11 @@ def free_port() -> int:
 
 def scorer_pin(database: str | os.PathLike, table: str, label: str = "陳計分") -> str:
     """A scorer's PIN for *table*, written into a running server's SQLite file (waiting for its
-    writer), as the console's PIN page would: the PIN."""
+    writer: :func:`writing_straight`), as the console's PIN page would: the PIN."""
     from services.pins import create_pin
 
-    db = connect(database)
-    db.conn.execute("PRAGMA busy_timeout = 30000")
-    try:
-        with db.atomic():
-            pin, _row = create_pin(db, table=table, label=label)
-    finally:
-        db.close()
+    with writing_straight(database) as db:
+        pin, _row = create_pin(db, table=table, label=label)
     return pin
 
 
