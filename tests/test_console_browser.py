@@ -5,12 +5,12 @@ starts it, two worker processes, a real SQLite file), as tests/test_pages_browse
 One server and one browser per module; a browser context per person (the official, a table
 scorer). Every request a page makes is recorded (none may leave 127.0.0.1), and every CSP
 violation, console error and page error (none allowed). Screenshots at 1366 px and 390 px go
-to ``tmp/artifacts/console/`` (``MJREF_ARTIFACTS`` elsewhere); no page is wider than 390 px.
+to ``browser_kit.artifacts_dir("console")``, where every browser test keeps its own; no page is
+wider than 390 px.
 Waits poll the page (``wait_for_function``), never fixed sleeps.
 """
 from __future__ import annotations
 
-import os
 import re
 import time
 from pathlib import Path
@@ -22,7 +22,6 @@ from playwright import sync_api
 from store import connect
 from store import pins as pin_store
 from tests.servicekit import (
-    ROOT,
     bearer,
     hand_events,
     make_token,
@@ -31,10 +30,10 @@ from tests.servicekit import (
     scorer_pin,
 )
 from tests.test_console import physical_events
-from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS, SIGN_IN, sign_in
+from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS, SIGN_IN, artifacts_dir, sign_in
 from tests.test_pages_browser import _pdf_pages
 
-ARTIFACTS = Path(os.environ.get("MJREF_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "console"
+ARTIFACTS = artifacts_dir("console")
 #: A4 and A5 portrait in PostScript points
 A4 = (595.3, 841.9)
 A5 = (419.5, 595.3)
@@ -121,7 +120,6 @@ def _external(urls: list[str]) -> list[str]:
 
 def shoot(page, name: str) -> None:
     """Screenshots at 1366 px and 390 px (kept as artifacts); the page never wider than 390 px."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for width in (1366, 390):
         page.set_viewport_size({"width": width, "height": 900 if width > 400 else 844})
         page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)

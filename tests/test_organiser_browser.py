@@ -6,7 +6,7 @@ publishes round 2's seating from the seating page — and the hall screen (1920�
 1 while it is played — gives every table extra time, pauses the hall's time (the hall screen shows
 暫停 Paused, its countdown frozen) and resumes it, calls time, gives one table extra time,
 reports a table, and a player withdraws. 390 px legible, no request off 127.0.0.1,
-no CSP violation or page error. Screenshots: tmp/artifacts/console/organiser-*.png."""
+no CSP violation or page error. Screenshots: organiser-*.png in browser_kit.artifacts_dir("console")."""
 from __future__ import annotations
 
 import pytest
