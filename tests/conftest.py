@@ -52,7 +52,8 @@ def app_clock():
 
 def pytest_collection_modifyitems(config, items):
     """On PostgreSQL (``MJREF_TEST_DATABASE=postgresql``) run the tests that store something
-    (those using the ``database`` fixture, through ``app`` and ``client`` too); the others
+    (those using the ``database`` fixture, through ``app`` and ``client`` too, and those whose
+    real servers store into a ``server_database``); the others
     never touch a database and ran on SQLite already. Those marked ``postgresql`` use
     PostgreSQL whatever the backend: they ran on it in the SQLite pass, so not again.
     A test marked ``sqlite_only`` looks into the SQLite file itself: skipped there."""
@@ -61,7 +62,7 @@ def pytest_collection_modifyitems(config, items):
     keep, drop = [], []
     for item in items:
         names = getattr(item, "fixturenames", ())
-        stores = "database" in names and not item.get_closest_marker("postgresql")
+        stores = ("database" in names or "server_database" in names) and not item.get_closest_marker("postgresql")
         (keep if stores else drop).append(item)
         if item.get_closest_marker("sqlite_only"):
             item.add_marker(pytest.mark.skip(reason="reads the SQLite file itself / 直接讀寫 SQLite 檔案"))
@@ -130,6 +131,20 @@ def database(request, tmp_path):
         path = tmp_path / "mjref.sqlite3"
         shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
         yield str(path)
+
+
+@pytest.fixture(scope="session")
+def server_database(request):
+    """Makes the database of a real server a test starts (``python -m mjref.serve``, a
+    module's or a test's own): ``server_database(folder, name)`` is a new SQLite file
+    ``folder/<name>.sqlite3``, which the server creates and migrates, or (with
+    ``MJREF_TEST_DATABASE=postgresql``) a new database of this test process's cluster, a copy
+    of the migrated template (:meth:`tests.pgcluster.Cluster.new_database`), dropped with the
+    cluster. A test using it runs in both passes, as one using :func:`database` does."""
+    if BACKEND == "postgresql":
+        cluster = request.getfixturevalue("pg_cluster")
+        return lambda folder, name: cluster.new_database(name.replace("-", "_"))
+    return lambda folder, name: str(Path(folder) / f"{name}.sqlite3")
 
 
 @pytest.fixture()

@@ -120,11 +120,11 @@ def scorer_pin(database: str | os.PathLike, table: str, label: str = "陳計分"
 
 
 @contextlib.contextmanager
-def official_server(folder: Path, name: str):
-    """The service as ``make run`` starts it (:func:`start_server`, 8 threads a worker) on a
-    fresh ``<name>.sqlite3`` in *folder*, and an official's token (王裁判): yields ``{"port",
+def official_server(folder: Path, database: str):
+    """The service as ``make run`` starts it (:func:`start_server`, 8 threads a worker) on
+    *database* (the ``server_database`` fixture's: a new SQLite file, or a PostgreSQL database
+    in that pass) with its log in *folder*, and an official's token (王裁判): yields ``{"port",
     "base", "secret", "headers", "database", "tmp"}``, the pages' tests' ``service``; stops it."""
-    database = folder / f"{name}.sqlite3"
     port = free_port()
     proc = start_server(database, port, threads=8, log=folder / "server.log")
     try:

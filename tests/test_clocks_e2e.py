@@ -31,8 +31,7 @@ def poll(client, path, predicate, timeout=15.0):
     raise AssertionError(f"timed out: {path} → {body}")
 
 
-def test_a_round_runs_by_the_clock_through_the_api(tmp_path):
-    database = str(tmp_path / "e2e.sqlite3")
+def test_a_round_runs_by_the_clock_through_the_api(database):
     clock = OffsetClock.starting_at(datetime(2026, 12, 1, 0, 59, 50, tzinfo=timezone.utc))  # real speed, fixed date
     app = create_app({"TESTING": True, "DATABASE": database, "SCHEDULER": True, "CLOCK_TICK_SECONDS": 0.2,
                       "CLOCK": clock})

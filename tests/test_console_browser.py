@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -42,9 +41,10 @@ FIRST = 60
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
+def service(tmp_path_factory, server_database):
     """The server, an official's token, table T1 mid-hand and T2 empty, a PIN for T1."""
-    with official_server(tmp_path_factory.mktemp("console"), "console") as service:
+    folder = tmp_path_factory.mktemp("console")
+    with official_server(folder, server_database(folder, "console")) as service:
         port, headers = service["port"], service["headers"]
         for table in ("T1", "T2"):
             assert request(port, "POST", "/api/v1/tables", {"id": table}, headers)[0] == 201
@@ -172,7 +172,7 @@ def test_sign_in_with_a_token_its_error_at_the_field_and_the_home_page(chromium,
 
 
 def test_revoking_the_token_ends_the_session_of_a_page_left_open(chromium, service, tmp_path):
-    database = Path(service["database"])
+    database = service["database"]
     secret = make_token(database, "official", label="趙裁判")
     admin = bearer(make_token(database, "admin"))
     record = _context(chromium)

@@ -62,8 +62,9 @@ def pdf_text_pages(path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    with official_server(tmp_path_factory.mktemp("event48"), "event48") as service:
+def service(tmp_path_factory, server_database):
+    folder = tmp_path_factory.mktemp("event48")
+    with official_server(folder, server_database(folder, "event48")) as service:
         yield service
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import socket
-import sqlite3
 import time
 
 import pytest
@@ -388,8 +387,8 @@ def test_the_fast_path_checks_the_token_before_it_reads_the_body(app, client, of
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    database = tmp_path_factory.mktemp("hardening") / "mjref.sqlite3"
+def server(tmp_path_factory, server_database):
+    database = server_database(tmp_path_factory.mktemp("hardening"), "hardening")
     port = free_port()
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MJREF_MAX_CONTENT_LENGTH", "20000")
@@ -461,8 +460,7 @@ def test_the_server_answers_deep_json_and_lone_surrogates_on_the_fast_path(serve
         status, problem, _took = _raw(port, _head("/api/v1/tables/T1/events", official_,
                                                   f"Content-Length: {len(body)}"), body.encode())
         assert status == 400 and problem["code"] == code
-    with sqlite3.connect(database) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+    assert sql_rows(database, "SELECT COUNT(*) FROM events") == [(0,)]
 
 
 def test_the_server_refuses_a_bad_token_before_reading_the_body(server):

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import http.client
 import random
-import sqlite3
 import threading
 
 import pytest
 
-from tests.servicekit import bearer, free_port, hand_events, make_token, request, start_server
+from tests.servicekit import bearer, free_port, hand_events, make_token, request, sql_rows, start_server
 
 TABLES = 16
 
 
 @pytest.fixture()
-def server(tmp_path):
-    database = tmp_path / "iso.sqlite3"
+def server(tmp_path, server_database):
+    database = server_database(tmp_path, "iso")
     port = free_port()
     proc = start_server(database, port, log=tmp_path / "server.log")
     yield database, port
@@ -82,11 +81,9 @@ def test_many_tables_at_once_keep_their_order_and_their_own_tokens(server):
         t.join(60)
     assert not failures, failures[:5]
 
-    with sqlite3.connect(database) as conn:
-        for name in names:
-            seqs = [r[0] for r in conn.execute(
-                "SELECT seq FROM events WHERE table_id = ? ORDER BY id", (name,))]
-            assert seqs == [e["seq"] for e in plans[name]], name  # this table's order, nothing else
+    for name in names:
+        seqs = [r[0] for r in sql_rows(database, "SELECT seq FROM events WHERE table_id = ? ORDER BY id", (name,))]
+        assert seqs == [e["seq"] for e in plans[name]], name  # this table's order, nothing else
     for name in names:
         assert all(a["verdict"] == "accepted" for a in acked[name]), name
         replay = request(port, "GET", f"/api/v1/tables/{name}/hands/1/replay", headers=tokens[name])[1]

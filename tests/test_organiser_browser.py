@@ -20,9 +20,10 @@ NAMES = ["王小明", "李大華", "陳美玲", "林志強", "張家豪", "黃�
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
+def service(tmp_path_factory, server_database):
     """The server; event O1 (8 players, 2 rounds of 2 將, 60-minute rounds), not seated; an official's token."""
-    with official_server(tmp_path_factory.mktemp("organiser"), "organiser") as service:
+    folder = tmp_path_factory.mktemp("organiser")
+    with official_server(folder, server_database(folder, "organiser")) as service:
         players = [{"id": f"P{i}", "name": n} for i, n in enumerate(NAMES, 1)] + [
             {"id": "S1", "name": "周替補", "substitute": True}]
         for path, body in ((BASE, {"id": "O1", "name": "台北公開賽", "rounds": 2, "matches_per_round": 2,

@@ -37,7 +37,7 @@ A5_LANDSCAPE = (595.3, 419.5)
 SERVER_NOW = datetime(2026, 11, 29, 10, 0, tzinfo=timezone.utc)
 
 
-def _seed_clocked(database: Path) -> None:
+def _seed_clocked(database: str) -> None:
     """A second tournament whose round 1 runs on the clock (the pages show a countdown)."""
     seed_tournament(database, "clocked", with_results=False)
     db = connect(database)
@@ -53,8 +53,7 @@ def _seed_clocked(database: Path) -> None:
         db.close()
 
 
-def _server(tmp: Path, name: str, env: dict[str, str]):
-    database = tmp / f"{name}.sqlite3"
+def _server(tmp: Path, database: str, name: str, env: dict[str, str]):
     records = seed_tournament(database)
     _seed_clocked(database)
     env = {"MJREF_CLOCK_OFFSET_SECONDS": repr(SERVER_NOW.timestamp() - time.time()), **env}
@@ -67,14 +66,14 @@ def _server(tmp: Path, name: str, env: dict[str, str]):
 
 
 @pytest.fixture(scope="module")
-def servers(tmp_path_factory):
+def servers(tmp_path_factory, server_database):
     """Two servers: reads public (the default), and tournament reads needing a token
     (``MJREF_PUBLIC_READS=rulesets``). One after the other: each takes its environment
     from ``os.environ`` when it starts."""
     tmp = tmp_path_factory.mktemp("pages")
-    started = [_server(tmp, "public", {})]
+    started = [_server(tmp, server_database(tmp, "public"), "public", {})]
     try:
-        started.append(_server(tmp, "private", {"MJREF_PUBLIC_READS": "rulesets"}))
+        started.append(_server(tmp, server_database(tmp, "private"), "private", {"MJREF_PUBLIC_READS": "rulesets"}))
     except BaseException:
         started[0][0].terminate()
         raise

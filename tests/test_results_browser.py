@@ -22,10 +22,11 @@ OK = "(want) => document.querySelector('#preview').dataset.ok === want"
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
+def service(tmp_path_factory, server_database):
     """The server; event M1 (taida-cup: 一炮多響 on) seated, referee table R1 linked to round 1
     table 1 with a scorer's PIN; an official's token."""
-    with official_server(tmp_path_factory.mktemp("results"), "results") as service:
+    folder = tmp_path_factory.mktemp("results")
+    with official_server(folder, server_database(folder, "results")) as service:
         body = {"id": "M1", "name": "台大盃", "rounds": 2, "matches_per_round": 1, "ruleset": "taida-cup"}
         for path, payload in ((BASE, body), (f"{BASE}/M1/players", {"players": PLAYERS}),
                               (f"{BASE}/M1/schedule", {"seed": 5}),

@@ -17,8 +17,9 @@ GIVEN = "小明 大華 美玲 志強"
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    with official_server(tmp_path_factory.mktemp("setup"), "setup") as service:
+def service(tmp_path_factory, server_database):
+    folder = tmp_path_factory.mktemp("setup")
+    with official_server(folder, server_database(folder, "setup")) as service:
         yield service
 
 

@@ -33,9 +33,10 @@ def shoot(page, name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
+def service(tmp_path_factory, server_database):
     """The server; event L1 (1 round of 1 將), no players yet; an official's token."""
-    with official_server(tmp_path_factory.mktemp("teams"), "teams") as service:
+    folder = tmp_path_factory.mktemp("teams")
+    with official_server(folder, server_database(folder, "teams")) as service:
         status, answer = request(service["port"], "POST", BASE, {"id": "L1", "name": "北高聯賽", "rounds": 1},
                                  service["headers"])
         assert status == 201, answer

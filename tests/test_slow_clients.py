@@ -114,9 +114,9 @@ class Crowd:
             s.close()
 
 
-def test_600_slow_connections_leave_health_and_a_table_served(tmp_path):
+def test_600_slow_connections_leave_health_and_a_table_served(tmp_path, server_database):
     assert HEADER_SECONDS + LINE_SECONDS < HOLD_SECONDS < IDLE_SECONDS
-    database = tmp_path / "slow.sqlite3"
+    database = server_database(tmp_path, "slow")
     port = free_port()
     server = start_server(database, port, log=tmp_path / "server.log")
     crowd = Crowd(port)
