@@ -530,10 +530,15 @@ class HandAdjudicator:
     def _staged(self, r: Ruling) -> bool:
         """A 相公 for a wrong claim (a chow, pung or kong that may not be made): how far it
         gets decides its ruling (``pen.wrong-pon.1``/``.2``, ``pen.substitute``), so it is
-        given at the close."""
-        if r.code != "dead_hand" or not r.evidence:
+        given at the close. So is a dead hand's exposed discard: caught, claimed, won on or
+        played past unnoticed decides whether it is a violation at all (``pen.exposed-discard.*``;
+        unnoticed, only a liability window, ``pen.exposed-discard.4``), though as a second
+        violation it is coded as one no claim changes (:data:`AT_ONCE`)."""
+        if not r.evidence:
             return False
-        return self.events[self._index(r.evidence[0])].type in _STAGED_ACTS
+        if r.code == "dead_hand_second_violation":
+            return r.cause == "exposed_discard"
+        return r.code == "dead_hand" and self.events[self._index(r.evidence[0])].type in _STAGED_ACTS
 
     def _at_once(self, r: Ruling) -> bool:
         """A ruling final while a claim window is open: one no claim changes (:data:`AT_ONCE`),

@@ -303,8 +303,15 @@ def _act(docket: Docket, ev: Event, irrs: list[Irregularity], lost_win: dict, lo
             return
         _use(docket, irrs)
         if t is EventType.PUNG and ev.seq not in lost_pung and (ev.seq, seat) in docket.upheld_claims:
-            docket.stood[seat] = ev.seq  # the referee refused it by the record's order; by time it stood
-        elif t is not EventType.CHOW and (ev.seq in lost_pung or "lost_priority" in codes):
+            # the referee refused it by the record's order; by time it stood (prio.3, prio.4). Its
+            # priority excuses only the order: a dead hand's pung is still its second violation
+            # (pen.dead-hand, pen.pay-all), a pung of the wrong tiles still a wrong pung
+            # (pen.wrong-pon.*), as when the moment ruled it, before the draw it beat was recorded
+            docket.stood[seat] = ev.seq
+            codes = tuple(c for c in codes if c != "lost_priority")
+            if not codes and not docket.is_dead(seat, ev.seq):
+                return
+        if t is not EventType.CHOW and (ev.seq in lost_pung or "lost_priority" in codes):
             _lost_pung(docket, ev, lost_pung.get(ev.seq), irrs)
         elif docket.is_dead(seat, ev.seq) or "dead_hand_act" in codes:
             dead_hand_act(docket, seat, ev.seq,
