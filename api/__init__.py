@@ -148,6 +148,7 @@ def init_app(app: Flask) -> None:
     from api import scoring, tables, tournament_matches, tournaments
     from services.schemas import register_components
     from store import StoreUnavailableError
+    from store.dialect import CONNECTION_ERRORS
 
     intake.init_app(app)  # MAX_CONTENT_LENGTH, and the one JSON decoder of request bodies
     spec = openapi.configure(app)  # flask-smorest: /openapi.json, /docs (its error handler is replaced below)
@@ -169,13 +170,8 @@ def init_app(app: Flask) -> None:
     spec.register_blueprint(tournaments.blp)  # /api/v1/tournaments (issue #7)
     spec.register_blueprint(tournament_matches.blp)  # a 將's 圈, dealer and streak (issue #15)
     app.register_error_handler(StoreUnavailableError, handle_error)
-    try:  # a read that finds PostgreSQL gone (a lost connection, the pool's wait ran out): 503 too
-        import psycopg
-
-        app.register_error_handler(psycopg.OperationalError,
-                                   lambda exc: handle_error(StoreUnavailableError(exc)))
-    except ImportError:  # pragma: no cover - psycopg is in requirements.txt
-        pass
+    for lost in CONNECTION_ERRORS:  # a read that finds PostgreSQL gone: 503 too (store.dialect)
+        app.register_error_handler(lost, lambda exc: handle_error(StoreUnavailableError(exc)))
     app.register_error_handler(MjrefError, handle_error)
     app.register_error_handler(ValidationError, handle_error)
     app.register_error_handler(HTTPException, handle_error)

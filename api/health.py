@@ -23,8 +23,8 @@ from flask import Blueprint, Flask, current_app, jsonify
 
 from api.auth import current_principal
 from store import get_db, get_writer
-from store.dialect import DATABASE_ERRORS, public_name
-from store.health import check, trouble_of
+from store.dialect import public_name
+from store.health import check, read_trouble
 
 bp = Blueprint("health", __name__)
 
@@ -52,12 +52,8 @@ def _checked(app: Flask):
     with last.lock:
         if last.at is not None and time.monotonic() - last.at < window:
             return last.trouble
-        try:
-            get_db().execute("SELECT 1")
-        except DATABASE_ERRORS as exc:
-            trouble = trouble_of(exc)
-        else:
-            trouble = check(app.config["DATABASE"], get_writer(app), app.config["CLOCK"].now().isoformat())
+        trouble = read_trouble(get_db) or check(app.config["DATABASE"], get_writer(app),
+                                                app.config["CLOCK"].now().isoformat())
         last.at, last.trouble = time.monotonic(), trouble
         return trouble
 

@@ -39,8 +39,8 @@ except ImportError:  # pragma: no cover - psycopg is in requirements.txt
     pg_errors = None
 
 __all__ = [
-    "DATABASE_ERRORS", "INTEGRITY_ERRORS", "PgDatabase", "append_only", "begin_write", "ddl", "is_postgres",
-    "lock_key", "public_name", "refusable", "table_exists",
+    "CONNECTION_ERRORS", "DATABASE_ERRORS", "INTEGRITY_ERRORS", "PgDatabase", "append_only", "begin_write", "ddl",
+    "is_postgres", "lock_key", "public_name", "refusable", "table_exists",
 ]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -50,6 +50,9 @@ INTEGRITY_ERRORS: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,) + 
     (psycopg.IntegrityError,) if psycopg else ())
 #: any error of the database (a lost connection, a full disk, a refused statement)
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error,) + ((psycopg.Error,) if psycopg else ())
+#: a read that finds PostgreSQL gone (a lost connection, the pool's wait ran out): the store is
+#: unavailable, not the request wrong (the API answers 503, as for :class:`store.writer.StoreUnavailableError`)
+CONNECTION_ERRORS: tuple[type[BaseException], ...] = (psycopg.OperationalError,) if psycopg else ()
 
 #: advisory lock namespaces (the first of PostgreSQL's two 32-bit key halves), "mj" + a number
 LOCK_WRITE = 0x6D6A0001  #: every writer: exclusive for a job that names no key, shared otherwise

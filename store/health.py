@@ -21,7 +21,9 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from store.dialect import DATABASE_ERRORS, is_postgres
 from store.writer import GroupCommitter, StoreUnavailableError
@@ -86,6 +88,16 @@ HEALTH_KEYS = ("meta:health_checked_at",)
 def _touch(tx, at: str) -> None:
     tx.db.execute("INSERT INTO meta (key, value) VALUES ('health_checked_at', ?) "
                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value", [at])
+
+
+def read_trouble(connection: Callable[[], Any]) -> Trouble | None:
+    """``None`` when the database answers a read on the request's connection (*connection*:
+    how to get it, e.g. :func:`store.get_db`; getting it may fail too); else why not."""
+    try:
+        connection().execute("SELECT 1")
+    except DATABASE_ERRORS as exc:
+        return trouble_of(exc)
+    return None
 
 
 def check(database: str | os.PathLike, writer: GroupCommitter, at: str) -> Trouble | None:

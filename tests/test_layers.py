@@ -1,7 +1,7 @@
 """The house's layers point down only (issue #19 item 1):
 
     domain: referee ← penalties ← tournament   (no Flask, marshmallow or database code)
-    store                                      (all SQL)
+    store                                      (all SQL; the only importer of a database driver)
     services                                   (what api/, web/ and clocks/ share)
     api / web / clocks                         (peers: none imports another)
     app                                        (create_app)
@@ -29,6 +29,8 @@ DOMAIN = ("referee", "penalties", "tournament")
 NOT_IN_DOMAIN = ("flask", "flask_smorest", "marshmallow", "sqlite3", "sqlite_utils", "psycopg", "psycopg_pool",
                  "werkzeug", "apscheduler")
 TEST_SUPPORT = ("testkit", "tests", "bench")
+#: the database drivers: all database code lives in store/ (the developers' guide; issue #16 item 1)
+DATABASE_DRIVERS = ("sqlite3", "sqlite_utils", "psycopg", "psycopg_pool")
 #: modules still importing a peer, with why; each must still need its exemption (the list only shrinks)
 NOT_YET: dict[str, str] = {}
 
@@ -69,6 +71,8 @@ def violations() -> list[str]:
                 wrong.append(f"{where}: {own} (rank {RANK[own]}) may import only lower layers")
             elif own in DOMAIN and name in NOT_IN_DOMAIN:
                 wrong.append(f"{where}: the domain imports no web, schema or database code")
+            elif own != "store" and name in DATABASE_DRIVERS:
+                wrong.append(f"{where}: all database code lives in store/")
     return wrong
 
 
