@@ -1,7 +1,8 @@
 """A SQLite deployment moves to PostgreSQL (issue #16 item 6): ``flask db copy``.
 
 A real SQLite deployment is filled through the API (tables and their events, an override,
-tokens — one revoked —, a tournament with a keyed write), copied with the CLI into a fresh
+tokens — one revoked —, a tournament with a keyed write, a scorer's PIN and the players' names at
+a table's seats), copied with the CLI into a fresh
 PostgreSQL database, and the app on PostgreSQL then answers every read as the SQLite app
 did, goes on ingesting after the copied log (next id, next seq), and honours the tokens.
 """
@@ -12,8 +13,10 @@ import json
 import pytest
 
 from app import create_app
-from store import SCHEMA_VERSION, close_app
-from tests.servicekit import bearer, create_table, hand_events, make_token, sql_rows
+from store import SCHEMA_VERSION, close_app, get_db
+from store.pins import seat_names, set_seat_names
+from web.signin import sign_in_pin
+from tests.servicekit import bearer, create_table, hand_events, make_token, scorer_pin, sql_rows, writing_straight
 
 pytestmark = pytest.mark.postgresql
 
@@ -21,6 +24,9 @@ READS = ["/api/v1/tables", "/api/v1/tables/C1", "/api/v1/tables/C1/hands", "/api
          "/api/v1/tables/C1/overrides", "/api/v1/tables/C1/events?stream=official", "/api/v1/tables/C1/events",
          "/api/v1/tables/C1/hands/1/replay", "/api/v1/tables/C2", "/api/v1/tokens", "/api/v1/tournaments",
          "/api/v1/tournaments/K1"]
+
+
+NAMES = ["林志強", "王小明", "李大華", "陳美玲"]
 
 
 def _fill(app):
@@ -43,7 +49,10 @@ def _fill(app):
     keyed = {**official, "Idempotency-Key": "create-K1"}
     response = client.post("/api/v1/tournaments", json={"id": "K1", "name": "複製盃", "rounds": 2}, headers=keyed)
     assert response.status_code == 201, response.get_json()
-    return admin, official, bearer(revoked["token"])
+    pin = scorer_pin(database, "C2", label="陳計分")  # as the console's PIN page writes them
+    with writing_straight(database) as db:
+        set_seat_names(db, "C2", NAMES)
+    return admin, official, bearer(revoked["token"]), pin
 
 
 def _reads(app, headers):
@@ -59,20 +68,26 @@ def _reads(app, headers):
 def test_a_sqlite_deployment_moves_to_postgresql(tmp_path, pg_database):
     source = str(tmp_path / "hall.sqlite3")
     sqlite_app = create_app({"TESTING": True, "DATABASE": source})
-    admin, official, revoked = _fill(sqlite_app)
+    admin, official, revoked, pin = _fill(sqlite_app)
     before = _reads(sqlite_app, admin)
 
     result = sqlite_app.test_cli_runner().invoke(args=["db", "copy", source, pg_database])
     assert result.exit_code == 0, result.output
     copied = json.loads(result.stdout)["copied"]
     assert copied["events"] == sql_rows(source, "SELECT COUNT(*) FROM events")[0][0] > 20
-    assert copied["tokens"] == 3 and copied["overrides"] == 1 and copied["idempotency_keys"] == 1
+    assert copied["tokens"] == 4 and copied["overrides"] == 1 and copied["idempotency_keys"] == 1
+    assert copied["pins"] == 1 and copied["seat_names"] == 4  # a row a seat
 
     pg_app = create_app({"TESTING": True, "DATABASE": pg_database})
     try:
         assert _reads(pg_app, admin) == before  # every read answers as before, ids included
         client = pg_app.test_client()
         assert client.get("/api/v1/whoami", headers=revoked).status_code == 401
+        # the scorer's PIN still signs in to its table, and the table's seats keep their names
+        with pg_app.test_request_context():
+            principal, _pin_id = sign_in_pin("C2", pin)
+            assert (principal.role, principal.table, principal.label) == ("table", "C2", "陳計分")
+            assert seat_names(get_db(), "C2") == NAMES
         # the keyed write's answer came along: a resend is answered from it
         again = client.post("/api/v1/tournaments", json={"id": "K1", "name": "複製盃", "rounds": 2},
                             headers={**official, "Idempotency-Key": "create-K1"})
