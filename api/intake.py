@@ -33,7 +33,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from referee.ruleset import DEFAULT_PROFILE, Ruleset
-from services.problems import ApiProblem
+from services.problems import ApiProblem, nul_character
 
 #: the body size limit when the configuration gives none (docs/api.md)
 DEFAULT_MAX_CONTENT_LENGTH = 4 * 1024 * 1024
@@ -64,7 +64,7 @@ def loads(data: str | bytes | bytearray, *, root: str = "body") -> Any:
     """Decode a JSON request body, after :func:`check_json_text`.
 
     :raises ApiProblem: 400 for a body that is not UTF-8, nested too deep, with a lone
-        surrogate, or with ``NaN`` / ``Infinity`` (naming the field).
+        surrogate or a NUL, or with ``NaN`` / ``Infinity`` (naming the field).
     :raises json.JSONDecodeError: for text that is not JSON (the callers' own answer).
     """
     if isinstance(data, (bytes, bytearray)):
@@ -94,9 +94,9 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 def check_json_text(text: str, *, lines: bool = False, root: str = "body") -> None:
     """Refuse JSON text (one value, or JSON Lines when *lines*) nested deeper than
-    :data:`MAX_JSON_DEPTH` or holding a lone surrogate escape.
+    :data:`MAX_JSON_DEPTH`, or holding a lone surrogate escape or a NUL (``\\u0000``).
 
-    :raises ApiProblem: 400 ``json_too_deep`` / ``lone_surrogate`` naming the field
+    :raises ApiProblem: 400 ``json_too_deep`` / ``lone_surrogate`` / ``nul_character`` naming the field
         (``events[0].tiles``; ``line 3.table`` in JSON Lines; *root* at the top, and before
         the rest when it is not ``body``: ``params.x[0]`` for a query parameter ``params.x``).
     """
@@ -109,6 +109,11 @@ def check_json_text(text: str, *, lines: bool = False, root: str = "body") -> No
             raise _invalid("lone_surrogate", field,
                            f"{field}: a lone surrogate {text[at:at + 6]} is not a character (its pair is missing)",
                            f"{field}：單獨的代理碼 {text[at:at + 6]} 不是字元（缺少成對的另一半）")
+    if "\\u0000" in text:
+        at = _nul_escape(text)
+        if at is not None:
+            raise nul_character(_field_at(text, lines=lines, root=root, offset=at))
+
 
 
 def _too_deep(field: str) -> ApiProblem:
@@ -142,6 +147,15 @@ def _deeper_than(text: str, limit: int) -> bool:
             return False  # unbalanced: not JSON, which the parser says
         brackets = shorter
     return bool(brackets)
+
+
+def _nul_escape(text: str) -> int | None:
+    """Where the first ``\\u0000`` escape starts, if any (read as :func:`_lone_surrogate` reads them:
+    ``\\\\u0000``, an escaped backslash then text, is none)."""
+    for match in _ESCAPE.finditer(text):
+        if match.group(1) == "0000":
+            return match.start()
+    return None
 
 
 def _lone_surrogate(text: str) -> int | None:

@@ -69,3 +69,12 @@ def not_found(what: str, what_zh: str, value: Any, field: str) -> ApiProblem:
 
 def bad_request(code: str, field: str, detail: str, detail_zh: str, **extra: Any) -> ApiProblem:
     return ApiProblem(400, code, detail, detail_zh, field=field, extra=extra)
+
+
+def nul_character(field: str) -> ApiProblem:
+    """400 ``nul_character`` naming *field*: text holding U+0000 (a body's ``\\u0000``, a form's
+    ``%00``), which PostgreSQL cannot store in a text column (SQLite can): refused on both
+    backends alike, so a value means the same on either and a deployment moves between them
+    (``flask db copy``)."""
+    return bad_request("nul_character", field, f"{field}: the NUL character (\\u0000) is not allowed in text",
+                       f"{field}：文字不得含 NUL 字元（\\u0000）")

@@ -12,7 +12,7 @@ import pytest
 from api.auth import create_token
 from store import connect
 from store import pins as pin_store
-from tests.servicekit import bearer, create_table, hand_events, make_token
+from tests.servicekit import bearer, create_table, hand_events, make_token, sql_rows
 from services.pins import create_pin, pin_digest
 from web.times import ago
 
@@ -350,6 +350,19 @@ def test_the_names_form(client, official_secret, table_with_hand):
     assert response.status_code == 302
     html = client.get("/tables/T1/").get_data(as_text=True)
     assert '<span class="name">王小明</span>' in html and '<span class="name">李大華</span>' in html
+
+
+def test_a_form_field_holding_a_nul_is_refused_naming_it_and_nothing_is_stored(client, official_secret,
+                                                                                table_with_hand, app):
+    """A form's ``%00`` (U+0000) is refused as a JSON body's ``\\u0000`` is (PostgreSQL cannot store
+    it: a 500 there before): a 400 page naming the field, the seats' names unchanged."""
+    sign_in(client, official_secret)
+    token = form_token(client, "/tables/T1/")
+    response = client.post("/tables/T1/names", data={"csrf_token": token, "name0": "王\x00小明", "name1": "李大華"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "name0" in page and "NUL" in page
+    assert sql_rows(app.config["DATABASE"], "SELECT COUNT(*) FROM seat_names") == [(0,)]
 
 
 def test_a_replay_step_is_the_referees_state_and_verdict_there(client, official_secret, table_with_hand):

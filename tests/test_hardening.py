@@ -152,6 +152,33 @@ def test_a_lone_surrogate_is_a_400_naming_the_field_and_nothing_is_stored(client
     assert ok.status_code == 201 and ok.get_json()["name"] == "🀄 \\ud800"
 
 
+@pytest.mark.parametrize("path, raw, field", [
+    ("/api/v1/tables", '{"id": "T2", "name": "a\\u0000b"}', "name"),
+    ("/api/v1/tables", '{"id": "T2", "params": {"x": ["\\u0000"]}}', "params.x[0]"),
+    ("/api/v1/tournaments", '{"id": "K1", "name": "盃\\u0000", "rounds": 1}', "name"),
+    ("/api/v1/tokens", '{"role": "official", "label": "\\u0000"}', "label"),
+    ("/api/v1/tables/T1/events", '{"events": [{"type": "note", "seq": 1, "hand": 1, "ts": 1, "note": "\\u0000"}]}',
+     "events[0].note"),
+    ("/api/v1/rulings", '{"type": "hand_start"}\n{"note": "x\\u0000"}\n', "line 2.note"),
+])
+def test_a_nul_character_is_a_400_naming_the_field_and_nothing_is_stored(client, official, admin, app, path, raw,
+                                                                         field):
+    """U+0000 in text: PostgreSQL cannot store it in a text column (a 500 there before), SQLite could:
+    refused alike on both backends, naming the field (docs/api.md, Limits)."""
+    create_table(client, official, "T1")
+    before = {table: stored(app, f"SELECT COUNT(*) FROM {table}") for table in ("tables", "tokens", "events",
+                                                                                "tournaments")}
+    response = client.post(path, data=raw, headers={**admin, "Content-Type": "application/json"})
+    problem = response.get_json()
+    assert response.status_code == 400 and problem["code"] == "nul_character" and problem["field"] == field, raw
+    assert problem["detail_zh"].startswith(field) and "NUL" in problem["detail"]
+    assert before == {table: stored(app, f"SELECT COUNT(*) FROM {table}") for table in before}
+    # an escaped backslash then text is no NUL
+    ok = client.post("/api/v1/tables", data='{"id": "T3", "name": "\\\\u0000"}',
+                     headers={**official, "Content-Type": "application/json"})
+    assert ok.status_code == 201 and ok.get_json()["name"] == "\\u0000"
+
+
 def test_a_lone_surrogate_in_an_event_is_refused_by_the_fast_path_too(client, official, app):
     create_table(client, official, "T1")
     first = dict(hand_events(1)[0])

@@ -49,7 +49,7 @@ from services.live import replay_hand, service, table_totals
 from services.seat_names import table_names as players_at
 from services.overrides import OverrideRequestSchema
 from services.pins import create_pin
-from services.problems import ApiProblem
+from services.problems import ApiProblem, nul_character
 from services.validation import first_error, reason_zh
 from penalties.clauses import cite_zh, clauses
 from penalties.rule import REPORTS
@@ -113,13 +113,18 @@ def _here() -> str:
 
 @bp.before_request
 def _session_first() -> Any:
-    """Who is signed in (checked now: live token, not expired), then the form token of a POST."""
+    """Who is signed in (checked now: live token, not expired), then the form token of a POST,
+    and no field of its form holding a NUL (:func:`services.problems.nul_character`)."""
     signin.current_person()
     if request.method == "POST" and not signin.csrf_ok(request.form.get(signin.CSRF_FIELD)):
         raise PageError(400,
                         "表單驗證失敗：此表單已過期，或不是由本網站送出（CSRF 防護）。請重新整理頁面後再送出一次。",
                         "The form was refused: it has expired, or it was not sent from this site (CSRF "
                         "protection). Reload the page and send it again.", field=signin.CSRF_FIELD)
+    if request.method == "POST":
+        for name, value in request.form.items(multi=True):
+            if "\x00" in value or "\x00" in name:
+                raise nul_character(name.replace("\x00", "\\u0000"))
     return None
 
 
