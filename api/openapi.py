@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import http
 import threading
+from typing import Any
 from functools import partial
 from pathlib import Path
 
@@ -135,7 +136,27 @@ class DeferredSpec(apispec.APISpec):
 
     def to_dict(self) -> dict:
         self.write_deferred()
-        return super().to_dict()
+        return without_nul(super().to_dict())
+
+
+#: what a free text may hold: anything but U+0000 (PostgreSQL cannot store it; the server refuses
+#: it on both backends, ``api.intake``, ``nul_character``)
+NUL_FREE = r"^[^\u0000]*$"
+
+
+def without_nul(spec: Any) -> Any:
+    """*spec* with :data:`NUL_FREE` as the ``pattern`` of every free-text string schema (one with
+    no ``enum``, ``const``, ``pattern`` or ``format`` of its own), so the spec calls valid only
+    what the server accepts. Changes *spec* in place; returns it."""
+    if isinstance(spec, dict):
+        if spec.get("type") == "string" and not spec.keys() & {"enum", "const", "pattern", "format"}:
+            spec["pattern"] = NUL_FREE
+        for value in spec.values():
+            without_nul(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            without_nul(value)
+    return spec
 
 
 class Api(flask_smorest.Api):

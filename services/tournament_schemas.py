@@ -25,8 +25,9 @@ TIE_BREAKS = validate.Regexp(rf"^ *{_TIE_BREAK}( *, *{_TIE_BREAK})* *$",
 #: rounds in a query: numbers separated by commas
 ROUND_LIST = validate.Regexp(r"^ *[0-9]{1,3}( *, *[0-9]{1,3})* *$",
                              error="輪次：以逗號分隔的數字 rounds: numbers separated by commas")
-#: a team name (R-tour-30): 1–TEAM_MAX characters, not blank (stripped when registered)
-TEAM_NAME = validate.Regexp(rf"^(?=.*\S).{{1,{TEAM_MAX}}}$",
+#: a team name (R-tour-30): 1–TEAM_MAX characters, not blank (stripped when registered), no line
+#: break, no NUL (the intake refuses U+0000 in any text: api.intake, ``nul_character``)
+TEAM_NAME = validate.Regexp(rf"^(?=.*\S)[^\n\u0000]{{1,{TEAM_MAX}}}$",
                             error=f"隊名：1–{TEAM_MAX} 個字，不可空白 a team name: 1–{TEAM_MAX} characters, not blank")
 WINDS = [w.name for w in Wind] + [w.zh for w in Wind]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import socket
 import time
 
@@ -18,6 +19,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from api import intake
 from api.intake import MAX_JSON_DEPTH, check_json_text
+from api.openapi import NUL_FREE
 from app import create_app
 from tests.servicekit import (  # noqa: F401
     sql_rows,
@@ -177,6 +179,45 @@ def test_a_nul_character_is_a_400_naming_the_field_and_nothing_is_stored(client,
     ok = client.post("/api/v1/tables", data='{"id": "T3", "name": "\\\\u0000"}',
                      headers={**official, "Content-Type": "application/json"})
     assert ok.status_code == 201 and ok.get_json()["name"] == "\\u0000"
+
+
+@pytest.mark.parametrize("method, path, field", [
+    ("GET", "/api/v1/tables/a%00b", "path"), ("GET", "/api/v1/tournaments/a%00b", "path"),
+    ("POST", "/api/v1/tables/a%00b/events", "path"),  # the live-ingest fast path
+    ("GET", "/api/v1/rulings?table=a%00b", "table"), ("GET", "/api/v1/tables/T1/events?stream=x%00", "stream"),
+    ("GET", "/t/a%00b/", "path"),  # a page
+])
+def test_a_nul_character_in_the_url_is_a_400_naming_where(client, official, app, method, path, field):
+    """U+0000 in the path or a query parameter: on PostgreSQL every route, reads included, was a
+    500 (it cannot compare text holding one); a 400 naming the path or the parameter, on both."""
+    create_table(client, official, "T1")
+    response = client.open(path, method=method, headers=official, json={"events": []} if method == "POST" else None)
+    problem = response.get_json()
+    assert response.status_code == 400 and problem["code"] == "nul_character" and problem["field"] == field
+    assert stored(app, "SELECT COUNT(*) FROM tables") == [(1,)]
+
+
+def test_the_spec_says_free_text_holds_no_nul(client):
+    """The spec calls valid only what the server accepts (the API fuzz holds them together): every
+    free-text string (no enum, const, format or pattern of its own) is NUL-free, path parameters too."""
+    spec = client.get("/openapi.json").get_json()
+    free = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("type") == "string" and not node.keys() & {"enum", "const", "format"}:
+                free.append(node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(spec)
+    assert len(free) > 50 and not any(re.search(node["pattern"], "a\x00b") for node in free)  # its own pattern too
+    assert all(re.search(node["pattern"], "王小明 🀄") for node in free if node["pattern"] == NUL_FREE)
+    (table_id,) = spec["paths"]["/api/v1/tables/{table_id}"]["parameters"]
+    assert table_id["schema"]["pattern"] == NUL_FREE == "^[^\\u0000]*$"
 
 
 def test_a_lone_surrogate_in_an_event_is_refused_by_the_fast_path_too(client, official, app):
