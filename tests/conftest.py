@@ -32,6 +32,8 @@ if BACKEND not in ("sqlite", "postgresql"):
 def pytest_configure(config):
     config.addinivalue_line("markers", "sqlite_only: reads or writes the SQLite file itself (skipped on PostgreSQL)")
     config.addinivalue_line("markers", "postgresql: needs PostgreSQL whatever the backend (tests/pgcluster.py)")
+    config.addinivalue_line("markers", "own_database: stores on the pass's backend through a database of its own "
+                                       "(kept in the PostgreSQL pass)")
     # pytest-bdd turns every Gherkin tag (@tai.07, @app.flower-numbering, @wip) into a
     # pytest marker; register them so they neither warn nor break --strict-markers,
     # and so `pytest -m tai.07` selects the scenarios of a clause.
@@ -52,8 +54,9 @@ def app_clock():
 
 def pytest_collection_modifyitems(config, items):
     """On PostgreSQL (``MJREF_TEST_DATABASE=postgresql``) run the tests that store something
-    (those using the ``database`` fixture, through ``app`` and ``client`` too, and those whose
-    real servers store into a ``server_database``); the others
+    (those using the ``database`` fixture, through ``app`` and ``client`` too, those whose
+    real servers store into a ``server_database``, and those marked ``own_database``, which
+    make their own database on the pass's backend: the API fuzz); the others
     never touch a database and ran on SQLite already. Those marked ``postgresql`` use
     PostgreSQL whatever the backend: they ran on it in the SQLite pass, so not again.
     A test marked ``sqlite_only`` looks into the SQLite file itself: skipped there."""
@@ -62,22 +65,14 @@ def pytest_collection_modifyitems(config, items):
     keep, drop = [], []
     for item in items:
         names = getattr(item, "fixturenames", ())
-        stores = ("database" in names or "server_database" in names) and not item.get_closest_marker("postgresql")
+        stores = ("database" in names or "server_database" in names or item.get_closest_marker("own_database")) \
+            and not item.get_closest_marker("postgresql")
         (keep if stores else drop).append(item)
         if item.get_closest_marker("sqlite_only"):
             item.add_marker(pytest.mark.skip(reason="reads the SQLite file itself / 直接讀寫 SQLite 檔案"))
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
-
-
-def pytest_ignore_collect(collection_path, config):
-    """tests/test_fuzz_api.py fuzzes an app of its own on a SQLite file of its own (made at
-    import), so the PostgreSQL pass deselects all of it; collecting it there would still build
-    every generated case in each worker (seconds each): not collected there at all."""
-    if BACKEND == "postgresql" and collection_path.name == "test_fuzz_api.py":
-        return True
-    return None
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,8 @@
 Every operation, every phase — examples, coverage, fuzzing (positive and negative) and
 the stateful phase (links: create a table, a tournament, a token, then use what came
 back) — with an official's token and with a table's, against the real Flask app (WSGI)
-on a real SQLite file, with **every** check schemathesis has: no 5xx, statuses,
+on a real database of the pass's backend (a SQLite file; in the PostgreSQL pass a database of
+a cluster of its own), with **every** check schemathesis has: no 5xx, statuses,
 content types and bodies as documented (every error a complete problem+json, CSV where
 ``text/csv`` is documented), schema-valid requests accepted, schema-invalid ones
 rejected, a missing token refused before the body is read, a created resource found.
@@ -25,15 +26,32 @@ import schemathesis
 from schemathesis.generation.meta import TestPhase
 
 from app import create_app
+from tests.conftest import BACKEND
 from tests.servicekit import bearer, create_table, hand_events, make_token
 
 #: the stateful phase's size: scenarios (each up to a few linked calls) per role
 STATEFUL_EXAMPLES = 40
 
 
+#: the PostgreSQL pass keeps this module (conftest.pytest_collection_modifyitems): it stores on
+#: the pass's backend through a database of its own
+pytestmark = pytest.mark.own_database
+
+
 def _fresh_app():
-    """The real app on a fresh SQLite file (removed at exit). Made at import: schemathesis
-    builds one test per operation from the spec when the module is collected."""
+    """The real app on a fresh database of the pass's backend: a SQLite file, or (with
+    ``MJREF_TEST_DATABASE=postgresql``) a database of a throwaway cluster of this module's own
+    (:class:`tests.pgcluster.Cluster`), each removed at exit. Made at import — schemathesis
+    builds one test per operation from the spec when the module is collected — so before any
+    fixture, the ``pg_cluster`` fixture's cluster included. On PostgreSQL it found U+0000 in
+    text and in URLs answered with a 500 (now a 400, ``nul_character``)."""
+    if BACKEND == "postgresql":
+        from tests.pgcluster import Cluster
+
+        cluster = Cluster().start()
+        atexit.register(cluster.remove)
+        cluster.create_template()
+        return create_app({"TESTING": True, "DATABASE": cluster.new_database("fuzz")})
     directory = tempfile.mkdtemp(prefix="mjref-fuzz-")
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
     return create_app({"TESTING": True, "DATABASE": os.path.join(directory, "fuzz.sqlite3")})
