@@ -803,6 +803,7 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     openings, contexts, read_opening, read_context = _USUAL_OPENINGS, _USUAL_CONTEXTS, _read_opening, _read_context
     new, draft, event_class = _new, _Draft, _EVENT
     i = first_index
+    last_context = last_where = None
     for number, line in enumerate(lines, first_line):
         is_bytes = type(line) is bytes  # text lines are not cut (json.loads reads text and bytes apart)
         if is_bytes:  # a usual line by its pieces (read_usual_line's docstring says how it is cut)
@@ -817,7 +818,9 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
                     len(digits) <= 18:
                 fields = known[0].get(tail)
                 if fields is not None:
-                    where = contexts.get(context) or read_context(context)
+                    if context != last_context:  # a hand's lines share theirs: no hash per line
+                        last_context, last_where = context, contexts.get(context) or read_context(context)
+                    where = last_where
                     if where is not None:
                         event = new(draft)
                         (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
