@@ -9,13 +9,21 @@ Run: ``.venv/bin/python -m bench.bench_decode [HANDS]``: the lines of HANDS gene
 :func:`referee.events.read_usual_line`, the rest as the fast path), in turn, in one process:
 µs per event (CPU time, best of 5 rounds) and the ratio, which the machine's load moves less.
 
+The batch's loop is given each hand's lines as ``flask replay`` reads them (:func:`api.batch.read_hands`:
+bytes, each ending in ``\\n``), so its usual lines are read by their pieces; the fast path and the
+reference are given the lines as text (``parse_stream``'s and a caller's ``parse_event``).
+
 Instruction counts (callgrind; the difference between decoding the lines once and twice is one
-decoding, whatever the start-up), for this tree or another (``PYTHONPATH=/other/tree``)::
+decoding, whatever the start-up), for this tree or another (run from the other tree's directory
+with this file copied there: ``python -m`` puts the current directory first on ``sys.path``)::
 
     for r in 1 2; do PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         .venv/bin/python -m bench.bench_decode --loop $r 2>&1 | grep Collected; done
 
 ``--loop`` uses ``read_line`` when the tree has it, else ``json.loads`` (an older tree).
+``--loop R --batch``: the batch's loop instead (:func:`referee.events.read_events` over each hand's
+bytes lines, warmed by one pass as a long batch has its tables filled). Both print the number
+of events on stderr.
 ``--cpu``: the same loop timed (CPU, best of 5 rounds, µs per event), to run in this tree and
 in an older checkout back to back (copy this file there).
 """
@@ -37,6 +45,11 @@ def lines_of(hands: int) -> list[str]:
     return [line for events in generate_hands(hands, seed=0) for line in to_jsonl(events).splitlines()]
 
 
+def batch_hands(lines: list[str]) -> list[list[bytes]]:
+    """*lines* cut by hand, each line as :func:`api.batch.read_hands` gives it (bytes and ``\\n``)."""
+    return [[line.encode() + b"\n" for line in hand] for hand in by_hand(lines)]
+
+
 def decode_fast(lines: list[str]) -> float:
     read, parse = ev.read_line, ev.parse_event
     t0 = time.process_time()
@@ -45,7 +58,7 @@ def decode_fast(lines: list[str]) -> float:
     return time.process_time() - t0
 
 
-def decode_batch(hands: list[list[str]]) -> float:
+def decode_batch(hands: list[list[bytes]]) -> float:
     """The batch's loop (``flask replay``): :func:`referee.events.read_events` over each
     hand's lines (the hand's events dropped before the next, as the batch does)."""
     read_events = ev.read_events
@@ -74,6 +87,16 @@ def decode_reference(lines: list[str]) -> float:
 
 def loop(rounds: int) -> None:
     lines = lines_of(100)
+    print(f"events: {len(lines)}", file=sys.stderr)
+    if "--batch" in sys.argv:
+        hands = batch_hands(lines)
+        decode_batch(hands)
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        for _ in range(rounds):
+            decode_batch(hands)
+        return
     read = getattr(ev, "read_line", None)
     parse = ev.parse_event
     gc.collect()
@@ -114,7 +137,8 @@ def main() -> None:
     decode_fast(lines)
     decode_reference(lines)  # warm both (the tile text cache is shared)
     fast, ref, whole = [], [], []
-    hands = by_hand(lines)
+    hands = batch_hands(lines)
+    decode_batch(hands)
     for _ in range(ROUNDS):
         fast.append(decode_fast(lines))
         ref.append(decode_reference(lines))
@@ -122,7 +146,7 @@ def main() -> None:
     n = len(lines)
     f, r, b = min(fast) / n * 1e6, min(ref) / n * 1e6, min(whole) / n * 1e6
     print(f"events: {n:,}")
-    print(f"the batch's loop (read_events): {b:.2f} µs/event (reference / batch: {r / b:.2f})")
+    print(f"the batch's loop (read_events, bytes lines): {b:.2f} µs/event (reference / batch: {r / b:.2f})")
     print(f"fast path (read_line + parse_event): {f:.2f} µs/event")
     print(f"reference (json.loads + parse_event_reference): {r:.2f} µs/event")
     print(f"ratio reference / fast: {r / f:.2f}")

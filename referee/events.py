@@ -656,13 +656,8 @@ def _usual_pieces(line: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes] | Non
     if len(pieces) != 4:
         return None
     first, seq, ts, rest = pieces
-    k = rest.find(b'"v": ')
-    if k >= 0:
-        return first, seq, ts, rest[:k], rest[k:]
-    k = rest.rfind(b"}")
-    if k <= 0:
-        return None
-    return first, seq, ts, rest[:k] + b", ", rest[k:]
+    context, tail = _unseated(rest)
+    return None if context is None else (first, seq, ts, context, tail)
 
 
 def _read_context(context: bytes) -> tuple[str, int] | None:
@@ -731,43 +726,22 @@ def read_usual_line(line: bytes) -> Event | None:
     The line is cut as :func:`_usual_pieces` cuts it, in another order (issue #17: fewer pieces
     and look-ups): at its first ``, "ts": `` (the opening before it, one piece for the head and
     the seq), then after the ts at ``", "``, then at ``"seat": `` — the same pieces, as the
-    opening and the ts, once read, hold neither ``", "`` nor ``"seat": `` past their own."""
-    opening, ts_key, rest = line.partition(b', "ts": ')
-    known = _USUAL_OPENINGS.get(opening)
-    if known is None:
-        known = _read_opening(opening)
-        if known is None:
-            return None
-    digits, comma, after = rest.partition(b", ")
-    # ts: a JSON integer ≥ 0 (no sign, no leading zero), as _TS_PIECE
-    if not digits.isdigit() or (digits[0] == 48 and len(digits) > 1) or len(digits) > 18 or not comma:
-        return None
-    context, seat, tail = after.partition(b'"seat": ')
-    if not seat:  # hand_start, hand_end (once a hand): as _usual_pieces
-        k = after.find(b'"v": ')
-        if k >= 0:
-            context, tail = after[:k], after[k:]
-        else:
-            k = after.rfind(b"}")
-            if k <= 0:
-                return None
-            context, tail = after[:k] + b", ", after[k:]
-    fields = known[0].get(tail)
-    if fields is None:
-        return None
-    where = _USUAL_CONTEXTS.get(context)
-    if where is None:
-        where = _read_context(context)
-        if where is None:
-            return None
-    event = _new(_Draft)
-    (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed, event.by_other,
-     event.code, event.clause, event.note, event.setup) = fields
-    event.seq = known[1]
-    event.ts = int(digits)
-    event.table, event.hand = where
-    event.__class__ = _EVENT  # the same slots: now a frozen Event (see _Draft)
-    return event
+    opening and the ts, once read, hold neither ``", "`` nor ``"seat": `` past their own.
+    The reading is written out in :func:`read_events`' loop (no call per line); this is that
+    loop given the one line."""
+    return read_events((line,), usual_only=True)[0]
+
+
+def _unseated(after: bytes) -> tuple[bytes, bytes] | tuple[None, None]:
+    """The context and tail of a usual line with no seat (``hand_start``, ``hand_end``: once a
+    hand), from what follows its ts and ``", "``: as :func:`_usual_pieces` cuts them."""
+    k = after.find(b'"v": ')
+    if k >= 0:
+        return after[:k], after[k:]
+    k = after.rfind(b"}")
+    if k <= 0:
+        return None, None
+    return after[:k] + b", ", after[k:]
 
 
 def learn_usual_line(line: bytes, event: Event) -> None:
@@ -807,29 +781,59 @@ def learn_usual_line(line: bytes, event: Event) -> None:
         table_of[key] = value
 
 
-def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: int = 0) -> list[Event]:
+def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: int = 0, *,
+                usual_only: bool = False) -> list[Event]:
     """The events of JSON Lines *lines* (text or bytes; blank lines skipped): exactly
     ``[parse_event(read_line(line, n), index=i) ...]`` with *n* counted from *first_line* and
     *i* from *first_index* (this is the batch's decoding, ``flask replay`` / ``flask rule``).
-    A usual line of known pieces is read by :func:`read_usual_line`; any other by the C
-    scanner and :func:`parse_event` (both calls written out in the loop), and then
-    :func:`learn_usual_line` learns its pieces. ``tests/test_events.py`` holds it to
+    A usual line of known pieces is read by its pieces (:func:`read_usual_line`, written out
+    here: a call per line costs about a tenth of the line's instructions, issue #17 item 5);
+    any other by the C scanner and :func:`parse_event` (both calls written out in the loop), and
+    then :func:`learn_usual_line` learns its pieces. ``tests/test_events.py`` holds it to
     ``json.loads`` + :func:`parse_event_reference`, line by line.
 
+    :param usual_only: None in the list for each line that is not a usual line of known pieces,
+        instead of its event (:func:`read_usual_line`).
     :raises EventError: the first line that is not JSON (naming the line) or not an event
         (naming the field, ``events[i].tiles``).
     """
     events: list[Event] = []
     append = events.append
-    scan, fast, usual = _SCAN, _FAST, read_usual_line
+    scan, fast = _SCAN, _FAST
+    openings, contexts, read_opening, read_context = _USUAL_OPENINGS, _USUAL_CONTEXTS, _read_opening, _read_context
+    new, draft, event_class = _new, _Draft, _EVENT
     i = first_index
+    last_context = last_where = None
     for number, line in enumerate(lines, first_line):
         is_bytes = type(line) is bytes  # text lines are not cut (json.loads reads text and bytes apart)
-        if is_bytes:
-            event = usual(line)
-            if event is not None:
-                append(event)
-                i += 1
+        if is_bytes:  # a usual line by its pieces (read_usual_line's docstring says how it is cut)
+            opening, _ts_key, rest = line.partition(b', "ts": ')
+            known = openings.get(opening) or read_opening(opening)
+            digits, comma, after = rest.partition(b", ")
+            context, seat, tail = after.partition(b'"seat": ')
+            if not seat:
+                context, tail = _unseated(after)
+            # ts: a JSON integer ≥ 0 (no sign, no leading zero), as _TS_PIECE
+            if known is not None and comma and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
+                    len(digits) <= 18:
+                fields = known[0].get(tail)
+                if fields is not None:
+                    if context != last_context:  # a hand's lines share theirs: no hash per line
+                        last_context, last_where = context, contexts.get(context) or read_context(context)
+                    where = last_where
+                    if where is not None:
+                        event = new(draft)
+                        (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
+                         event.by_other, event.code, event.clause, event.note, event.setup) = fields
+                        event.seq = known[1]
+                        event.ts = int(digits)
+                        event.table, event.hand = where
+                        event.__class__ = event_class  # the same slots: now a frozen Event (see _Draft)
+                        append(event)
+                        i += 1
+                        continue
+            if usual_only:
+                append(None)
                 continue
         if line.isspace():
             continue

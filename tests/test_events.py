@@ -448,6 +448,16 @@ def test_the_usual_line_reader_equals_json_loads_and_the_reference(groups, first
      '{"type": "hand_start", "seq": 1, "ts": 3, "v": 1, "dealer": 0, "rules": {"a": [1]}}'],
     ['{"type": "hand_start", "seq": 1, "ts": 2, "v": 1, "dealer": 0}',
      '{"type": "hand_start", "seq": 1, "ts": 3, "v": 2, "dealer": 0}'],
+    # the context of the line before kept (read_events: no look-up while it repeats), then another, then
+    # the first again; a context of the same length; a bad context between two good ones
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 1, "ts": 4, "table": "a", "hand": 2, "seat": 0}',
+     '{"type": "draw", "seq": 3, "ts": 5, "table": "b", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 4, "ts": 6, "table": "a", "hand": 1, "seat": 0}'],
+    ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+     '{"type": "draw", "seq": 2, "ts": 3, "table": "a", "hand": 01, "seat": 0}',
+     '{"type": "draw", "seq": 3, "ts": 4, "table": "a", "hand": 1, "seat": 0}'],
     # a context or a seq not seen yet, read from its text: a new hand, an escape, a bad number, a large seq
     ['{"type": "draw", "seq": 1, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
      '{"type": "draw", "seq": 2, "ts": 3, "table": "b", "hand": 7, "seat": 0}'],
