@@ -30,10 +30,18 @@ far are made on the events up to now. A ruling is given at once when no claim on
 tile in play can still change it: no claim window is open (a second win on the same
 discard decides whether the first was a false win or a lost priority, ``prio.8``,
 ``prio.penalty.1``), or the ruling is one no claim changes (:data:`AT_ONCE`: a 相公, a
-walking eye's violation, 包賠). Rulings that depend on how far an error gets (a wrong kong's
-or pung's stage, ``pen.wrong-kong.*``, ``pen.wrong-pon.*``) or on the end of the hand (代位賠付
-falling due, the streak marker, side stakes) are given at the close: :data:`AT_CLOSE`.
-A ruling given at a moment is given again, unchanged, at the close.
+walking eye's violation, 包賠). A ruling that depends on how far an error gets (a wrong
+kong's or pung's stage, an exposed discard's course: ``pen.wrong-kong.*``, ``pen.wrong-pon.*``,
+``pen.exposed-discard.*``; :data:`penalties.stages.STAGED_CODES`) is given when that is
+settled (:func:`penalties.stages.settled`): at the report that caught the error, or at the act
+that ended its course (the discard completing a wrong kong, the next player's tile placed
+after a wrong pung's discard, his draw past an exposed discard) — with the liability window it
+opens (代位賠付, ``pen.substitute``); a claim on a tile discarded at or after its act changes it
+no more. Until then it is looked at again at each event. What falls due only at the end
+(代位賠付's money when a win falls in a window, the streak marker, side stakes) or depends on
+a second deal-in (``pen.exposed-discard.3``) or on a robbing win standing (R-pen-20) is
+given at the close: :data:`AT_CLOSE`. A ruling given at a moment is given again, unchanged,
+at the close.
 """
 from __future__ import annotations
 
@@ -55,25 +63,24 @@ from .errors import AdjudicationError
 from .record import HandRecord, hand_record
 from .rulings import Payment, Ruling, Rulings
 from .side_stakes import SideStake
+from .stages import STAGED_CODES, settled
 
 #: events that close a hand: its result is made then (a later event gets a verdict only)
 CLOSING = frozenset({EventType.HAND_END, EventType.SKIP_LAST_TILE})
 #: rulings no later claim can change: given at their event even with a claim window open
 AT_ONCE = frozenset({"dead_hand", "dead_hand_second_violation", "walking_eye_violation",
                      "walking_eye_second_violation", "pay_all"})
-#: rulings that only the rest of the hand settles (how far an error got, what falls due
-#: at the end): given at the close
+#: rulings that only the rest of the hand settles (what falls due at the end, a second
+#: deal-in, a robbing win): given at the close. How far an error got is given when settled
+#: (:data:`penalties.stages.STAGED_CODES`)
 AT_CLOSE = frozenset({
     "walking_eye_fee", "walking_eye_passed_win", "substitute_liability", "streak_marker_low", "streak_marker_high",
     "side_stake", "side_stake_void", "wrong_kong_concealed", "wrong_kong_concealed_exhausted",
-    "wrong_kong_concealed_found", "wrong_kong_added_corrected", "wrong_kong_added_robbed",
-    "wrong_kong_added_restored", "wrong_kong_added_returned", "wrong_kong_added_completed",
-    "wrong_kong_added_last_tiles", "wrong_kong_melded_call", "wrong_kong_melded_call_previous",
-    "wrong_kong_melded_restored", "wrong_kong_melded_returned", "wrong_kong_melded_completed",
-    "wrong_kong_melded_last_tiles",
-    "wrong_pung_caught", "wrong_pung_completed", "wrong_chow_completed", "exposed_discard_restored",
-    "exposed_discard_claimed", "exposed_discard_won", "exposed_discard_won_twice", "exposed_discard_unnoticed",
+    "wrong_kong_added_robbed", "exposed_discard_won", "exposed_discard_won_twice",
 })
+#: :attr:`HandAdjudicator._deferred` when a ruling on how far an error got is not settled yet:
+#: the rulings are looked at again at the next event
+_AGAIN = -1
 
 _ACCEPTED = ACCEPTED
 _CLAIMS = frozenset({EventType.WIN, EventType.CHOW, EventType.PUNG, EventType.KONG})
@@ -285,6 +292,7 @@ class HandAdjudicator:
         self._given: dict[tuple, tuple[str, int]] = {}
         self._taken: set[str] = set()
         #: the claim window (its seq) that held back a ruling: looked at again when it moves on
+        #: (:data:`_AGAIN`: at the next event)
         self._deferred: int | None = None
         #: a ruling given at a moment ended the hand (詐胡, 包賠 …)
         self._ended = False
@@ -510,21 +518,31 @@ class HandAdjudicator:
         """Rulings on the hand so far that are final now (module docstring): each that no
         claim on the tile in play can change — its acts all came before the claim window
         open now (the window they were made in has closed), or it is one no claim changes.
-        Those held back are looked at again when the window moves on."""
+        Those held back are looked at again when the window moves on; one on how far an error
+        got, once that is settled (:func:`penalties.stages.settled`; a claim on a tile discarded
+        at or after its act does not change it), looked at again at each event until then."""
         self._deferred = None
         try:
             rulings = self._rule_prefix()
         except Exception:  # noqa: BLE001 - nothing is final yet; the close rules on the hand and says what is wrong
             return ()
         out = []
+        again = False
         for r, key in _identities(rulings.rulings):
             if r.code in AT_CLOSE or key in self._given or self._staged(r):
                 continue
-            if open_seq is not None and not (r.evidence and max(r.evidence) < open_seq) and not self._at_once(r):
+            staged = r.code in STAGED_CODES
+            if staged and not settled(r, self.events):
+                again = True
+                continue
+            if open_seq is not None and not (r.evidence and max(r.evidence) < open_seq) and not self._at_once(r) \
+                    and not (staged and open_seq >= r.evidence[0]):
                 self._deferred = open_seq
                 continue
             out.append(self._give(r, seq, key))
             self._ended = self._ended or r.ends_hand
+        if again:
+            self._deferred = _AGAIN
         return tuple(out)
 
     def _staged(self, r: Ruling) -> bool:

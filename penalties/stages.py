@@ -11,14 +11,17 @@ hold the referee's fact to (``tests/test_h13_streams.py``); penalties do not cal
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from typing import Any
 
-from referee.events import EventType
+from referee.events import Event, EventType
 from referee.state import CATCH_CODES
 
 from .record import HandRecord
+from .rulings import Ruling
+
 #: a kong's stages in order (the referee's ``stage`` fact uses the same words)
 KONG_STAGES = ("declared", "replaced", "placed", "completed")
 
@@ -143,4 +146,51 @@ def claim_completed(record: HandRecord, seat: int, act_seq: int) -> tuple[bool, 
     return False, None, ()
 
 
-__all__ = ["CATCH_CODES", "KONG_STAGES", "Progress", "caught_at", "claim_completed", "kong_progress", "progress"]
+#: rulings on how far an error got that the act ending its course settles: the last of
+#: their evidence (a wrong concealed kong is what it is when made or inspected; a wrong kong
+#: or pung completed; an exposed discard played past, ``pen.exposed-discard.4``)
+SETTLED_BY_ACT = frozenset({
+    "wrong_kong_concealed_found", "wrong_kong_added_completed", "wrong_kong_added_last_tiles",
+    "wrong_kong_melded_completed", "wrong_kong_melded_last_tiles", "wrong_pung_completed", "wrong_chow_completed",
+    "exposed_discard_unnoticed"})
+#: rulings on how far an error got that the report catching it settles (the error goes no
+#: further: ``pen.wrong-kong.added``/``.1``/``.2``, ``pen.wrong-kong.melded``/``.1``/``.2``,
+#: ``pen.wrong-pon.1``, ``pen.exposed-discard.1``/``.2``)
+SETTLED_BY_CATCH = frozenset({
+    "wrong_kong_added_corrected", "wrong_kong_added_restored", "wrong_kong_added_returned", "wrong_kong_melded_call",
+    "wrong_kong_melded_call_previous", "wrong_kong_melded_restored", "wrong_kong_melded_returned",
+    "wrong_pung_caught", "exposed_discard_restored", "exposed_discard_claimed"})
+#: rulings on how far an error got: given when :func:`settled` (:mod:`penalties.adjudicator`)
+STAGED_CODES = SETTLED_BY_ACT | SETTLED_BY_CATCH
+
+
+def settled(ruling: Ruling, events: Sequence[Event]) -> bool:
+    """Is *ruling* (one of :data:`STAGED_CODES`, made on *events*, the hand so far) settled —
+    can no later event move the error on, so the same ruling stands at the close?
+
+    One of :data:`SETTLED_BY_ACT` is (its evidence ends with the act that ended the error's
+    course). One of :data:`SETTLED_BY_CATCH` is once a report caught the error (it is among
+    the evidence: :func:`kong_progress`, :func:`claim_completed` and the exposed discard's walk
+    stop there) — a kong's replacement placed into the hand (``…_returned``) once it is also
+    known whether the tile can be identified: a ``tile_unidentifiable`` report (the tile goes
+    back at random) or an event after the catch other than a report (the reports right after
+    it may still say so). An exposed discard claimed is settled by the next discard too."""
+    code = ruling.code
+    if code in SETTLED_BY_ACT:
+        return True
+    if code not in SETTLED_BY_CATCH:
+        return False
+    by_seq = {ev.seq: ev for ev in events}
+    catch = next((s for s in ruling.evidence if (ev := by_seq.get(s)) is not None and ev.type is EventType.REPORT
+                  and ev.code in CATCH_CODES), None)
+    if catch is None:
+        first = ruling.evidence[0]
+        return code == "exposed_discard_claimed" and any(
+            ev.type is EventType.DISCARD and ev.seq > first for ev in events)
+    if code.endswith("_returned") and not ruling.has("random_tile_to_tail"):
+        return any(ev.seq > catch and ev.type is not EventType.REPORT for ev in events)
+    return True
+
+
+__all__ = ["CATCH_CODES", "KONG_STAGES", "SETTLED_BY_ACT", "SETTLED_BY_CATCH", "STAGED_CODES", "Progress",
+           "caught_at", "claim_completed", "kong_progress", "progress", "settled"]

@@ -262,3 +262,86 @@ def test_streaks_are_read_as_lian_la_and_seats_by_wind_in_the_referees_own_texts
     irr = [i for i in _hand(t).adjudication.irregularities if i.seat == 2]
     assert irr and all("號座" not in i.detail_zh for i in irr)
     assert any("西家" in i.detail_zh for i in irr) and any("東東東" in i.detail_zh for i in irr)
+
+
+# --- rulings appear at the event that makes them final: how far an error got (pen.wrong-kong.*,
+# pen.wrong-pon.*, pen.exposed-discard.*), with the liability window it opens (pen.substitute)
+
+
+def _given_live(events):
+    """The hand fed one event at a time: (code, seq given at) of each ruling as first given,
+    and the close's rulings (each given before must be there unchanged)."""
+    adjudicator = HandAdjudicator()
+    given = {}
+    for ev in events:
+        for g in adjudicator.feed(ev).rulings:
+            given.setdefault(g.id, g)
+    result = adjudicator.close()
+    final = {g.id: g for g in result.given}
+    assert all(final[i] == g for i, g in given.items())
+    return {g.ruling.code: g for g in given.values()}, result
+
+
+def test_a_wrong_added_kong_caught_with_its_tile_unidentifiable_is_ruled_at_the_report_not_at_the_close():
+    """pen_wrong_kong_added_2_unidentified: caught at 35, 「無法確定哪一張牌」 reported at 36; the
+    ruling (the tile back at random, 相公, the 代位賠付 window on that tail tile: pen.wrong-kong.added.2,
+    pen.substitute) comes at 36 — not at 45 after the win at 44 that falls inside the window;
+    the window's money (substitute_liability) comes with the win's settlement at the close."""
+    from pathlib import Path
+
+    from penalties.adjudicator import _events
+
+    events = _events(Path("data/samples/pen_wrong_kong_added_2_unidentified.jsonl").read_text(encoding="utf-8"))
+    given, result = _given_live(events)
+    ruling = given["wrong_kong_added_returned"]
+    assert ruling.at == 36 and ruling.ruling.evidence == (32, 33, 34, 35)
+    assert ruling.ruling.has("random_tile_to_tail") and ruling.ruling.has("liability")
+    assert given["substitute_liability"].at == 45 and result.payments == (0, -620, 0, 620)
+    # caught and identifiable: ruled at the first event after the reports that follow the catch
+    s = Script(dealer=0).deal().discard(0, "5m").pung(1, "5m5m5m").discard(1, "9p").go_around(2, 3, avoid="5m6m")
+    s.draw(1).kong(1, "added", "5m5m5m6m").tail_draw(1).place(1).report("caught", 1)
+    caught = s.last_seq
+    s.discard(1, "8s").draw(2)
+    given, _result = _given_live(s.end().events())
+    assert given["wrong_kong_added_returned"].at == caught + 1
+    assert not given["wrong_kong_added_returned"].ruling.has("liability")
+
+
+def test_a_wrong_pung_caught_mid_hand_is_ruled_at_the_catch_and_a_completed_one_when_completed():
+    """pen.wrong-pon.1: the pung's discard drew no reaction, caught before the next player
+    placed his tile: restored, 相公 — ruled at the report, while play goes on after it.
+    pen.wrong-pon.2: the next player placed his drawn tile: 既遂, ruled then, with the 8-draw
+    window (pen.substitute) open from there."""
+    s = Script(dealer=0).deal().discard(0, "5m").pung(2, "5m5m6m").discard(2, "9p").draw(3).report("caught", 2)
+    caught = s.last_seq
+    s.place(3).discard(3, "1z").draw(0).place(0).discard(0, "2z")
+    given, _result = _given_live(s.end().events())
+    assert given["wrong_pung_caught"].at == caught and given["wrong_pung_caught"].ruling.has("restore")
+    t = Script(dealer=0).deal().discard(0, "5m").pung(2, "5m5m6m").discard(2, "9p").draw(3).place(3)
+    placed = t.last_seq
+    t.discard(3, "1z").draw(0).place(0).discard(0, "2z")
+    given, _result = _given_live(t.end().events())
+    completed = given["wrong_pung_completed"]
+    assert completed.at == placed and [e.window for e in completed.ruling.effects if e.kind == "liability"] == [
+        "next_draws"]
+
+
+def test_an_exposed_discard_caught_mid_hand_is_ruled_at_the_catch_and_one_played_past_at_the_draw():
+    """pen.exposed-discard.1: nobody claimed, caught: 相公, the meld restored, a correct tile
+    discarded — ruled at the report, play going on after it. pen.exposed-discard.4: nobody
+    corrected it and the next player drew: the 8-draw window (pen.substitute) from that draw."""
+    def hand():
+        s = Script(dealer=0).deal().discard(0, "5m").pung(1, "5m5m5m").discard(1, "9p")
+        return s.go_around(2, 3, avoid="5m").draw(1).place(1).discard(1, "5m", exposed=True)
+
+    s = hand().report("caught", 1)
+    caught = s.last_seq
+    s.discard(1, "9p").draw(2).place(2).discard(2, "1z")
+    given, _result = _given_live(s.end().events())
+    assert given["exposed_discard_restored"].at == caught
+    t = hand().draw(2)
+    drew = t.last_seq
+    t.place(2).discard(2, "1z").draw(3).place(3).discard(3, "2z")
+    given, _result = _given_live(t.end().events())
+    assert given["exposed_discard_unnoticed"].at == drew
+    assert given["exposed_discard_unnoticed"].ruling.has("liability")

@@ -179,6 +179,42 @@ def no_rulings(pen):
     assert _rulings(pen).rulings == (), _rulings(pen).codes
 
 
+_ACTS = {"打出": "discard", "摸牌": "draw", "靠張": "place"}
+
+
+def _live(pen):
+    """The hand fed to the adjudicator one event at a time, as a table posts it: the events,
+    each ruling as first given (by id), and the hand's result at the close."""
+    from penalties.adjudicator import HandAdjudicator
+    from referee.events import parse_stream
+
+    events = parse_stream(pen["script"].jsonl())
+    adjudicator = HandAdjudicator()
+    given = {}
+    for ev in events:
+        for g in adjudicator.feed(ev).rulings:
+            given.setdefault(g.id, g)
+    return events, given, adjudicator.close()
+
+
+@then(parsers.re(r'罰則：逐一送入事件時，裁定 "(?P<code>[^"]+)" 於 ?(?:裁判報告 "(?P<report>[^"]+)" ?|(?P<seat>\d) 號座'
+                 r'(?P<act>打出|摸牌|靠張))時即宣布$'))
+def given_at(pen, code, report, seat, act):
+    """The ruling comes at that event (the first such after the ruling's act), not later;
+    and the close gives it again unchanged (live = batch)."""
+    events, given, result = _live(pen)
+    (g,) = [g for g in given.values() if g.ruling.code == code] or [None]
+    assert g is not None, f"no {code} ruling given before the close: {[x.ruling.code for x in given.values()]}"
+    after = [ev for ev in events if ev.seq > g.ruling.evidence[0]]
+    if report:
+        at = next(ev.seq for ev in after if ev.type.wire == "report" and ev.code == report)
+    else:
+        at = next(ev.seq for ev in after if ev.type.wire == _ACTS[act] and ev.seat == int(seat))
+    assert g.at == at, (code, g.at, at)
+    assert {x.id: x for x in result.given}[g.id] == g
+    pen["last"] = g.ruling
+
+
 @then(parsers.re(r"罰則：違規者為 (?P<seat>\d) 號座$"))
 def offender_is(pen, seat):
     assert pen["last"].offender == int(seat)
