@@ -1,6 +1,7 @@
 """docs/protocol.md lists every report code an official can enter, with its clause and an
-example (issue #13 item 4): the doc's list is the code's (:data:`penalties.rule.REPORTS`), and
-each example, put into a hand, is ruled on (not left unruled, no error)."""
+example (issue #13 item 4): the doc's list is the code's (:data:`penalties.rule.REPORTS`) and
+holds every report that stops play (:data:`referee.state.CATCH_CODES`), and each example, put
+into a hand, is ruled on (not left unruled, no error)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ import pytest
 
 from penalties.adjudicator import adjudicate_hands
 from penalties.rule import REPORTS
+from referee.state import CATCH_CODES
 from testkit.script import Script
 
 _ROW = re.compile(r"^\| `(?P<code>[a-z_]+)` \| `(?P<clause>[^`]+)` \| (?P<zh>[^|]+) \| (?P<en>[^|]+) \| "
@@ -32,6 +34,7 @@ def _rows() -> dict[str, dict[str, str]]:
 def test_the_docs_report_codes_are_the_codes_penalties_rule_on():
     rows = _rows()
     assert sorted(rows) == sorted(REPORTS)
+    assert sorted(CATCH_CODES - set(rows)) == [], "a report that stops play is missing from docs/protocol.md"
     for code, row in rows.items():
         clause, zh, en = REPORTS[code]
         assert row["clause"] == clause and row["zh"].strip() == zh and row["en"].strip() == en, code
