@@ -1,9 +1,13 @@
 """Scoring a win the referee did not score: the second deal-in of 錯打明牌
-(``pen.exposed-discard.3``), declared after the first win ended the referee's hand.
+(``pen.exposed-discard.3``), declared after the first win ended the referee's hand, and a
+self-draw the priority rules uphold (``prio.1``, ``prio.2``) though the referee refused it.
 
 The winner's hand is the one the referee knew, or the tiles shown with the ``win`` event;
 the melds and flowers are the referee's, as it kept them when the win was declared
-(:class:`referee.state.WinFace`: nothing replayed). Scored and settled by :mod:`referee.scoring`.
+(:class:`referee.state.WinFace`: nothing replayed); the win's context is the referee's builder's
+(:func:`referee.win_context.win_context`, the win as declared), a self-draw's source the
+referee's map (:data:`referee.win_context.SELF_DRAW_SOURCES`). Scored and settled by
+:mod:`referee.scoring`.
 """
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ usually holds no winning hand, so (``docs/rulings.md`` R-pen-1):
 * when the hand laid down (or held) is a complete winning hand — a win void for 過水,
   相公, priority or a self-draw limit — its face is the score of that win as declared
   (:func:`referee.scoring.score`, without 作莊/連拉, which :func:`penalties.payments.pay_all`
-  adds with the dealer);
+  adds with the dealer), its context the referee's (:func:`referee.win_context.win_context`,
+  ``declared=True``: the hand and the table, :func:`declared_win`);
 * otherwise the face is what the hand shows on the table: its flowers (正花, 花槓, 滿花,
   見花見台, or 無花 when none is laid), its pungs and kongs of winds and dragons laid down
   (風字刻 by seat and round, 箭字刻, 見風見台) and its kongs (明槓台, 暗槓台, 四槓子, 五槓子),
