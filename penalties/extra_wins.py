@@ -1,20 +1,27 @@
 """Scoring a win the referee did not score: the second deal-in of 錯打明牌
-(``pen.exposed-discard.3``), declared after the first win ended the referee's hand.
+(``pen.exposed-discard.3``), declared after the first win ended the referee's hand, and a
+self-draw the priority rules uphold (``prio.1``, ``prio.2``) though the referee refused it.
 
 The winner's hand is the one the referee knew, or the tiles shown with the ``win`` event;
 the melds and flowers are the referee's, as it kept them when the win was declared
-(:class:`referee.state.WinFace`: nothing replayed). Scored and settled by :mod:`referee.scoring`.
+(:class:`referee.state.WinFace`: nothing replayed); the win's context is the referee's builder's
+(:func:`referee.win_context.win_context`, the win as declared), a self-draw's source the
+referee's map (:data:`referee.win_context.SELF_DRAW_SOURCES`). Scored and settled by
+:mod:`referee.scoring`.
 """
 from __future__ import annotations
 
 from referee.errors import MjrefError
 from referee.events import Event
 from referee.hand import Hand
-from referee.scoring import WinContext, score, settle
-from referee.scoring.context import WinSource
+from referee.kinds import WinSource
+from referee.kinds_fast import DISCARD_WIN_SOURCE, WALL_WIN_SOURCE
+from referee.scoring import score, settle
 from referee.scoring.settlement import Settlement
 from referee.state import WinFace
 from referee.tiles import KINDS
+from referee.win_context import SELF_DRAW_SOURCES, win_context
+from referee.winning import WinClaim
 
 from .face import shown_counts
 from .record import HandRecord
@@ -36,7 +43,7 @@ def discard_win(record: HandRecord, win: Event, discarder: int, tile: int) -> tu
             return None
     else:
         return None
-    return _settled(record, face, win.seat, counts, WinSource.DISCARD, tile, discarder)
+    return _settled(record, win, face, counts, DISCARD_WIN_SOURCE, tile, discarder)
 
 
 def _face(record: HandRecord, win: Event) -> WinFace | None:
@@ -45,7 +52,7 @@ def _face(record: HandRecord, win: Event) -> WinFace | None:
     return st.win_faces.get(win.seq) if st is not None else None
 
 
-def _settled(record: HandRecord, face: WinFace, winner: int, counts: list[int], source: WinSource, tile: int,
+def _settled(record: HandRecord, win: Event, face: WinFace, counts: list[int], source: WinSource, tile: int,
              discarder: int | None = None) -> tuple[Payment, ...] | None:
     """The winner's hand as shown (*counts* and its melds, *face*: the table as the win was
     declared) scored and settled as the referee would; ``None`` when it cannot be scored."""
@@ -55,12 +62,10 @@ def _settled(record: HandRecord, face: WinFace, winner: int, counts: list[int], 
         if meld is None:
             return None
         melds.append(meld)
-    setup = record.setup
     try:
         hand = Hand(tuple(counts), tuple(melds), tuple(sorted(face.flowers)))
-        ctx = WinContext(winner=winner, dealer=setup.dealer, round_wind=setup.round_wind, source=source,
-                         winning_tile=tile, discarder=discarder, wall_break=face.east, streak=setup.streak,
-                         streak_marker=setup.streak_marker)
+        claim = WinClaim(win.seat, win.seq, win.ts, source, tile, discarder, None, tuple(counts))
+        ctx = win_context(record.adjudication.state, claim, face.east, declared=True)
         settlement = settle(score(hand, ctx, record.ruleset), record.stakes)
     except MjrefError:
         return None
@@ -86,4 +91,7 @@ def self_draw_win(record: HandRecord, win: Event) -> tuple[Payment, ...] | None:
     counts = shown_counts(win.tiles)
     if counts is None:
         return None
-    return _settled(record, face, win.seat, counts, WinSource.WALL, win.tiles[-1])
+    # the referee's turn still the drawer's: its draw's source; else the draw was undone by the
+    # claim the referee let stand, and it was a draw from the wall (prio.1: 自摸, tai.23)
+    source = SELF_DRAW_SOURCES[face.source] if face.turn == win.seat else WALL_WIN_SOURCE
+    return _settled(record, win, face, counts, source, win.tiles[-1])

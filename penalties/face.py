@@ -7,7 +7,8 @@ usually holds no winning hand, so (``docs/rulings.md`` R-pen-1):
 * when the hand laid down (or held) is a complete winning hand — a win void for 過水,
   相公, priority or a self-draw limit — its face is the score of that win as declared
   (:func:`referee.scoring.score`, without 作莊/連拉, which :func:`penalties.payments.pay_all`
-  adds with the dealer);
+  adds with the dealer), its context the referee's (:func:`referee.win_context.win_context`,
+  ``declared=True``: the hand and the table, :func:`declared_win`);
 * otherwise the face is what the hand shows on the table: its flowers (正花, 花槓, 滿花,
   見花見台, or 無花 when none is laid), its pungs and kongs of winds and dragons laid down
   (風字刻 by seat and round, 箭字刻, 見風見台) and its kongs (明槓台, 暗槓台, 四槓子, 五槓子),
@@ -21,19 +22,19 @@ from referee.errors import MjrefError
 from referee.events import Event
 from referee.hand import Hand
 from referee.melds import MeldKind
+from referee.kinds_fast import (
+    ADDED_KONG_WINDOW, DISCARD_WIN_SOURCE, DISCARD_WINDOW, LAST_DISCARD_WIN_SOURCE, ROBBING_KONG_WIN_SOURCE,
+)
 from referee.scoring import WinContext, score
-from referee.scoring.context import WinSource
 from referee.scoring.facts import Facts, flower_facts
 from referee.scoring.patterns import INDEX, PATTERNS
 from referee.scoring.table import table_for
 from referee.state import WinFace
 from referee.tiles import DRAGON_TILES, FLOWER_BASE, KINDS, WIND_TILES, Wind
+from referee.win_context import SELF_DRAW_SOURCES, win_context
+from referee.winning import WinClaim
 
 from .record import HandRecord
-
-_SELF = {0: WinSource.WALL, 1: WinSource.WALL, 2: WinSource.LAST_TILE, 3: WinSource.KONG_REPLACEMENT,
-         4: WinSource.KONG_REPLACEMENT, 5: WinSource.FLOWER_REPLACEMENT}
-
 
 def face_value(record: HandRecord, seat: int, seq: int, *, win: Event | None = None) -> tuple[int, str]:
     """``(台, how)`` of *seat*'s face just before event *seq*; ``how`` is ``"scored"`` (a
@@ -141,12 +142,33 @@ def shown_counts(tiles: tuple[int, ...]) -> list[int] | None:
 
 def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | None:
     """The face of the win as declared, when the hand is a complete winning hand."""
+    declared = declared_win(record, face, seat, win)
+    if declared is None:
+        return None
+    hand, ctx = declared
+    try:
+        return score(hand, ctx, record.ruleset).tai
+    except (MjrefError, ValueError, TypeError, IndexError):
+        return None
+
+
+def declared_win(record: HandRecord, face: WinFace, seat: int, win: Event) -> tuple[Hand, WinContext] | None:
+    """*win* as declared by *seat*, read from the table the referee kept at the declaration
+    (*face*): the hand (the concealed tiles with the winning tile, the melds and flowers laid)
+    and its context (:func:`referee.win_context.win_context`, the win as declared: R-pen-1);
+    ``None`` when that is no complete hand (a tile unknown, a meld that forms no set).
+
+    The win is on the tile of the claim window then open (a discard, the last discard 河底, an
+    added kong robbed 搶槓), else on the tile the seat drew in its turn, scored by where it came
+    from (:data:`referee.win_context.SELF_DRAW_SOURCES`)."""
     w = face.window
-    on_tile = w is not None and w[1] != seat and w[0].value in (0, 1) and w[4] != seat
     counts = list(face.hand)
-    if on_tile:
+    if w is not None and w[1] != seat and (w[0] is DISCARD_WINDOW or w[0] is ADDED_KONG_WINDOW) and w[4] != seat:
         kind, discarder, tile, last, _taken = w
-        source = (WinSource.LAST_DISCARD if last else WinSource.DISCARD) if kind.value == 0 else WinSource.ROBBING_KONG
+        if kind is DISCARD_WINDOW:
+            source = LAST_DISCARD_WIN_SOURCE if last else DISCARD_WIN_SOURCE
+        else:
+            source = ROBBING_KONG_WIN_SOURCE
         if tile >= KINDS:
             return None
         counts[tile] += 1
@@ -160,7 +182,7 @@ def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | N
             tile = win.tiles[-1]
         if tile is None or tile >= KINDS:
             return None
-        source = _SELF.get(face.source, WinSource.WALL)
+        source = SELF_DRAW_SOURCES[face.source]
         discarder = None
     if face.unknown:
         if win.tiles is None or len(win.tiles) != sum(counts) + face.unknown:
@@ -171,15 +193,12 @@ def _scored(record: HandRecord, face: WinFace, seat: int, win: Event) -> int | N
     melds = tuple(m.to_meld() for m in face.melds)  # as SeatState.melds_for_scoring
     if any(m is None for m in melds):
         return None
-    setup = record.setup
     try:
         hand = Hand(tuple(counts), melds, tuple(sorted(face.flowers)))
-        ctx = WinContext(winner=seat, dealer=setup.dealer, round_wind=setup.round_wind, source=source,
-                         winning_tile=tile, discarder=discarder, wall_break=face.east, streak=setup.streak,
-                         streak_marker=setup.streak_marker)
-        return score(hand, ctx, record.ruleset).tai
+        claim = WinClaim(seat, win.seq, win.ts, source, tile, discarder, None, tuple(counts))
+        return hand, win_context(record.adjudication.state, claim, face.east, declared=True)
     except (MjrefError, ValueError, TypeError, IndexError):
         return None
 
 
-__all__ = ["SHOWN_PATTERNS", "face_value", "shown_counts", "shown_face", "shown_tai"]
+__all__ = ["SHOWN_PATTERNS", "declared_win", "face_value", "shown_counts", "shown_face", "shown_tai"]

@@ -64,14 +64,19 @@ REPORTS: dict[str, tuple[str, str, str]] = {
                                                                                           "cannot be identified"),
     "pair_exposed": ("pen.unfulfilled-call", "喊碰並亮出對子", "called pung and showed the pair"),
     "wrong_kong": ("pen.wrong-kong.concealed.1", "檢查暗槓：錯暗槓", "inspection: the concealed kong is wrong"),
+    "wrong_pung": ("pen.wrong-pon.1", "當場發現錯碰，停止行牌", "a wrong pung is caught now: play stops"),
+    "exposed_discard": ("pen.exposed-discard.1", "當場發現錯打明牌，停止行牌",
+                        "an exposed discard is caught now: play stops"),
     "side_stake": ("bet.chahua", "插花（註記：外插 名字 底/台、外插 名字 金額、內插 底數）",
                    "a side stake (note: outside NAME BASE/PER_TAI, outside NAME AMOUNT, inside UNITS)"),
     "side_stake_influence": ("bet.chahua", "外插者影響行牌（註記寫外插者名字）", "an outside side-staker influenced "
                                                                                  "play (the note names him)"),
 }
 
-#: reports that only qualify other rulings (they have none of their own)
-_QUALIFIERS = frozenset({"caught", "tile_unidentifiable", "pair_exposed", "passed_win"})
+#: reports that only qualify other rulings (they have none of their own): the catches of a wrong
+#: pung and an exposed discard stop play on them (referee.state.CATCH_CODES) and are ruled there
+_QUALIFIERS = frozenset({"caught", "tile_unidentifiable", "pair_exposed", "passed_win", "wrong_pung",
+                         "exposed_discard"})
 #: a discard right after a claim the referee refused but the table let stand: these follow from it
 _FOLLOW_STOOD = frozenset({"discard_before_intake", "out_of_turn_discard", "tile_not_held"})
 #: referee codes that never lead to a ruling here (data errors, the referee's own business)

@@ -25,15 +25,15 @@ from .errors import MjrefError
 from .hand import Hand
 from .kinds import OutcomeKind
 from .kinds_fast import (
-    CHOW_MELD, CONCEALED_KONG_MELD, EARTHLY_READINESS, ENDED_BY_IRREGULARITY_OUTCOME, EXHAUSTIVE_DRAW_OUTCOME,
-    FLOWER_WIN_WIN_SOURCE, HEAVENLY_READINESS, NORTH_WIND, PLAY_PHASE, SEVEN_ROB_ONE_DRAWN_FLOWER_WIN,
-    SEVEN_ROB_ONE_FLOWER_WIN, VOID_OUTCOME, WIN_OUTCOME,
+    ENDED_BY_IRREGULARITY_OUTCOME, EXHAUSTIVE_DRAW_OUTCOME, FLOWER_WIN_WIN_SOURCE, NORTH_WIND, PLAY_PHASE, VOID_OUTCOME,
+    WIN_OUTCOME,
 )
 from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
 from .tiles import Wind, format_counts, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity, seat_by_wind
 from .state import TableState
+from .win_context import win_context
 from .winning import WinClaim
 
 if TYPE_CHECKING:  # the referee imports this module
@@ -342,18 +342,9 @@ def _score(st: TableState, claim: WinClaim) -> WinResult:
     """Score and settle one win with :mod:`referee.scoring`."""
     setup = st.setup
     seat = st.seats[claim.seat]
-    source = claim.source
-    readiness = claim.readiness
-    if readiness is HEAVENLY_READINESS and claim.seat == setup.dealer and not st.rules.heavenly_dealer:
-        readiness = EARTHLY_READINESS
-    flower_win = source is FLOWER_WIN_WIN_SOURCE
+    flower_win = claim.source is FLOWER_WIN_WIN_SOURCE
     try:
-        ctx = WinContext._of(  # WinContext(…)'s fields in order: winner … robbed_flower
-            claim.seat, setup.dealer, setup.round_wind, source, claim.tile if not flower_win else None,
-            claim.discarder, st.east, setup.streak, setup.streak_marker, claim.flower_win, claim.dealt_flower_win,
-            readiness, claim.first_turn, (), _robbed_flower(st, claim), None,
-            _liable(seat, claim.seat) if st.rules.liability and not flower_win else None,
-        )
+        ctx = win_context(st, claim)
     except MjrefError as exc:
         return WinResult(claim, unscored=f"context: {exc.message}")
     flowers = list(seat.flowers)
@@ -391,27 +382,6 @@ def _stakes(base: int, per_tai: int) -> Stakes:
 
 
 _STAKES: dict[tuple[int, int], Stakes] = {}
-
-
-def _liable(seat, winner: int) -> int | None:
-    """包牌 (``settle.liability``): the seat whose discard the winner claimed for the last
-    of his three dragon sets or four wind sets, all laid down; ``None`` otherwise."""
-    for low, need in ((31, 3), (27, 4)):
-        sets = [m for m in seat.melds if m.kind is not CHOW_MELD and m.tiles and low <= m.tiles[0] < low + need]
-        if len(sets) == need:
-            last = max(sets, key=lambda m: m.seq)
-            if last.kind is not CONCEALED_KONG_MELD and last.from_seat is not None and last.from_seat != winner:
-                return last.from_seat
-    return None
-
-
-def _robbed_flower(st, claim: WinClaim) -> int | None:
-    """七搶一 (``tai.30``): the flower taken from the discarder, his last laid out."""
-    fw = claim.flower_win
-    if fw is not SEVEN_ROB_ONE_FLOWER_WIN and fw is not SEVEN_ROB_ONE_DRAWN_FLOWER_WIN or claim.discarder is None:
-        return None
-    flowers = st.seats[claim.discarder].flowers
-    return flowers[-1] if flowers else None
 
 
 def final_table(st) -> dict[str, Any]:

@@ -292,7 +292,8 @@ class WinFace(NamedTuple):
     window: tuple[Any, int, int, bool, int | None] | None
     turn: int
     drawn: int | None
-    source: int
+    #: where the turn's last tile came from (self-draw: :data:`referee.win_context.SELF_DRAW_SOURCES`)
+    source: Source
     east: int
 
 
@@ -302,7 +303,7 @@ def win_face(st: TableState, seat: SeatState) -> WinFace:
     window = None if w is None or w.closed else (w.kind, w.seat, w.tile, w.last,
                                                  w.taken.seat if w.taken is not None else None)
     return WinFace(tuple(seat.hand), seat.unknown, tuple(seat.melds), tuple(seat.flowers), window,
-                   st.turn, st.drawn, int(st.source), st.east)
+                   st.turn, st.drawn, st.source, st.east)
 
 
 #: report codes that stop play on a seat's pending error (a wrong kong, pung, exposed discard)

@@ -337,6 +337,18 @@ def _templates(code: str) -> tuple[str, str]:
     return found
 
 
+def code_table() -> list[str]:
+    """The catalogue as ``docs/protocol.md`` shows it (「判定 Verdicts」): a Markdown row per code,
+    each sentence as an official hears it at a hand — every seat fact (:data:`SEAT_FACTS`) a
+    word of its own, read as the seat's wind (「南家」, "South (seat 1)"), never 「N 號座」
+    (issue #13 item 4); ``tests/test_protocol_reports.py`` holds the doc to it."""
+    rows = ["| code | clause | 中文 | English |", "| --- | --- | --- | --- |"]
+    for code, (clause, _zh, _en) in CODES.items():
+        zh, en = _templates(code)
+        rows.append(f"| `{code}` | `{clause}` | {zh} | {en[:1].upper() + en[1:]} |")
+    return rows
+
+
 def irregularity(code: str, seq: int, seat: int | None = None, *, clause: str | None = None,
                  evidence: tuple[int, ...] = (), east: int | None = None, names: Any = None,
                  **facts: Any) -> Irregularity:

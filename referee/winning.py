@@ -37,18 +37,11 @@ from .kinds_fast import (
 )
 from .restrictions import SUIT_OF, UNIT_OF, is_complete, wins_with
 from .scoring.context import FirstTurn, FlowerWin, Readiness, WinSource
-from .state import SeatState, Source, TableState, Window, win_face
+from .state import SeatState, TableState, Window, win_face
 from .tiles import FLOWER_BASE, KINDS
 from .verdicts import ACCEPTED, Irregularity, Verdict
+from .win_context import SELF_DRAW_SOURCES
 
-_SELF_SOURCES = {
-    Source.DEALT: WinSource.WALL,
-    Source.WALL: WinSource.WALL,
-    Source.LAST_TILE: WinSource.LAST_TILE,
-    Source.KONG: WinSource.KONG_REPLACEMENT,
-    Source.MELDED_KONG: WinSource.KONG_REPLACEMENT,
-    Source.FLOWER: WinSource.FLOWER_REPLACEMENT,
-}
 _READINESS = {None: Readiness.NONE, ReadyKind.HEAVENLY: Readiness.HEAVENLY, ReadyKind.EARTHLY: Readiness.EARTHLY,
               ReadyKind.DECLARED: Readiness.DECLARED}
 #: problems after which a physical table's win does not end the hand
@@ -250,7 +243,7 @@ def check_win(ref, st: TableState, ev: Event, dry: bool = False):
                 problems.append(irr(ev, "claim_revealed_tiles", revealed=tuple(sorted(seat.revealed))))
     else:
         tile = st.drawn
-        source = _SELF_SOURCES[st.source]
+        source = SELF_DRAW_SOURCES[st.source]
         intake = st.intake
         if intake in (CHOW_INTAKE, PUNG_INTAKE):
             problems.append(irr(ev, "self_draw_not_from_draw", intake=intake.name.lower(), intake_zh=intake.zh))

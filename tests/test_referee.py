@@ -227,7 +227,7 @@ def test_false_win_keeps_the_deal_without_counting():
 
 
 def test_the_liable_seat_fed_the_last_dragon_or_wind_set():
-    from referee.outcome import _liable
+    from referee.win_context import liable_seat as _liable
     from referee.state import SeatState, TableMeld
 
     seat = SeatState(1)
