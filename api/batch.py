@@ -197,17 +197,17 @@ def _source_pieces(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progres
         break
     else:
         return
-    carry, index = line, 0
+    carry, index = [line], 0  # carry: the lines of the hand read so far, from its first
     while True:
-        block = stream.read(size)
+        block = stream.read(size)  # starts at a line's start: carry ends with its line's end
         if block and block[-1] != 10:  # up to the end of a line
             block += stream.readline()
-        text = carry + block
-        cut = _last_hand_start(text) if block else len(text)
-        if not cut:  # one hand so far: read on
-            carry = text
+        cut = _last_hand_start(block) if block else len(block)
+        if cut < 0:  # one hand so far: read on
+            carry.append(block)
             continue
-        piece = text[:cut]
+        carry.append(memoryview(block)[:cut])
+        piece = b"".join(carry)
         plain = piece[0] == 123 and _NOT_PLAIN.search(piece) is None
         if progress is not None:
             progress.read_to(raw)
@@ -217,20 +217,18 @@ def _source_pieces(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progres
         lines = piece.count(b"\n")
         number += lines
         index += lines if plain else sum(not line.isspace() for line in io.BytesIO(piece))
-        carry = text[cut:]
+        carry = [block[cut:]]
 
 
 def _last_hand_start(text: bytes) -> int:
-    """Where the last ``hand_start`` line of *text* after its first line starts (0: none)."""
+    """Where the last ``hand_start`` line of *text* starts (-1: none); *text* starts at a line's start."""
     end = len(text)
-    while True:
-        at = max(text.rfind(b"hand_start", 0, end), text.rfind(b"\\", 0, end))
+    while (at := max(text.rfind(b"hand_start", 0, end), text.rfind(b"\\", 0, end))) >= 0:
         start = text.rfind(b"\n", 0, at) + 1
-        if at < 0 or not start:
-            return 0
         if _is_hand_start(text[start:text.find(b"\n", at) + 1 or len(text)]):
             return start
         end = start
+    return -1
 
 
 def _hand_starts(text: bytes) -> list[int]:
