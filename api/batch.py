@@ -3,15 +3,17 @@
 A log is read hand by hand — a file, a directory of ``*.jsonl`` / ``*.ndjson`` (gzipped or
 not), gzip, or ``-`` for standard input — and each hand is answered as soon as it is read:
 
-- **reader** (:func:`read_hands`): cuts the lines at each ``hand_start`` without decoding
-  the others, so the parent process never parses a hand; a hand is its raw lines
-  (:class:`HandText`);
+- **reader** (:func:`read_pieces`): reads the log in pieces of whole hands, cut at a
+  ``hand_start`` line found by searching the bytes (no line decoded but those), so the parent
+  process never parses a hand; a worker cuts its piece into hands (:func:`piece_hands`), each
+  its raw lines (:class:`HandText`; :func:`read_hands` does both);
 - **the hand's work** (:func:`judge`): one parse and one pass — the referee replays the hand
   and penalties rule on the same record (:func:`penalties.record.build`,
   :func:`penalties.rule.rule_record`). This is the one call the hand adjudicator (issue #13)
   replaces; :func:`answer_hand` around it decodes the lines and writes the answer's JSON;
-- **pool** (:func:`answers`): ``--jobs N`` worker processes over chunks of hands, a bounded
-  number of chunks in flight, answers in input order; ``--jobs 1`` works in this process;
+- **pool** (:func:`results`): ``--jobs N`` worker processes over the pieces, a bounded
+  number in flight, answers in input order, each piece's lines written by its worker
+  (:class:`Lines`); ``--jobs 1`` works in this process;
   or (:func:`dask_answers`, ``--scheduler ADDRESS``) the same chunks, the same job, on a
   ``dask.distributed`` cluster, for logs larger than one machine;
 - **writer** (:class:`Writer`): one compact JSON line per hand (``--format lines``), or the
