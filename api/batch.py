@@ -3,15 +3,17 @@
 A log is read hand by hand — a file, a directory of ``*.jsonl`` / ``*.ndjson`` (gzipped or
 not), gzip, or ``-`` for standard input — and each hand is answered as soon as it is read:
 
-- **reader** (:func:`read_hands`): cuts the lines at each ``hand_start`` without decoding
-  the others, so the parent process never parses a hand; a hand is its raw lines
-  (:class:`HandText`);
+- **reader** (:func:`read_pieces`): reads the log in pieces of whole hands, cut at a
+  ``hand_start`` line found by searching the bytes (no line decoded but those), so the parent
+  process never parses a hand; a worker cuts its piece into hands (:func:`piece_hands`), each
+  its raw lines (:class:`HandText`; :func:`read_hands` does both);
 - **the hand's work** (:func:`judge`): one parse and one pass — the referee replays the hand
   and penalties rule on the same record (:func:`penalties.record.build`,
   :func:`penalties.rule.rule_record`). This is the one call the hand adjudicator (issue #13)
   replaces; :func:`answer_hand` around it decodes the lines and writes the answer's JSON;
-- **pool** (:func:`answers`): ``--jobs N`` worker processes over chunks of hands, a bounded
-  number of chunks in flight, answers in input order; ``--jobs 1`` works in this process;
+- **pool** (:func:`results`): ``--jobs N`` worker processes over the pieces, a bounded
+  number in flight, answers in input order, each piece's lines written by its worker
+  (:class:`Lines`); ``--jobs 1`` works in this process;
   or (:func:`dask_answers`, ``--scheduler ADDRESS``) the same chunks, the same job, on a
   ``dask.distributed`` cluster, for logs larger than one machine;
 - **writer** (:class:`Writer`): one compact JSON line per hand (``--format lines``), or the
@@ -32,6 +34,7 @@ whole (it is not JSON Lines).
 """
 from __future__ import annotations
 
+import codecs
 import collections
 import functools
 import gzip
@@ -39,6 +42,7 @@ import io
 import itertools
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -51,9 +55,13 @@ from api.clikit import reports_errors, stream_ruleset_options
 
 #: file names a directory is read for (sorted, recursively)
 SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
-#: hands per chunk sent to a worker, and chunks in flight per worker
+#: hands per chunk of decoded hands (a JSON array; :func:`answers`) sent to a worker, and
+#: units of work (chunks, pieces) in flight per worker
 CHUNK = 32
 IN_FLIGHT = 3
+#: bytes of log per piece (:class:`Piece`): about 18 generated hands, 13 ms of a worker's time,
+#: so the last piece of a log keeps one worker alone only briefly
+PIECE = 1 << 18
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -126,23 +134,149 @@ def _is_hand_start(line: bytes) -> bool:
     return type(raw) is dict and raw.get("type") == "hand_start"
 
 
-def read_hands(paths: Iterable[str], progress: Progress | None = None) -> Iterator[HandText]:
-    """Every hand of the files in turn, as :class:`HandText` (see :func:`input_files`).
+def read_hands(paths: Iterable[str], progress: Progress | None = None, size: int | None = None) -> Iterator[HandText]:
+    """Every hand of the files in turn, as :class:`HandText` (see :func:`input_files`): the
+    pieces :func:`read_pieces` reads, each cut into its hands (:func:`piece_hands`).
 
     A source's lines before its first ``hand_start`` are a hand of their own (which the
     referee refuses: a stream starts with ``hand_start``); blank lines alone are nothing.
+    ``tests/test_batch.py`` holds it to :func:`_source_hands`, the same cut line by line.
     """
+    for unit in read_pieces(paths, progress, size or PIECE):
+        yield from unit_hands(unit)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Whole hands of one source as read, not yet cut into hands: what a worker is sent.
+
+    :param text: the bytes of one or more hands: from a hand's first line to a hand's last
+        (the next ``hand_start`` line, or the end of the source).
+    :param line: the line number (1-based, in its source) of *text*'s first line.
+    :param index: the events (non-blank lines) of the source before it.
+    :param plain: every line of *text* starts with ``{`` (so none is blank: a hand's index is
+        its line's offset); otherwise the blank lines are counted.
+    """
+
+    source: str
+    line: int
+    index: int
+    text: bytes
+    plain: bool
+
+
+#: a line start that is not ``{``: a blank line, or one with spaces before its JSON
+_NOT_PLAIN = re.compile(rb"\n[^{]")
+
+
+def read_pieces(paths: Iterable[str], progress: Progress | None = None,
+                size: int = 0) -> Iterator[Piece | list[HandText]]:
+    """The files' hands in units of work, in order: a :class:`Piece` of about *size* bytes
+    (:data:`PIECE`) cut at a hand's start — found by searching the bytes for ``hand_start``,
+    not line by line: the parent of ``--jobs N`` does little more than read, and the workers
+    cut the pieces into hands (:func:`piece_hands`) — or, from a JSON array, a list of
+    :data:`CHUNK` decoded hands."""
     for path in paths:
         stream, raw = open_binary(path)
         try:
-            yield from _source_hands(path, stream, raw, progress)
+            yield from _source_pieces(path, stream, raw, progress, size or PIECE)
         finally:
             if path != "-":
                 stream.close()
                 raw.close()
 
 
+def _source_pieces(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progress | None,
+                   size: int) -> Iterator[Piece | list[HandText]]:
+    number = 0
+    for line in stream:  # the blank lines before the first event are nobody's; a "[" starts an array
+        number += 1
+        if line.isspace():
+            continue
+        if line.lstrip().startswith(b"["):
+            yield from _chunks(_array_hands(path, number, line + stream.read()), CHUNK)
+            return
+        break
+    else:
+        return
+    carry, index = [line], 0  # carry: the lines of the hand read so far, from its first
+    while True:
+        block = stream.read(size)  # starts at a line's start: carry ends with its line's end
+        if block and block[-1] != 10:  # up to the end of a line
+            block += stream.readline()
+        cut = _last_hand_start(block) if block else len(block)
+        if cut < 0:  # one hand so far: read on
+            carry.append(block)
+            continue
+        carry.append(memoryview(block)[:cut])
+        piece = b"".join(carry)
+        plain = piece[0] == 123 and _NOT_PLAIN.search(piece) is None
+        if progress is not None:
+            progress.read_to(raw)
+        yield Piece(path, number, index, piece, plain)
+        if not block:
+            return
+        lines = piece.count(b"\n")
+        number += lines
+        index += lines if plain else sum(not line.isspace() for line in io.BytesIO(piece))
+        carry = [block[cut:]]
+
+
+def _last_hand_start(text: bytes) -> int:
+    """Where the last ``hand_start`` line of *text* starts (-1: none); *text* starts at a line's start."""
+    end = len(text)
+    while (at := max(text.rfind(b"hand_start", 0, end), text.rfind(b"\\", 0, end))) >= 0:
+        start = text.rfind(b"\n", 0, at) + 1
+        if _is_hand_start(text[start:text.find(b"\n", at) + 1 or len(text)]):
+            return start
+        end = start
+    return -1
+
+
+def _hand_starts(text: bytes) -> list[int]:
+    """Where each ``hand_start`` line of *text* after its first line starts, in order: the
+    lines holding ``hand_start`` or a backslash (a ``\\u`` escape could spell it) are found by
+    ``bytes.find`` and only they are decoded (:func:`_is_hand_start`)."""
+    first = text.find(b"\n") + 1
+    if not first:
+        return []
+    checked: set[int] = set()
+    starts = []
+    for needle in (b"hand_start", b"\\"):
+        at = text.find(needle, first)
+        while at >= 0:
+            start = text.rfind(b"\n", 0, at) + 1
+            end = text.find(b"\n", at) + 1 or len(text)
+            if start not in checked:
+                checked.add(start)
+                if _is_hand_start(text[start:end]):
+                    starts.append(start)
+            at = text.find(needle, end)
+    return sorted(starts)
+
+
+def piece_hands(piece: Piece) -> list[HandText]:
+    """The hands of *piece*, as :func:`_source_hands` would read them from its lines."""
+    text, source = piece.text, piece.source
+    line, index, plain = piece.line, piece.index, piece.plain
+    hands = []
+    starts = _hand_starts(text)
+    for start, end in zip([0, *starts], [*starts, len(text)]):
+        lines = tuple(io.BytesIO(text[start:end]))  # lines as a file's: cut at b"\n" only
+        hands.append(HandText(source, line, index, lines))
+        line += len(lines)
+        index += len(lines) if plain else len(lines) - sum(map(bytes.isspace, lines))
+    return hands
+
+
+def unit_hands(unit: Piece | list[HandText]) -> list[HandText]:
+    """The hands of a unit of work (:func:`read_pieces`)."""
+    return unit if type(unit) is list else piece_hands(unit)  # type: ignore[arg-type,return-value]
+
+
 def _source_hands(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progress | None) -> Iterator[HandText]:
+    """The hands of one source read line by line: the plain reference :func:`read_hands`
+    (pieces found and cut by searching the bytes) is held to by ``tests/test_batch.py``."""
     lines: list[bytes] = []
     first = index = count = 0  # first line of the hand, its first event's index, events so far
     number = 0
@@ -363,12 +497,45 @@ def _internal(error: Exception) -> dict[str, Any]:
             "detail_zh": "此盤處理時發生內部錯誤（請回報）"}
 
 
-#: the batch's settings in a worker process (set before the pool forks)
-_SETTINGS: Settings | None = None
+def answer_line(answer: Answer) -> str:
+    """*answer*'s line in ``--format lines``: its compact JSON, or ``{"source", "line",
+    "problem"}``; with its newline."""
+    if answer.problem is None:
+        return answer.text + "\n"  # type: ignore[operator]
+    return json.dumps({"source": answer.source, "line": answer.line, "problem": answer.problem}, ensure_ascii=False,
+                      separators=(",", ":")) + "\n"
 
 
-def _answer_chunk(chunk: list[HandText]) -> list[Answer]:
-    return [answer_hand(hand, _SETTINGS) for hand in chunk]  # type: ignore[arg-type]
+@dataclass(slots=True)
+class Lines:
+    """A unit's answers as a worker wrote them (``--format lines``): the bytes of their lines,
+    and what the summary counts — so the parent writes a unit with one call, and neither
+    unpickles nor encodes each answer's text."""
+
+    data: bytes
+    count: int
+    codes: list[str]
+    ruled: int
+    unreadable: list[Answer]
+
+
+#: what a worker process works under (set before the pool forks): the settings, and the
+#: ``(encoding, errors)`` the answers' lines are written in (None: the answers come back whole)
+_WORK: tuple[Settings, tuple[str, str] | None] | None = None
+
+
+def _answer_unit(unit: Piece | list[HandText]) -> list[Answer] | Lines:
+    """A unit's answers, in a worker: as :class:`Lines` when ``_WORK`` says how to encode them."""
+    settings, output = _WORK  # type: ignore[misc]
+    done = [answer_hand(hand, settings) for hand in unit_hands(unit)]
+    if output is None:
+        return done
+    try:
+        data = "".join(map(answer_line, done)).encode(*output)
+    except UnicodeEncodeError:  # the parent writes them one by one, and meets the error where it would
+        return done
+    return Lines(data, len(done), [code for answer in done for code in answer.codes], sum(a.ruled for a in done),
+                 [answer for answer in done if answer.problem is not None])
 
 
 # --- the pool ---------------------------------------------------------------------------------
@@ -383,35 +550,54 @@ def default_jobs() -> int:
 
 
 def answers(hands: Iterable[HandText], settings: Settings, jobs: int = 1) -> Iterator[Answer]:
-    """Each hand's :class:`Answer`, in input order.
+    """Each hand's :class:`Answer`, in input order: chunks of :data:`CHUNK` hands through
+    :func:`results`."""
+    for done in results(_chunks(hands, CHUNK), settings, jobs):
+        yield from done  # type: ignore[misc]
 
-    With *jobs* > 1, chunks of :data:`CHUNK` hands go to *jobs* worker processes (forked,
-    so they share this process's imports and ruleset), at most ``IN_FLIGHT × jobs`` chunks
-    at a time: memory stays bounded whatever the log's size. A log that fits in one chunk
+
+def results(units: Iterator[Piece | list[HandText]], settings: Settings, jobs: int = 1,
+            output: tuple[str, str] | None = None) -> Iterator[list[Answer] | Lines]:
+    """The answers of each unit of work (:func:`read_pieces`, or chunks of hands), in input
+    order: a list of :class:`Answer`, or from a worker with *output* ``(encoding, errors)``,
+    :class:`Lines`.
+
+    The first hand is answered here, before any worker starts: the imports and tables it
+    loads are then the workers' too (forked), instead of loaded again by each. With *jobs* > 1
+    and more than one unit, the others go to *jobs* worker processes, at most ``IN_FLIGHT ×
+    jobs`` units at a time: memory stays bounded whatever the log's size. A log of one unit
     is answered here, without starting workers.
     """
-    global _SETTINGS
-    chunks = _chunks(hands, CHUNK)
-    first = next(chunks, None)
+    global _WORK
+    first = next(units, None)
     if first is None:
         return
-    second = next(chunks, None) if jobs > 1 else None
+    hands = unit_hands(first)
+    yield [answer_hand(hands[0], settings)]
+    rest = hands[1:]
+    second = next(units, None) if jobs > 1 else None
     if second is None:
-        for hand in itertools.chain(first, itertools.chain.from_iterable(chunks)):
-            yield answer_hand(hand, settings)
+        yield [answer_hand(hand, settings) for hand in rest]
+        for unit in units:
+            yield [answer_hand(hand, settings) for hand in unit_hands(unit)]
         return
+    import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    _SETTINGS = settings
+    _WORK = (settings, output)
     pending: collections.deque = collections.deque()
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        for chunk in itertools.chain((first, second), chunks):
-            pending.append(pool.submit(_answer_chunk, chunk))
-            while len(pending) >= IN_FLIGHT * jobs:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
+    gc.freeze()  # what this process holds is left out of the workers' collections (its pages stay shared)
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            for unit in itertools.chain([rest] if rest else [], (second,), units):
+                pending.append(pool.submit(_answer_unit, unit))
+                while len(pending) >= IN_FLIGHT * jobs:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+    finally:
+        gc.unfreeze()
 
 
 # --- a Dask cluster ---------------------------------------------------------------------------
@@ -446,6 +632,13 @@ def _dask_chunk(chunk: list[HandText], settings: tuple) -> list[Answer]:
 
 def dask_answers(hands: Iterable[HandText], settings: Settings, scheduler: Any) -> Iterator[Answer]:
     """Each hand's :class:`Answer`, in input order, the chunks judged on a Dask cluster
+    (:func:`dask_results`)."""
+    for done in dask_results(hands, settings, scheduler):
+        yield from done
+
+
+def dask_results(hands: Iterable[HandText], settings: Settings, scheduler: Any) -> Iterator[list[Answer]]:
+    """Each chunk's answers, in input order, the chunks judged on a Dask cluster
     (``dask.distributed``): the same per-hand job (:func:`answer_hand`) as the local pool,
     so the same answers. At most :data:`IN_FLIGHT` chunks per worker thread are in the
     cluster at a time: memory stays bounded here and there whatever the log's size.
@@ -472,9 +665,9 @@ def dask_answers(hands: Iterable[HandText], settings: Settings, scheduler: Any) 
             # pure=False: two equal chunks (a log repeating itself) are still two jobs, in order
             pending.append(client.submit(_dask_chunk, chunk, wire, pure=False))
             while len(pending) >= IN_FLIGHT * threads:
-                yield from pending.popleft().result()
+                yield pending.popleft().result()
         while pending:
-            yield from pending.popleft().result()
+            yield pending.popleft().result()
 
 
 def _chunks(items: Iterable[HandText], size: int) -> Iterator[list[HandText]]:
@@ -508,19 +701,42 @@ class Writer:
             if self.held is None and self.count == 1:
                 self.held = answer
                 return
-            self.form = "lines"
-            self._line(self.held)
-            self.held = None
+            self._lines_now()
         if self.form == "lines":
-            self._line(answer)
+            self.out.write(answer_line(answer))
         else:
             self._document_part(answer)
 
-    def _line(self, answer: Answer) -> None:
-        text = answer.text if answer.problem is None else json.dumps(
-            {"source": answer.source, "line": answer.line, "problem": answer.problem}, ensure_ascii=False,
-            separators=(",", ":"))
-        self.out.write(text + "\n")
+    def _lines_now(self) -> None:
+        """``auto`` with a second answer: lines, the first one's written."""
+        self.form = "lines"
+        if self.held is not None:
+            self.out.write(answer_line(self.held))
+            self.held = None
+
+    def lines_encoding(self) -> tuple[str, str] | None:
+        """``(encoding, errors)`` workers may write the answers' lines in, as bytes
+        (:class:`Lines`): when the form is lines or auto and the output is a text stream over
+        a binary one writing UTF-8 with no newline translation — what it would write for the
+        text, byte for byte; None otherwise (the answers come back whole)."""
+        encoding = getattr(self.out, "encoding", None)
+        if self.form == "document" or getattr(self.out, "buffer", None) is None or not encoding \
+                or os.linesep != "\n":
+            return None
+        try:
+            utf8 = codecs.lookup(encoding).name == "utf-8"
+        except LookupError:
+            return None
+        return (encoding, getattr(self.out, "errors", None) or "strict") if utf8 else None
+
+    def write_lines(self, lines: Lines) -> None:
+        """A unit's lines written by a worker (:meth:`lines_encoding`): after the answers
+        before it (the pool's units come after the first answer, written by this process)."""
+        self.count += lines.count
+        if self.form == "auto":
+            self._lines_now()
+        self.out.flush()
+        self.out.buffer.write(lines.data)
 
     def _document_part(self, answer: Answer) -> None:
         from referee.events import PROTOCOL_VERSION
@@ -568,7 +784,6 @@ class Progress:
     started: float = field(default_factory=time.monotonic)
     _bytes: int = 0
     _done_bytes: int = 0
-    _read: int = 0
     _bar: Any = None
 
     def __post_init__(self) -> None:
@@ -579,8 +794,7 @@ class Progress:
                              desc="盤 hands")
 
     def read_to(self, raw: Any) -> None:
-        """The reader has read one more hand, up to *raw*'s position (bytes of the source)."""
-        self._read += 1
+        """The reader has read up to *raw*'s position (bytes of the source)."""
         if self._bar is not None:
             try:
                 self._bytes = self._done_bytes + raw.tell()
@@ -597,11 +811,24 @@ class Progress:
         else:
             self.codes.update(answer.codes)
             self.ruled += answer.ruled
+        if self._bar is not None:
+            self._advance(1)
+
+    def count_lines(self, lines: Lines) -> None:
+        """A unit's answers (:class:`Lines`) counted."""
+        self.hands += lines.count
+        self.unreadable.extend(lines.unreadable)
+        self.codes.update(lines.codes)
+        self.ruled += lines.ruled
+        if self._bar is not None:
+            self._advance(lines.count)
+
+    def _advance(self, hands: int) -> None:
         bar = self._bar
-        if bar is not None:
-            bar.update(1)
-            if self.total_bytes and self._bytes and self.hands % 16 == 0:  # ETA: hands read per byte read
-                bar.total = max(self.hands, round(self._read * self.total_bytes / self._bytes))
+        bar.update(hands)
+        if self.total_bytes and self._bytes and (hands > 1 or self.hands % 16 == 0):
+            # ETA: the hands answered per byte read (the reader is ahead by the units in flight)
+            bar.total = max(self.hands, round(self.hands * self.total_bytes / self._bytes))
 
     def close(self) -> None:
         if self._bar is not None:
@@ -646,12 +873,19 @@ def run(paths: Iterable[str], settings: Settings, *, jobs: int = 0, form: str = 
     progress.total_bytes = sum(_size(p) for p in files)
     writer = Writer(form)
     try:
-        hands = _read_all(files, progress)
-        results = (dask_answers(hands, settings, scheduler) if scheduler is not None
-                   else answers(hands, settings, jobs or default_jobs()))
-        for answer in results:
-            writer.write(answer)
-            progress.count(answer)
+        units = _read_all(files, progress)
+        if scheduler is not None:
+            done = dask_results(itertools.chain.from_iterable(map(unit_hands, units)), settings, scheduler)
+        else:
+            done = results(units, settings, jobs or default_jobs(), writer.lines_encoding())
+        for unit in done:
+            if type(unit) is Lines:
+                writer.write_lines(unit)
+                progress.count_lines(unit)
+                continue
+            for answer in unit:
+                writer.write(answer)
+                progress.count(answer)
     except (OSError, EOFError) as exc:  # a file that cannot be read, a broken gzip
         from referee.events import EventError
 
@@ -668,9 +902,9 @@ def run(paths: Iterable[str], settings: Settings, *, jobs: int = 0, form: str = 
     return 2 if progress.unreadable else 0
 
 
-def _read_all(files: list[str], progress: Progress) -> Iterator[HandText]:
+def _read_all(files: list[str], progress: Progress) -> Iterator[Piece | list[HandText]]:
     for path in files:
-        yield from read_hands([path], progress)
+        yield from read_pieces([path], progress)
         progress.source_done(_size(path))
 
 

@@ -19,6 +19,11 @@ instructions go. ``answer`` and ``dumps`` are the answer's dict and its ``json.d
 ``text`` is what ``answer_hand`` runs instead of both (:func:`api.batch.replay_text`). The same hands
 (:data:`HANDS`, seed 0) as the default.
 
+``--path run``: the command's whole path in this process — :func:`api.batch.run` over the
+hands written once to a JSON Lines file, ``--jobs 1``, the output to ``os.devnull`` — so the
+reading, the cut into hands and the writing are counted with the hand's work (run it in an
+older tree too: ``run`` has had this signature since the batch began).
+
 ``--time``: no callgrind; both paths timed in this process in turn (CPU time, best of 3
 rounds over the hands), ms per hand and their ratio — the machine's load moves both alike.
 """
@@ -88,6 +93,29 @@ def _phase(name: str, texts: list[str]):
     return lambda: run() and None
 
 
+def _whole_run(texts: list[str]):
+    """``flask replay LOG --jobs 1 --quiet > /dev/null`` in this process, the log written once."""
+    import os
+    import tempfile
+
+    from api import batch
+
+    log = os.path.join(tempfile.mkdtemp(prefix="batch_loop"), "log.jsonl")
+    with open(log, "w", encoding="utf-8") as f:
+        f.write("".join(texts))
+    settings = batch.Settings("replay")
+
+    def once() -> None:
+        stdout = sys.stdout
+        with open(os.devnull, "w", encoding="utf-8") as sys.stdout:
+            try:
+                batch.run([log], settings, jobs=1, quiet=True)
+            finally:
+                sys.stdout = stdout
+
+    return once
+
+
 def main() -> None:
     if "--time" in sys.argv:
         timed()
@@ -98,6 +126,8 @@ def main() -> None:
     texts = [to_jsonl(events) for events in generate_hands(HANDS, seed=0)]
     if "--phase" in sys.argv:
         once = _phase(sys.argv[sys.argv.index("--phase") + 1], texts)
+    elif path == "run":
+        once = _whole_run(texts)
     elif path == "batch":
         from api import batch
 

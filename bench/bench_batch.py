@@ -1,6 +1,7 @@
 """Batch re-validation speed and memory (issue #17): ``flask replay`` over a generated JSON Lines log.
 
-Run: ``.venv/bin/python -m bench.bench_batch [HANDS ...] [--jobs 1,2] [--command replay|rule] [--distinct 300]``.
+Run: ``.venv/bin/python -m bench.bench_batch [HANDS ...] [--jobs 1,2] [--command replay|rule] [--distinct 300]
+[--cli flask|mjref]`` (``mjref``: ``python -m mjref replay …``, the command without the app's imports).
 
 A log of HANDS hands is written to a temporary file (``--distinct`` generated hands,
 :mod:`referee.generator`, repeated in turn: generating 100,000 hands would take longer than
@@ -44,9 +45,10 @@ print(r.ru_utime + r.ru_stime, r.ru_maxrss)
 """
 
 
-def run(log: str, jobs: int, command: str, out: str = os.devnull) -> tuple[float, float, float]:
+def run(log: str, jobs: int, command: str, out: str = os.devnull, cli: str = "flask") -> tuple[float, float, float]:
     """(wall seconds, CPU seconds, peak RSS in MB) of one command in a fresh process."""
-    args = [sys.executable, "-m", "flask", "--app", "app", command, log, "--quiet", "--jobs", str(jobs)]
+    start = ["mjref"] if cli == "mjref" else ["flask", "--app", "app"]
+    args = [sys.executable, "-m", *start, command, log, "--quiet", "--jobs", str(jobs)]
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _MEASURE, out, *args], capture_output=True, text=True, check=True)
     wall = time.perf_counter() - t0
@@ -57,7 +59,7 @@ def run(log: str, jobs: int, command: str, out: str = os.devnull) -> tuple[float
 def main() -> None:
     args = sys.argv[1:]
     opts = {a.split("=")[0]: a.split("=")[1] for a in args if a.startswith("--") and "=" in a}
-    for flag in ("--jobs", "--command", "--distinct"):
+    for flag in ("--jobs", "--command", "--distinct", "--cli"):
         if flag in args:
             opts[flag] = args[args.index(flag) + 1]
     sizes = [int(a) for a in args if a.isdigit()
@@ -66,7 +68,8 @@ def main() -> None:
     jobs = [int(j) for j in opts.get("--jobs", "1,2").split(",")]
     command = opts.get("--command", "replay")
     distinct = int(opts.get("--distinct", 300))
-    print(f"command: flask {command}; log: {distinct} distinct generated hands repeated; load average "
+    cli = opts.get("--cli", "flask")
+    print(f"command: {cli} {command}; log: {distinct} distinct generated hands repeated; load average "
           f"{os.getloadavg()[0]:.1f}")
     print("| hands | jobs | wall s | hands/s | CPU s | CPU ms/hand | CPU/hand ÷ smallest size's "
           "| peak RSS MB (largest process) |")
@@ -77,7 +80,7 @@ def main() -> None:
             log = os.path.join(tmp, f"log{hands}.jsonl")
             size = write_log(log, hands, distinct)
             for j in jobs:
-                wall, cpu, rss = run(log, j, command)
+                wall, cpu, rss = run(log, j, command, cli=cli)
                 per = cpu / hands * 1e3
                 first.setdefault(j, per)
                 print(f"| {hands:,} | {j} | {wall:.2f} | {hands / wall:,.0f} | {cpu:.2f} | {per:.3f} | "

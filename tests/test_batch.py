@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from api import batch
 from api.adjudications import adjudication_document
@@ -139,13 +141,16 @@ def test_a_bad_event_names_its_field_by_its_index_in_the_source(app, tmp_path, l
     assert result.stderr == ""  # --quiet: no summary
 
 
-def test_the_summary_counts_hands_irregularities_and_rulings(app, log_file, expected_replay):
-    result = invoke(app, "replay", str(log_file), "--jobs", "1")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_summary_counts_hands_irregularities_and_rulings(app, log_file, expected_replay, jobs):
+    """Counted from each answer here (``--jobs 1``), or from each unit's counts (``Lines``: ``--jobs 2``)."""
+    result = invoke(app, "replay", str(log_file), "--jobs", jobs)
     summary = result.stderr
     assert f"共 {len(expected_replay)} 盤" in summary and f"{len(expected_replay)} hands" in summary
     ruled = sum(bool(h["penalties"]["rulings"]) for h in expected_replay)
     assert f"hands with rulings: {ruled}" in summary
     codes = [i["code"] for h in expected_replay for i in h["irregularities"]]
+    assert len(set(codes)) > 3
     for code in set(codes):
         assert f"{code} {codes.count(code)}" in summary
 
@@ -277,3 +282,68 @@ def test_the_accepted_verdicts_text_table_equals_json_dumps_past_its_limit():
         assert batch.verdicts_text(log) == expected
         assert batch.verdicts_text(log) == expected  # the second time from the table
     assert len(batch._ACCEPTED_TEXTS) <= batch._ACCEPTED_LIMIT + 50
+
+
+#: lines a log may hold, for the reader's cut: events, hand starts (plain, spaced, escaped, with
+#: CR LF), lines that mention hand_start or hold a backslash without being one, blank lines
+_READER_LINES = [
+    b'{"type": "hand_start", "seq": 1, "dealer": 0}\n', b'{"type": "hand_start"}\r\n',
+    b' {"type": "hand_start", "seq": 1}\n', b'{"type": "hand\\u005fstart", "seq": 1}\n',
+    b'{"type": "hand_start", "type": "draw"}\n', b'{"type": "draw", "seq": 2}\n', b'{"type": "discard"}\n',
+    b'{"type": "report", "note": "hand_start"}\n', b'{"type": "report", "note": "a\\"b\\\\c"}\n',
+    b'{"type": "report", "note": "\\u4e2d"}\n', b'not json hand_start\n', b'  {"type": "draw"}\n',
+    b'{"type": "draw", "x": "a\rb"}\n', b"\n", b"  \n", b"\t\r\n", b"\r\n", b"\x0b\n",
+]
+
+
+def _reference_hands(path: Path) -> list:
+    import io
+
+    with open(path, "rb") as f:
+        try:
+            return [("hand", h) for h in batch._source_hands(str(path), f, io.BytesIO(), None)]
+        except Exception as exc:  # noqa: BLE001 - an array that is not JSON: the same error
+            return [("error", str(exc))]
+
+
+def _read(path: Path, size: int) -> list:
+    try:
+        return [("hand", h) for h in batch.read_hands([str(path)], size=size)]
+    except Exception as exc:  # noqa: BLE001
+        return [("error", str(exc))]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(range(len(_READER_LINES))), max_size=40), st.sampled_from([1, 7, 64, 200, 1 << 18]),
+       st.booleans(), st.sampled_from([b"", b"\n\n", b" \n", b"[", b'[{"type": "hand_start"}]\n']))
+def test_the_pieces_cut_into_the_hands_the_line_reader_reads(tmp_path, picks, size, cut_end, start):
+    """``read_hands`` (pieces found by ``bytes.find``, cut into hands by each worker, issue #17)
+    reads the same hands — lines, line numbers, event indices — as ``_source_hands``, the
+    line-by-line reference: blank lines (also before the first event and at the end), hand
+    starts spaced, escaped or with duplicate keys, lines naming hand_start, CR, no final newline,
+    a JSON array, pieces of a byte to a whole log."""
+    text = start + b"".join(_READER_LINES[i] for i in picks)
+    if cut_end and text.endswith(b"\n"):
+        text = text[:-1]
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(text)
+    assert _read(path, size) == _reference_hands(path)
+
+
+def test_the_pieces_of_generated_and_irregular_logs_cut_as_the_line_reader(tmp_path, log):
+    """The same on the module's log (generated hands and the samples with rulings), on
+    irregular hands, and with blank lines put in: pieces of 1 byte (a line a read), 4 kB and
+    the default."""
+    from testkit.irregular import irregular_hand
+
+    irregular = "".join(json.dumps(raw, ensure_ascii=seed % 3 == 0) + "\n" for seed in range(12)
+                        for raw in irregular_hand(seed, 7, 1 + seed % 4, physical=seed % 2 == 0))
+    spaced = log.replace("\n{\"type\": \"discard\", \"seq\": 40,", "\n\n  \n{\"type\": \"discard\", \"seq\": 40,")
+    assert spaced != log
+    for n, text in enumerate((log, irregular, spaced)):
+        path = tmp_path / f"log{n}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        expected = _reference_hands(path)
+        assert len(expected) > 10
+        for size in (1, 4096, batch.PIECE):
+            assert _read(path, size) == expected

@@ -78,3 +78,29 @@ def test_the_mjref_command_scores_from_stdin_and_lists_every_command():
     listing = mjref("--help")
     for command in ("analyze", "score", "serve", "replay", "rule", "tokens", "tables"):
         assert f"  {command} " in listing.stdout, listing.stdout
+
+
+def test_replay_and_rule_run_without_the_app_and_answer_as_the_flask_commands(app, tmp_path):
+    """``mjref replay|rule`` (issue #17: a log's answers from process start without the app's
+    0.6 s of imports) are the app's own command objects, loaded without it: the same output as
+    ``flask replay|rule``, a log of several hands and one of a single hand, with Flask, the store
+    and the pages never imported."""
+    from referee.events import to_jsonl
+    from referee.generator import generate_hands
+
+    samples = ROOT / "data" / "samples"
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(to_jsonl(events) for events in generate_hands(3, seed=8))
+                   + (samples / "pen_false_win.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    for args in (["replay", str(log)], ["rule", str(log), "--names", "王小明,,Lee,林"],
+                 ["replay", str(samples / "draw_exhausted.jsonl")]):
+        flask = app.test_cli_runner().invoke(args=[*args, "--jobs", "1"])
+        result = light(*args, "--jobs", "2")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == flask.stdout and len(result.stdout) > 1000
+    code = ("import sys; from mjref.cli import main\n"
+            f"main(['replay', {str(log)!r}, '--quiet'], standalone_mode=False)\n"
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {(*HEAVY, 'web', 'app')!r}), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.strip() == "[]" and out.stdout.count("\n") == 4
