@@ -19,8 +19,9 @@ than ``MAX_CONTENT_LENGTH``, and JSON that the parser, the referee and the store
   escape (``"\\ud800"``: a string no UTF-8 writer can encode — the store, the JSON answer);
   a NUL (``"\\u0000"``: PostgreSQL cannot hold it in text); ``NaN`` / ``Infinity`` (not
   JSON, RFC 8259 §6).
-* **The URL** — a NUL in the path or a query parameter (``%00``) is a 400 naming it
-  (``path``, the parameter's name), in :class:`BodyLimit`, so on every route alike.
+* **The URL** — a NUL in the path or a query parameter (``%00``) of an API route is a 400
+  naming it (``path``, the parameter's name), in :class:`BodyLimit`, the live-ingest fast path
+  included; the pages refuse it with their own error page (``web.errors.refuse_nul_in_url``).
 
 The checks cost a few scans at C speed (``str.count``, regular expressions) on an ordinary
 body; the field at fault is worked out only when one fails.
@@ -37,7 +38,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from referee.ruleset import DEFAULT_PROFILE, Ruleset
-from services.problems import ApiProblem, nul_character
+from services.problems import ApiProblem, nul_character, nul_in_url
 
 #: the body size limit when the configuration gives none (docs/api.md)
 DEFAULT_MAX_CONTENT_LENGTH = 4 * 1024 * 1024
@@ -273,9 +274,10 @@ class BodyLimit:
         self.wsgi_app = wsgi_app
 
     def __call__(self, environ: dict, start_response):
-        query = environ.get("QUERY_STRING", "")
-        if "\x00" in environ.get("PATH_INFO", "") or "%00" in query or "\x00" in query:
-            return self._answer(nul_character(_nul_parameter(environ)), environ, start_response)
+        path, query = environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")
+        if path.startswith("/api/") and ("\x00" in path or "%00" in query or "\x00" in query):
+            field = nul_in_url(path, parse_qsl(query, keep_blank_values=True)) or "query"
+            return self._answer(nul_character(field), environ, start_response)
         limit = self.app.config["MAX_CONTENT_LENGTH"]
         coding = environ.get("HTTP_TRANSFER_ENCODING")
         if coding is not None:
@@ -377,18 +379,6 @@ class BodyLimit:
             response = handle_error(problem)
         response.headers["Connection"] = "close"
         return response(environ, start_response)
-
-
-def _nul_parameter(environ: dict) -> str:
-    """The part of the URL holding a NUL (U+0000): ``path``, or the query parameter's name
-    (PostgreSQL cannot compare or store text holding one: a 500 there, on every route,
-    reads included, before this check)."""
-    if "\x00" in environ.get("PATH_INFO", ""):
-        return "path"
-    for name, value in parse_qsl(environ.get("QUERY_STRING", ""), keep_blank_values=True):
-        if "\x00" in name or "\x00" in value:
-            return name.replace("\x00", "\\u0000") or "query"
-    return "query"
 
 
 class _CountedInput:

@@ -4,6 +4,8 @@ in zh-TW and English; extra members (``expected_seq``) go into the body as they 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from typing import Any
 
 from werkzeug.exceptions import HTTPException
@@ -78,3 +80,15 @@ def nul_character(field: str) -> ApiProblem:
     (``flask db copy``)."""
     return bad_request("nul_character", field, f"{field}: the NUL character (\\u0000) is not allowed in text",
                        f"{field}：文字不得含 NUL 字元（\\u0000）")
+
+
+def nul_in_url(path: str, query: Iterable[tuple[str, str]]) -> str | None:
+    """Where a URL holds a NUL (U+0000, ``%00``): ``path``, or the name of the first query
+    parameter holding one (the name or its value); ``None`` when it holds none. PostgreSQL
+    cannot compare text holding one: every route, reads too, answered a 500 there."""
+    if "\x00" in path:
+        return "path"
+    for name, value in query:
+        if "\x00" in name or "\x00" in value:
+            return name.replace("\x00", "\\u0000") or "query"
+    return None

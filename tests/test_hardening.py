@@ -185,7 +185,6 @@ def test_a_nul_character_is_a_400_naming_the_field_and_nothing_is_stored(client,
     ("GET", "/api/v1/tables/a%00b", "path"), ("GET", "/api/v1/tournaments/a%00b", "path"),
     ("POST", "/api/v1/tables/a%00b/events", "path"),  # the live-ingest fast path
     ("GET", "/api/v1/rulings?table=a%00b", "table"), ("GET", "/api/v1/tables/T1/events?stream=x%00", "stream"),
-    ("GET", "/t/a%00b/", "path"),  # a page
 ])
 def test_a_nul_character_in_the_url_is_a_400_naming_where(client, official, app, method, path, field):
     """U+0000 in the path or a query parameter: on PostgreSQL every route, reads included, was a
@@ -195,6 +194,16 @@ def test_a_nul_character_in_the_url_is_a_400_naming_where(client, official, app,
     problem = response.get_json()
     assert response.status_code == 400 and problem["code"] == "nul_character" and problem["field"] == field
     assert stored(app, "SELECT COUNT(*) FROM tables") == [(1,)]
+
+
+@pytest.mark.parametrize("path, field", [("/t/a%00b/", "path"), ("/t/taipei/standings?x%00=1", "x\\u0000"),
+                                         ("/tables/a%00b/", "path"), ("/?q=%00", "q")])
+def test_a_nul_character_in_a_pages_url_is_its_error_page_naming_where(client, official, app, path, field):
+    """The pages refuse a NUL in their URL as the API does, with their own error page (zh-TW first)."""
+    response = client.get(path)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert f"{field}：文字不得含 NUL 字元" in page
 
 
 def test_the_spec_says_free_text_holds_no_nul(client):

@@ -61,7 +61,7 @@ from store import get_db, get_writer
 from store import pins as pin_store
 from store import tables as ts
 from web import signin
-from web.errors import PageError, from_problem, render_error
+from web.errors import PageError, from_problem, refuse_nul_in_url, render_error
 from web.tablestate import (
     KIND_ZH,
     STATUS_ZH,
@@ -114,7 +114,8 @@ def _here() -> str:
 @bp.before_request
 def _session_first() -> Any:
     """Who is signed in (checked now: live token, not expired), then the form token of a POST,
-    and no field of its form holding a NUL (:func:`services.problems.nul_character`)."""
+    and no NUL in its URL or any field of its form (:func:`services.problems.nul_character`)."""
+    refuse_nul_in_url()
     signin.current_person()
     if request.method == "POST" and not signin.csrf_ok(request.form.get(signin.CSRF_FIELD)):
         raise PageError(400,

@@ -8,9 +8,9 @@ bad query values 400s naming the parameter, a log that does not fold a 409 — n
 """
 from __future__ import annotations
 
-from flask import render_template
+from flask import render_template, request
 
-from services.problems import ApiProblem
+from services.problems import ApiProblem, nul_character, nul_in_url
 
 TITLES = {
     400: ("請求錯誤", "Bad request"),
@@ -52,3 +52,14 @@ def render_error(error: PageError):
     headers = {"WWW-Authenticate": 'Bearer realm="mjref"'} if error.status == 401 else {}
     body = render_template("error.html", status=error.status, title_zh=zh, title_en=en, error=error)
     return body, error.status, headers
+
+
+def refuse_nul_in_url() -> None:
+    """A page's URL holding a NUL (``%00``) is refused before anything reads it, as the API's
+    is (:class:`api.intake.BodyLimit`), with the error page naming where.
+
+    :raises PageError: 400 naming ``path`` or the query parameter.
+    """
+    field = nul_in_url(request.path, request.args.items(multi=True))
+    if field is not None:
+        raise from_problem(nul_character(field))
