@@ -63,7 +63,7 @@ from .errors import AdjudicationError
 from .record import HandRecord, hand_record
 from .rulings import Payment, Ruling, Rulings
 from .side_stakes import SideStake
-from .stages import STAGED_CODES, settled
+from .stages import is_staged, settled
 
 #: events that close a hand: its result is made then (a later event gets a verdict only)
 CLOSING = frozenset({EventType.HAND_END, EventType.SKIP_LAST_TILE})
@@ -531,7 +531,7 @@ class HandAdjudicator:
         for r, key in _identities(rulings.rulings):
             if r.code in AT_CLOSE or key in self._given or self._staged(r):
                 continue
-            staged = r.code in STAGED_CODES
+            staged = is_staged(r)
             if staged and not settled(r, self.events):
                 again = True
                 continue
@@ -548,14 +548,12 @@ class HandAdjudicator:
     def _staged(self, r: Ruling) -> bool:
         """A 相公 for a wrong claim (a chow, pung or kong that may not be made): how far it
         gets decides its ruling (``pen.wrong-pon.1``/``.2``, ``pen.substitute``), so it is
-        given at the close. So is a dead hand's exposed discard: caught, claimed, won on or
-        played past unnoticed decides whether it is a violation at all (``pen.exposed-discard.*``;
-        unnoticed, only a liability window, ``pen.exposed-discard.4``), though as a second
-        violation it is coded as one no claim changes (:data:`AT_ONCE`)."""
+        given at the close. (A dead hand's exposed discard, coded as a second violation that no
+        claim changes, :data:`AT_ONCE`, waits instead until its course is settled, as every
+        exposed discard's does: :func:`penalties.stages.is_staged`; played past unnoticed it is
+        no violation at all, ``pen.exposed-discard.4``.)"""
         if not r.evidence:
             return False
-        if r.code == "dead_hand_second_violation":
-            return r.cause == "exposed_discard"
         return r.code == "dead_hand" and self.events[self._index(r.evidence[0])].type in _STAGED_ACTS
 
     def _at_once(self, r: Ruling) -> bool:

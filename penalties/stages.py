@@ -164,6 +164,15 @@ SETTLED_BY_CATCH = frozenset({
 STAGED_CODES = SETTLED_BY_ACT | SETTLED_BY_CATCH
 
 
+def is_staged(ruling: Ruling) -> bool:
+    """A ruling on how far an error got: one of :data:`STAGED_CODES`, or a dead hand's exposed
+    discard, whose violation :func:`penalties.dead_hand.violate` names a second one
+    (``dead_hand_second_violation``, ``pen.pay-all``) whether the tile was restored or claimed;
+    it is settled as those are (:func:`settled`)."""
+    return ruling.code in STAGED_CODES or (ruling.code == "dead_hand_second_violation"
+                                           and ruling.cause == "exposed_discard")
+
+
 def settled(ruling: Ruling, events: Sequence[Event]) -> bool:
     """Is *ruling* (one of :data:`STAGED_CODES`, made on *events*, the hand so far) settled —
     can no later event move the error on, so the same ruling stands at the close?
@@ -174,8 +183,11 @@ def settled(ruling: Ruling, events: Sequence[Event]) -> bool:
     stop there) — a kong's replacement placed into the hand (``…_returned``) once it is also
     known whether the tile can be identified: a ``tile_unidentifiable`` report (the tile goes
     back at random) or an event after the catch other than a report (the reports right after
-    it may still say so). An exposed discard claimed is settled by the next discard too."""
+    it may still say so). An exposed discard claimed is settled by the next discard too; a
+    dead hand's (:func:`is_staged`) as the discard's own ruling would be."""
     code = ruling.code
+    if code == "dead_hand_second_violation":
+        code = _exposed_course(ruling, events)
     if code in SETTLED_BY_ACT:
         return True
     if code not in SETTLED_BY_CATCH:
@@ -192,5 +204,14 @@ def settled(ruling: Ruling, events: Sequence[Event]) -> bool:
     return True
 
 
+def _exposed_course(ruling: Ruling, events: Sequence[Event]) -> str:
+    """A dead hand's exposed discard's ruling, by its evidence (:func:`penalties.exposed_discard.rule`:
+    the discard, then the claims shown, then the report that caught it): claimed, or restored."""
+    by_seq = {ev.seq: ev for ev in events}
+    claimed = any((ev := by_seq.get(s)) is not None and not (ev.type is EventType.REPORT and ev.code in CATCH_CODES)
+                  for s in ruling.evidence[1:])
+    return "exposed_discard_claimed" if claimed else "exposed_discard_restored"
+
+
 __all__ = ["CATCH_CODES", "KONG_STAGES", "SETTLED_BY_ACT", "SETTLED_BY_CATCH", "STAGED_CODES", "Progress",
-           "caught_at", "claim_completed", "kong_progress", "progress", "settled"]
+           "caught_at", "claim_completed", "is_staged", "kong_progress", "progress", "settled"]

@@ -345,3 +345,24 @@ def test_an_exposed_discard_caught_mid_hand_is_ruled_at_the_catch_and_one_played
     given, _result = _given_live(t.end().events())
     assert given["exposed_discard_unnoticed"].at == drew
     assert given["exposed_discard_unnoticed"].ruling.has("liability")
+
+
+def test_a_dead_hands_exposed_discard_is_ruled_when_its_course_is_settled():
+    """pen.exposed-discard.1 with pen.dead-hand: a dead hand's exposed discard caught is its second
+    violation (pen.pay-all), ruled at the report that caught it — not held to the close; played
+    past unnoticed (pen.exposed-discard.4) it is no violation at all, only the window."""
+    def hand():
+        s = Script(dealer=0).deal().discard(0, "5m").pung(1, "5m5m5m").discard(1, "9p").report("stolen_tile", 1)
+        return s.go_around(2, 3, avoid="5m").draw(1).place(1).discard(1, "5m", exposed=True)
+
+    s = hand().report("caught", 1)
+    caught = s.last_seq
+    given, result = _given_live(s.end().events())
+    assert given["dead_hand_second_violation"].at == caught
+    assert given["dead_hand_second_violation"].ruling.cause == "exposed_discard"
+    t = hand().draw(2)
+    drew = t.last_seq
+    t.place(2).discard(2, "1z").draw(3).place(3).discard(3, "2z")
+    given, _result = _given_live(t.end().events())
+    assert "dead_hand_second_violation" not in given
+    assert given["exposed_discard_unnoticed"].at == drew
