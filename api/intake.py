@@ -120,7 +120,6 @@ def check_json_text(text: str, *, lines: bool = False, root: str = "body") -> No
             raise nul_character(_field_at(text, lines=lines, root=root, offset=at))
 
 
-
 def _too_deep(field: str) -> ApiProblem:
     return _invalid("json_too_deep", field, f"{field}: arrays and objects nested more than {MAX_JSON_DEPTH} deep",
                     f"{field}：陣列與物件巢狀超過 {MAX_JSON_DEPTH} 層")

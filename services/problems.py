@@ -5,7 +5,6 @@ in zh-TW and English; extra members (``expected_seq``) go into the body as they 
 from __future__ import annotations
 
 from collections.abc import Iterable
-
 from typing import Any
 
 from werkzeug.exceptions import HTTPException
