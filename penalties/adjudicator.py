@@ -51,6 +51,7 @@ from typing import Any
 
 from referee.events import Event, EventType, Mode, parse_event, parse_stream
 from referee.kinds_fast import HAND_END_EVENT, HAND_START_EVENT, REJECTED_STATUS, REPORT_EVENT, SKIP_LAST_TILE_EVENT
+from referee.state import CATCH_CODES
 from referee.machine import _DISPATCH, Referee
 from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
 from referee.replay import split_hands
@@ -546,15 +547,22 @@ class HandAdjudicator:
         return tuple(out)
 
     def _staged(self, r: Ruling) -> bool:
-        """A 相公 for a wrong claim (a chow, pung or kong that may not be made): how far it
-        gets decides its ruling (``pen.wrong-pon.1``/``.2``, ``pen.substitute``), so it is
-        given at the close. (A dead hand's exposed discard, coded as a second violation that no
-        claim changes, :data:`AT_ONCE`, waits instead until its course is settled, as every
-        exposed discard's does: :func:`penalties.stages.is_staged`; played past unnoticed it is
-        no violation at all, ``pen.exposed-discard.4``.)"""
-        if not r.evidence:
+        """A 相公 for a wrong claim (a chow, pung or kong that may not be made) not caught yet:
+        how far it gets decides its ruling (``pen.wrong-pon.1``/``.2``, ``pen.substitute``), so
+        it waits — until a report catches the seat's error after the act (it goes no further:
+        :func:`penalties.stages.claim_completed` stops there; the report is an event the
+        rulings are made at), or the close. (A dead hand's exposed discard, coded as a second
+        violation that no claim changes, :data:`AT_ONCE`, waits instead until its course is
+        settled, as every exposed discard's does: :func:`penalties.stages.is_staged`; played
+        past unnoticed it is no violation at all, ``pen.exposed-discard.4``.)"""
+        if r.code != "dead_hand" or not r.evidence:
             return False
-        return r.code == "dead_hand" and self.events[self._index(r.evidence[0])].type in _STAGED_ACTS
+        at = self._index(r.evidence[0])
+        act = self.events[at]
+        if act.type not in _STAGED_ACTS:
+            return False
+        return not any(ev.type is REPORT_EVENT and ev.code in CATCH_CODES and ev.seat in (act.seat, None)
+                       for ev in self.events[at + 1:])
 
     def _at_once(self, r: Ruling) -> bool:
         """A ruling final while a claim window is open: one no claim changes (:data:`AT_ONCE`),

@@ -366,3 +366,16 @@ def test_a_dead_hands_exposed_discard_is_ruled_when_its_course_is_settled():
     given, _result = _given_live(t.end().events())
     assert "dead_hand_second_violation" not in given
     assert given["exposed_discard_unnoticed"].at == drew
+
+
+def test_a_wrong_claims_dead_hand_is_ruled_at_the_report_that_catches_it():
+    """pen.dead-hand (錯吃碰槓) with pen.wrong-pon.1: a chow by the wrong seat, caught before it stood,
+    goes no further — its 相公 is ruled at the catch, not held to the close; uncaught, it waits
+    to see how far it gets (pen.wrong-pon.2)."""
+    s = Script(dealer=0).deal().discard(0, "5m").chow(2, "4m5m6m")
+    act = s.last_seq
+    s.report("caught", 2)
+    caught = s.last_seq
+    s.discard(2, "9p").draw(3).place(3).discard(3, "1z")
+    given, _result = _given_live(s.end().events())
+    assert given["dead_hand"].at == caught and given["dead_hand"].ruling.evidence == (act,)
