@@ -21,7 +21,7 @@ than ``MAX_CONTENT_LENGTH``, and JSON that the parser, the referee and the store
   JSON, RFC 8259 §6).
 * **The URL** — a NUL in the path or a query parameter (``%00``) of an API route is a 400
   naming it (``path``, the parameter's name), in :class:`BodyLimit`, the live-ingest fast path
-  included; the pages refuse it with their own error page (``web.errors.refuse_nul_in_url``).
+  included; the pages refuse it with their own error page (``web.errors.refuse_nul``).
 
 The checks cost a few scans at C speed (``str.count``, regular expressions) on an ordinary
 body; the field at fault is worked out only when one fails.
@@ -38,7 +38,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from referee.ruleset import DEFAULT_PROFILE, Ruleset
-from services.problems import ApiProblem, nul_character, nul_in_url
+from services.problems import ApiProblem, nul_character, nul_field
 
 #: the body size limit when the configuration gives none (docs/api.md)
 DEFAULT_MAX_CONTENT_LENGTH = 4 * 1024 * 1024
@@ -275,7 +275,7 @@ class BodyLimit:
     def __call__(self, environ: dict, start_response):
         path, query = environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")
         if path.startswith("/api/") and ("\x00" in path or "%00" in query or "\x00" in query):
-            field = nul_in_url(path, parse_qsl(query, keep_blank_values=True)) or "query"
+            field = nul_field(path, parse_qsl(query, keep_blank_values=True)) or "query"
             return self._answer(nul_character(field), environ, start_response)
         limit = self.app.config["MAX_CONTENT_LENGTH"]
         coding = environ.get("HTTP_TRANSFER_ENCODING")

@@ -4,6 +4,7 @@ in zh-TW and English; extra members (``expected_seq``) go into the body as they 
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import Any
 
@@ -81,13 +82,14 @@ def nul_character(field: str) -> ApiProblem:
                        f"{field}：文字不得含 NUL 字元（\\u0000）")
 
 
-def nul_in_url(path: str, query: Iterable[tuple[str, str]]) -> str | None:
-    """Where a URL holds a NUL (U+0000, ``%00``): ``path``, or the name of the first query
-    parameter holding one (the name or its value); ``None`` when it holds none. PostgreSQL
-    cannot compare text holding one: every route, reads too, answered a 500 there."""
+def nul_field(path: str, *fields: Iterable[tuple[str, str]]) -> str | None:
+    """Where a request holds a NUL (U+0000, a URL's or a form's ``%00``): ``path``, or the name
+    of the first field of *fields* (query parameters, form fields: name and value pairs)
+    holding one in its name or value; ``None`` when it holds none. PostgreSQL cannot compare
+    or store text holding one: every route, reads too, answered a 500 there."""
     if "\x00" in path:
         return "path"
-    for name, value in query:
+    for name, value in itertools.chain(*fields):
         if "\x00" in name or "\x00" in value:
             return name.replace("\x00", "\\u0000") or "query"
     return None

@@ -49,7 +49,7 @@ from services.live import replay_hand, service, table_totals
 from services.seat_names import table_names as players_at
 from services.overrides import OverrideRequestSchema
 from services.pins import create_pin
-from services.problems import ApiProblem, nul_character
+from services.problems import ApiProblem
 from services.validation import first_error, reason_zh
 from penalties.clauses import cite_zh, clauses
 from penalties.rule import REPORTS
@@ -61,7 +61,7 @@ from store import get_db, get_writer
 from store import pins as pin_store
 from store import tables as ts
 from web import signin
-from web.errors import PageError, from_problem, refuse_nul_in_url, render_error
+from web.errors import PageError, from_problem, refuse_nul, render_error
 from web.tablestate import (
     KIND_ZH,
     STATUS_ZH,
@@ -115,7 +115,7 @@ def _here() -> str:
 def _session_first() -> Any:
     """Who is signed in (checked now: live token, not expired), then the form token of a POST,
     and no NUL in its URL or any field of its form (:func:`services.problems.nul_character`)."""
-    refuse_nul_in_url()
+    refuse_nul()
     signin.current_person()
     if request.method == "POST" and not signin.csrf_ok(request.form.get(signin.CSRF_FIELD)):
         raise PageError(400,
@@ -123,9 +123,7 @@ def _session_first() -> Any:
                         "The form was refused: it has expired, or it was not sent from this site (CSRF "
                         "protection). Reload the page and send it again.", field=signin.CSRF_FIELD)
     if request.method == "POST":
-        for name, value in request.form.items(multi=True):
-            if "\x00" in value or "\x00" in name:
-                raise nul_character(name.replace("\x00", "\\u0000"))
+        refuse_nul(form=True)
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import render_template, request
 
-from services.problems import ApiProblem, nul_character, nul_in_url
+from services.problems import ApiProblem, nul_character, nul_field
 
 TITLES = {
     400: ("請求錯誤", "Bad request"),
@@ -54,12 +54,13 @@ def render_error(error: PageError):
     return body, error.status, headers
 
 
-def refuse_nul_in_url() -> None:
-    """A page's URL holding a NUL (``%00``) is refused before anything reads it, as the API's
-    is (:class:`api.intake.BodyLimit`), with the error page naming where.
+def refuse_nul(*, form: bool = False) -> None:
+    """A page's URL (and with *form*, its form) holding a NUL (``%00``) is refused before
+    anything reads it, as the API's is (:class:`api.intake.BodyLimit`,
+    :func:`api.intake.check_json_text`), with the error page naming where.
 
-    :raises PageError: 400 naming ``path`` or the query parameter.
+    :raises PageError: 400 naming ``path``, the query parameter or the form field.
     """
-    field = nul_in_url(request.path, request.args.items(multi=True))
+    field = nul_field(request.path, request.args.items(multi=True), request.form.items(multi=True) if form else ())
     if field is not None:
         raise from_problem(nul_character(field))

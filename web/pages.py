@@ -38,7 +38,7 @@ from tournament.standings import (
     totals,
 )
 from web.clock_panel import clock_panel
-from web.errors import PageError, not_found, refuse_nul_in_url, render_error
+from web.errors import PageError, not_found, refuse_nul, render_error
 from web.loading import Tournament, check_access, list_all, load
 from web.name_order import name_key
 
@@ -65,7 +65,7 @@ def _page_error(error: PageError):
 def _reads_allowed() -> None:
     """No NUL in the URL, then the read check, before any parameter is looked at (the stylesheet is
     always served)."""
-    refuse_nul_in_url()
+    refuse_nul()
     if request.endpoint != "pages.static":
         check_access()
 
