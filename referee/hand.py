@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from itertools import product
 
 from .errors import InvalidHandError, InvalidTileError
@@ -332,9 +333,12 @@ class Wait:
     shapes: frozenset[WaitShape] = field(default_factory=frozenset)
 
 
-@dataclass(frozen=True, slots=True)
-class Decomposition:
-    """One reading of a winning hand: the concealed groups (the pair among them) and the melds."""
+class Decomposition(NamedTuple):
+    """One reading of a winning hand: the concealed groups (the pair among them) and the melds.
+
+    A named tuple, not a dataclass (issue #17 item 6): :func:`decompositions` makes one per
+    reading it hands out, and a tuple is made in C (``tuple.__new__``) where a frozen
+    dataclass's slots are set one call each; immutable, its repr parses back."""
 
     groups: tuple[Group, ...]
     melds: tuple[Meld, ...] = ()
@@ -353,8 +357,7 @@ class Decomposition:
 #: filled on first sight like the tables they read (a Wait is frozen: shared); an empty
 #: answer, falsy, is found again through :func:`_suit_waits`' own look-up
 _W0, _W1, _W2, _W3 = _WAIT_OBJECTS = ({}, {}, {}, {})
-_SET_DEC_GROUPS = Decomposition.__dict__["groups"].__set__
-_SET_DEC_MELDS = Decomposition.__dict__["melds"].__set__
+_tuple_new = tuple.__new__
 
 
 def _suit_waits(suit: int, key: int, rest: int) -> tuple[Wait, ...]:
@@ -367,12 +370,8 @@ def _suit_waits(suit: int, key: int, rest: int) -> tuple[Wait, ...]:
 
 
 def _decomposition(groups: tuple[Group, ...], melds: tuple[Meld, ...]) -> Decomposition:
-    """``Decomposition(groups, melds)``, its slots filled directly (a frozen dataclass's
-    ``__init__`` sets each field through ``object.__setattr__``)."""
-    dec = _new(Decomposition)
-    _SET_DEC_GROUPS(dec, groups)
-    _SET_DEC_MELDS(dec, melds)
-    return dec
+    """``Decomposition(groups, melds)`` without the named tuple's Python ``__new__``."""
+    return _tuple_new(Decomposition, (groups, melds))
 
 
 def _require_size(hand: Hand, size: int, what: str, what_zh: str) -> None:
@@ -478,9 +477,7 @@ def decompositions(hand: Hand, *, ligu: bool = False) -> tuple[Decomposition, ..
         d3 = _D3.get(k3) or _D3.fill(k3)
         melds = hand.melds
         if len(d0) == len(d1) == len(d2) == len(d3) == 1:
-            dec = _new(Decomposition)
-            _SET_DEC_GROUPS(dec, d0[0] + d1[0] + d2[0] + d3[0])
-            _SET_DEC_MELDS(dec, melds)
+            dec = _tuple_new(Decomposition, (d0[0] + d1[0] + d2[0] + d3[0], melds))
             if not ligu:
                 return (dec,)
             found = [dec]
