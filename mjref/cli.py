@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import click
 
-from api.hand_commands import analyze_command, score_command
-
-#: commands that need no app
-LIGHT = {"analyze": analyze_command, "score": score_command}
-#: commands that need no app either, imported when asked for: name → (module, attribute)
-LIGHT_LATER = {"replay": ("api.batch", "replay_command"), "rule": ("api.batch", "rule_command")}
+#: commands that need no app, each imported when asked for (``replay`` need not load the
+#: calculators' marshmallow, nor ``analyze`` the batch): name → (module, attribute)
+LIGHT_LATER = {"analyze": ("api.hand_commands", "analyze_command"), "score": ("api.hand_commands", "score_command"),
+               "replay": ("api.batch", "replay_command"), "rule": ("api.batch", "rule_command")}
 
 
 @click.command("serve", context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
@@ -74,8 +72,6 @@ def main() -> None:
     batch checks of logs, tokens. ``mjref COMMAND --help`` tells each command's options."""
 
 
-for _name, _command in LIGHT.items():
-    main.add_command(_command, _name)
 main.add_command(serve_command)
 
 __all__ = ["main"]
