@@ -163,6 +163,49 @@ class Piece:
     index: int
     text: bytes
     plain: bool
+    #: where *text* starts in its source, a plain file read as it is; -1 for stdin and gzip
+    offset: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class PieceAt:
+    """A :class:`Piece` of a plain file as sent to a worker: where its bytes lie, not the bytes
+    (``--jobs N``: the worker reads them itself, :func:`read_piece`, instead of the parent
+    sending them down a pipe — a copy into the pipe and one out of it, and the parent's
+    thread that pickles them)."""
+
+    source: str
+    line: int
+    index: int
+    offset: int
+    length: int
+    plain: bool
+
+
+def sent(unit: Piece | list[HandText]) -> Piece | PieceAt | list[HandText]:
+    """*unit* as a worker is sent it: a piece of a plain file by its place (:class:`PieceAt`)."""
+    if type(unit) is Piece and unit.offset >= 0:
+        return PieceAt(unit.source, unit.line, unit.index, unit.offset, len(unit.text), unit.plain)
+    return unit
+
+
+#: a worker's open source (path, file descriptor): pieces come in order, a file at a time
+_SOURCE: list = [None, -1]
+
+
+def read_piece(at: PieceAt) -> Piece:
+    """The :class:`Piece` *at* describes, its bytes read from its file.
+
+    :raises OSError: the file no longer holds them (shortened while the batch read it)."""
+    if _SOURCE[0] != at.source:
+        if _SOURCE[1] >= 0:
+            os.close(_SOURCE[1])
+        _SOURCE[:] = [at.source, os.open(at.source, os.O_RDONLY)]
+    text = os.pread(_SOURCE[1], at.length, at.offset)
+    if len(text) != at.length:
+        raise OSError(f"檔案在讀取中變短 {at.source} was shortened while being read: {len(text)} bytes at "
+                      f"{at.offset}, not {at.length}")
+    return Piece(at.source, at.line, at.index, text, at.plain, at.offset)
 
 
 #: a line start that is not ``{``: a blank line, or one with spaces before its JSON
@@ -179,7 +222,8 @@ def read_pieces(paths: Iterable[str], progress: Progress | None = None,
     for path in paths:
         stream, raw = open_binary(path)
         try:
-            yield from _source_pieces(path, stream, raw, progress, size or PIECE)
+            placed = stream is raw and path != "-" and os.path.isfile(path)
+            yield from _source_pieces(path, stream, raw, progress, size or PIECE, placed)
         finally:
             if path != "-":
                 stream.close()
@@ -187,11 +231,13 @@ def read_pieces(paths: Iterable[str], progress: Progress | None = None,
 
 
 def _source_pieces(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progress | None,
-                   size: int) -> Iterator[Piece | list[HandText]]:
-    number = 0
+                   size: int, placed: bool = False) -> Iterator[Piece | list[HandText]]:
+    """*placed*: the stream is a plain file's bytes, so each piece's offset is given."""
+    number = at = 0  # at: the bytes read before the line in hand
     for line in stream:  # the blank lines before the first event are nobody's; a "[" starts an array
         number += 1
         if line.isspace():
+            at += len(line)
             continue
         if line.lstrip().startswith(b"["):
             yield from _chunks(_array_hands(path, number, line + stream.read()), CHUNK)
@@ -213,9 +259,10 @@ def _source_pieces(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progres
         plain = piece[0] == 123 and _NOT_PLAIN.search(piece) is None
         if progress is not None:
             progress.read_to(raw)
-        yield Piece(path, number, index, piece, plain)
+        yield Piece(path, number, index, piece, plain, at if placed else -1)
         if not block:
             return
+        at += len(piece)
         lines = piece.count(b"\n")
         number += lines
         index += lines if plain else sum(not line.isspace() for line in io.BytesIO(piece))
@@ -269,9 +316,11 @@ def piece_hands(piece: Piece) -> list[HandText]:
     return hands
 
 
-def unit_hands(unit: Piece | list[HandText]) -> list[HandText]:
-    """The hands of a unit of work (:func:`read_pieces`)."""
-    return unit if type(unit) is list else piece_hands(unit)  # type: ignore[arg-type,return-value]
+def unit_hands(unit: Piece | PieceAt | list[HandText]) -> list[HandText]:
+    """The hands of a unit of work (:func:`read_pieces`, :func:`sent`)."""
+    if type(unit) is list:
+        return unit
+    return piece_hands(read_piece(unit) if type(unit) is PieceAt else unit)  # type: ignore[arg-type]
 
 
 def _source_hands(path: str, stream: BinaryIO, raw: BinaryIO, progress: Progress | None) -> Iterator[HandText]:
@@ -524,7 +573,7 @@ class Lines:
 _WORK: tuple[Settings, tuple[str, str] | None] | None = None
 
 
-def _answer_unit(unit: Piece | list[HandText]) -> list[Answer] | Lines:
+def _answer_unit(unit: Piece | PieceAt | list[HandText]) -> list[Answer] | Lines:
     """A unit's answers, in a worker: as :class:`Lines` when ``_WORK`` says how to encode them."""
     settings, output = _WORK  # type: ignore[misc]
     done = [answer_hand(hand, settings) for hand in unit_hands(unit)]
@@ -591,7 +640,7 @@ def results(units: Iterator[Piece | list[HandText]], settings: Settings, jobs: i
     try:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
             for unit in itertools.chain([rest] if rest else [], (second,), units):
-                pending.append(pool.submit(_answer_unit, unit))
+                pending.append(pool.submit(_answer_unit, sent(unit)))
                 while len(pending) >= IN_FLIGHT * jobs:
                     yield pending.popleft().result()
             while pending:

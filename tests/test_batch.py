@@ -313,6 +313,16 @@ def _read(path: Path, size: int) -> list:
         return [("error", str(exc))]
 
 
+def _read_as_sent(path: Path, size: int) -> list:
+    """:func:`_read` as the workers of ``--jobs N`` read: each piece of a plain file sent by its
+    place (``batch.sent``) and read back from the file (``batch.read_piece``)."""
+    try:
+        return [("hand", h) for unit in batch.read_pieces([str(path)], size=size)
+                for h in batch.unit_hands(batch.sent(unit))]
+    except Exception as exc:  # noqa: BLE001
+        return [("error", str(exc))]
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(range(len(_READER_LINES))), max_size=40), st.sampled_from([1, 7, 64, 200, 1 << 18]),
        st.booleans(), st.sampled_from([b"", b"\n\n", b" \n", b"[", b'[{"type": "hand_start"}]\n']))
@@ -327,7 +337,9 @@ def test_the_pieces_cut_into_the_hands_the_line_reader_reads(tmp_path, picks, si
         text = text[:-1]
     path = tmp_path / "log.jsonl"
     path.write_bytes(text)
-    assert _read(path, size) == _reference_hands(path)
+    expected = _reference_hands(path)
+    assert _read(path, size) == expected
+    assert _read_as_sent(path, size) == expected
 
 
 def test_the_pieces_of_generated_and_irregular_logs_cut_as_the_line_reader(tmp_path, log):
@@ -347,3 +359,29 @@ def test_the_pieces_of_generated_and_irregular_logs_cut_as_the_line_reader(tmp_p
         assert len(expected) > 10
         for size in (1, 4096, batch.PIECE):
             assert _read(path, size) == expected
+            assert _read_as_sent(path, size) == expected
+
+
+def test_a_plain_files_pieces_go_to_workers_by_their_place_and_others_whole(tmp_path, log):
+    """A worker is sent where a plain file's piece lies, not its bytes (issue #17: the parent of
+    ``--jobs N`` no longer pipes the log to the workers); gzip and stdin pieces go whole. A file
+    shortened while the batch reads it is an error that says so, not a hand cut short."""
+    import gzip
+    import pickle
+
+    path = tmp_path / "log.jsonl"
+    path.write_text(log, encoding="utf-8")
+    pieces = list(batch.read_pieces([str(path)], size=4096))
+    assert len(pieces) > 3
+    for piece in pieces:
+        at = batch.sent(piece)
+        assert type(at) is batch.PieceAt and len(pickle.dumps(at)) < 300 < len(piece.text)
+        assert batch.read_piece(at) == piece
+    packed = tmp_path / "log.jsonl.gz"
+    packed.write_bytes(gzip.compress(log.encode("utf-8")))
+    assert all(batch.sent(p) is p for p in batch.read_pieces([str(packed)], size=4096))
+    last = batch.sent(pieces[-1])
+    path.write_bytes(log.encode("utf-8")[:last.offset + 10])
+    batch._SOURCE[:] = [None, -1]  # the file opened again, as a new worker would
+    with pytest.raises(OSError, match="shortened"):
+        batch.read_piece(last)
