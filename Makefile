@@ -15,9 +15,9 @@ RUN_USER := mjref
 # the server holds the clients' connections in Debian's nginx, in front of uWSGI (mjref/serve.py)
 NGINX := /usr/sbin/nginx
 
-.PHONY: run test test-pg postgresql icu debs
+.PHONY: run test test-pg postgresql icu debs bytecode
 
-run: $(STAMP) $(NGINX) icu
+run: $(STAMP) $(NGINX) icu bytecode
 	@echo "mjref 服務啟動 / serving on http://$(HOST):$(PORT)/  (API docs: http://$(HOST):$(PORT)/docs, health: /health)"
 	@echo "資料庫 database: $${MJREF_DATABASE:-instance/mjref.sqlite3} (首次啟動時建立 created on first start)"
 	@echo "第一個權杖 first token: $(VENV)/bin/mjref tokens create --role admin --label 管理員"
@@ -34,12 +34,12 @@ APT       := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # the whole suite on SQLite, then again on PostgreSQL (issue #16): the tests that store something,
 # each on a database of a throwaway cluster the tests start themselves, reset to the migrated
 # template after each test (tests/pgcluster.py)
-test: $(TEST_STAMP) debs
+test: $(TEST_STAMP) debs bytecode
 	$(VENV)/bin/ruff check .  # pyproject.toml [tool.ruff]
 	$(PY) -m pytest -q -n 2
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
 
-test-pg: $(TEST_STAMP) $(NGINX) postgresql
+test-pg: $(TEST_STAMP) $(NGINX) postgresql bytecode
 	MJREF_TEST_DATABASE=postgresql $(PY) -m pytest -q -n 2
 
 # Debian's packages, each installed when the file that shows it is missing, all of them in one
@@ -88,6 +88,13 @@ $(NGINX):
 
 $(PY):
 	python3 -m venv $(VENV)
+
+# the project's bytecode, written where a module's is out of date: a process that imports a module
+# without it compiles the source each time, and does not save it where PYTHONDONTWRITEBYTECODE is
+# set (as on the project's machines): 0.08 s of every mjref replay's start, of each server and each
+# test's subprocess (docs/performance.md, issue #17); .venv's packages pip compiled
+bytecode: | $(PY)
+	$(PY) -m compileall -q -j 0 -x '/\.venv/' .
 
 # the service's packages, and mjref itself in editable mode: the `mjref` command (pyproject.toml)
 $(STAMP): requirements.txt pyproject.toml | $(PY)
