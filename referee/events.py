@@ -30,7 +30,7 @@ from typing import Any
 from .errors import MjrefError
 from .kinds import Call, EventType, Mode, ReadyKind
 from .melds import MeldKind
-from .tiles import FLOWER_BASE, Wind, format_tiles, parse_tiles
+from .tiles import FLOWER_BASE, Wind, compact_tiles, format_tiles, parse_tiles
 
 #: protocol version carried by ``hand_start`` (``"v"``) and the JSON Schema's ``$id``
 PROTOCOL_VERSION = 1
@@ -744,6 +744,33 @@ def _unseated(after: bytes) -> tuple[bytes, bytes] | tuple[None, None]:
     return after[:k] + b", ", after[k:]
 
 
+#: the wall's tails (:data:`_USUAL_HEADS`): a line of that head whose tail is not among them is
+#: tried as a usual wall line (:func:`_wall_pieces`)
+_WALL_TAILS = _USUAL_HEADS[b'{"type": "wall"']
+
+
+def _wall_pieces(after: bytes) -> tuple[bytes, tuple] | tuple[None, None]:
+    """The context and the fields of a usual ``wall`` line, from what follows its ts and ``", "``:
+    ``"table": "gen", "hand": 1, "tiles": "7m85p…"}`` — its tiles in compact notation
+    (:func:`referee.tiles.compact_tiles`), 144 or 136 of them, then the closing brace and JSON's
+    whitespace; (None, None) for any other (the full decoder reads it, and names any error).
+
+    A wall's tiles are a text of its own in each hand, so no table can hold them: they are cut
+    from the bytes (issue #17 item 5: the full decoder and :func:`parse_tiles` cost about 300 k
+    instructions a hand). The line is then ``{`` the head, seq, ts and context members (the context
+    is checked as every line's is: only ``"table"`` and ``"hand"``, each once) and ``"tiles"``,
+    whose text holds no quote, backslash or control character: what the reference reads of a wall
+    of those fields."""
+    context, key, rest = after.partition(b'"tiles": "')
+    text, quote, end = rest.partition(b'"')
+    if not quote or end.rstrip(b" \t\n\r") != b"}":
+        return None, None
+    tiles = compact_tiles(text)
+    if tiles is None or len(tiles) not in (144, 136):
+        return None, None
+    return context, (EventType.WALL, None, tiles, None, None, None, False, False, None, None, None, None)
+
+
 def learn_usual_line(line: bytes, event: Event) -> None:
     """Remember the pieces of *line*, which the full decoder read as *event*, when the line is
     a usual one and its pieces say what *event* holds (see above); otherwise nothing."""
@@ -801,7 +828,7 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     append = events.append
     scan, fast = _SCAN, _FAST
     openings, contexts, read_opening, read_context = _USUAL_OPENINGS, _USUAL_CONTEXTS, _read_opening, _read_context
-    new, draft, event_class = _new, _Draft, _EVENT
+    new, draft, event_class, wall_tails = _new, _Draft, _EVENT, _WALL_TAILS
     i = first_index
     last_context = last_where = None
     for number, line in enumerate(lines, first_line):
@@ -817,6 +844,8 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
             if known is not None and comma and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
                     len(digits) <= 18:
                 fields = known[0].get(tail)
+                if fields is None and known[0] is wall_tails:  # a wall: its tiles cut from the bytes
+                    context, fields = _wall_pieces(after)
                 if fields is not None:
                     if context != last_context:  # a hand's lines share theirs: no hash per line
                         last_context, last_where = context, contexts.get(context) or read_context(context)
