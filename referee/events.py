@@ -718,8 +718,9 @@ _USUAL_OPENINGS: dict[bytes, tuple[dict[bytes, tuple], int]] = {}
 
 
 def read_usual_line(line: bytes) -> Event | None:
-    """The event of a usual line (see above) whose head and tail are known; None for any other
-    line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
+    """The event of a usual line (see above) whose head and tail are known, or of a usual wall
+    (:func:`_wall_pieces`: its tiles cut from the bytes); None for any other line (the full
+    decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
     A seq or a context not seen yet is read from its text. An event it returns is the one
     ``json.loads`` + :func:`parse_event_reference` read.
 
@@ -813,8 +814,8 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     """The events of JSON Lines *lines* (text or bytes; blank lines skipped): exactly
     ``[parse_event(read_line(line, n), index=i) ...]`` with *n* counted from *first_line* and
     *i* from *first_index* (this is the batch's decoding, ``flask replay`` / ``flask rule``).
-    A usual line of known pieces is read by its pieces (:func:`read_usual_line`, written out
-    here: a call per line costs about a tenth of the line's instructions, issue #17 item 5);
+    A usual line of known pieces, or a usual wall, is read by its pieces (:func:`read_usual_line`,
+    written out here: a call per line costs about a tenth of the line's instructions, issue #17 item 5);
     any other by the C scanner and :func:`parse_event` (both calls written out in the loop), and
     then :func:`learn_usual_line` learns its pieces. ``tests/test_events.py`` holds it to
     ``json.loads`` + :func:`parse_event_reference`, line by line.
