@@ -30,7 +30,7 @@ from typing import Any
 from .errors import MjrefError
 from .kinds import Call, EventType, Mode, ReadyKind
 from .melds import MeldKind
-from .tiles import FLOWER_BASE, Wind, format_tiles, parse_tiles
+from .tiles import FLOWER_BASE, Wind, compact_tiles, format_tiles, parse_tiles
 
 #: protocol version carried by ``hand_start`` (``"v"``) and the JSON Schema's ``$id``
 PROTOCOL_VERSION = 1
@@ -718,8 +718,9 @@ _USUAL_OPENINGS: dict[bytes, tuple[dict[bytes, tuple], int]] = {}
 
 
 def read_usual_line(line: bytes) -> Event | None:
-    """The event of a usual line (see above) whose head and tail are known; None for any other
-    line (the full decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
+    """The event of a usual line (see above) whose head and tail are known, or of a usual wall
+    (:func:`_wall_pieces`: its tiles cut from the bytes); None for any other line (the full
+    decoder reads it, and :func:`learn_usual_line` may then learn its pieces).
     A seq or a context not seen yet is read from its text. An event it returns is the one
     ``json.loads`` + :func:`parse_event_reference` read.
 
@@ -742,6 +743,33 @@ def _unseated(after: bytes) -> tuple[bytes, bytes] | tuple[None, None]:
     if k <= 0:
         return None, None
     return after[:k] + b", ", after[k:]
+
+
+#: the wall's tails (:data:`_USUAL_HEADS`): a line of that head whose tail is not among them is
+#: tried as a usual wall line (:func:`_wall_pieces`)
+_WALL_TAILS = _USUAL_HEADS[b'{"type": "wall"']
+
+
+def _wall_pieces(after: bytes) -> tuple[bytes, tuple] | tuple[None, None]:
+    """The context and the fields of a usual ``wall`` line, from what follows its ts and ``", "``:
+    ``"table": "gen", "hand": 1, "tiles": "7m85p…"}`` — its tiles in compact notation
+    (:func:`referee.tiles.compact_tiles`), 144 or 136 of them, then the closing brace and JSON's
+    whitespace; (None, None) for any other (the full decoder reads it, and names any error).
+
+    A wall's tiles are a text of its own in each hand, so no table can hold them: they are cut
+    from the bytes (issue #17 item 5: the full decoder and :func:`parse_tiles` cost about 300 k
+    instructions a hand). The line is then ``{`` the head, seq, ts and context members (the context
+    is checked as every line's is: only ``"table"`` and ``"hand"``, each once) and ``"tiles"``,
+    whose text holds no quote, backslash or control character: what the reference reads of a wall
+    of those fields."""
+    context, key, rest = after.partition(b'"tiles": "')
+    text, quote, end = rest.partition(b'"')
+    if not quote or end.rstrip(b" \t\n\r") != b"}":
+        return None, None
+    tiles = compact_tiles(text)
+    if tiles is None or len(tiles) not in (144, 136):
+        return None, None
+    return context, (EventType.WALL, None, tiles, None, None, None, False, False, None, None, None, None)
 
 
 def learn_usual_line(line: bytes, event: Event) -> None:
@@ -786,8 +814,8 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     """The events of JSON Lines *lines* (text or bytes; blank lines skipped): exactly
     ``[parse_event(read_line(line, n), index=i) ...]`` with *n* counted from *first_line* and
     *i* from *first_index* (this is the batch's decoding, ``flask replay`` / ``flask rule``).
-    A usual line of known pieces is read by its pieces (:func:`read_usual_line`, written out
-    here: a call per line costs about a tenth of the line's instructions, issue #17 item 5);
+    A usual line of known pieces, or a usual wall, is read by its pieces (:func:`read_usual_line`,
+    written out here: a call per line costs about a tenth of the line's instructions, issue #17 item 5);
     any other by the C scanner and :func:`parse_event` (both calls written out in the loop), and
     then :func:`learn_usual_line` learns its pieces. ``tests/test_events.py`` holds it to
     ``json.loads`` + :func:`parse_event_reference`, line by line.
@@ -801,7 +829,7 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     append = events.append
     scan, fast = _SCAN, _FAST
     openings, contexts, read_opening, read_context = _USUAL_OPENINGS, _USUAL_CONTEXTS, _read_opening, _read_context
-    new, draft, event_class = _new, _Draft, _EVENT
+    new, draft, event_class, wall_tails = _new, _Draft, _EVENT, _WALL_TAILS
     i = first_index
     last_context = last_where = None
     for number, line in enumerate(lines, first_line):
@@ -817,6 +845,8 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
             if known is not None and comma and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
                     len(digits) <= 18:
                 fields = known[0].get(tail)
+                if fields is None and known[0] is wall_tails:  # a wall: its tiles cut from the bytes
+                    context, fields = _wall_pieces(after)
                 if fields is not None:
                     if context != last_context:  # a hand's lines share theirs: no hash per line
                         last_context, last_where = context, contexts.get(context) or read_context(context)

@@ -154,6 +154,39 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[int]:
     return parse_tiles_reference(text, field=field)
 
 
+#: each suit letter's byte → its digits' tiles as a translation table (``b"1"`` of ``m`` → 0; 255 for a
+#: digit with no tile, ``0m``, ``8z``, ``9f``, and for any other byte); any other byte → all 255
+_NO_TILE = bytes([255]) * 256
+_DIGIT_TILES = [_NO_TILE] * 256
+for _letter, _base, _limit in (("m", 0, 9), ("p", 9, 9), ("s", 18, 9), ("z", 27, 7), ("f", FLOWER_BASE, 8)):
+    _DIGIT_TILES[ord(_letter)] = bytes(_base + ord(c) - 49 if 49 <= ord(c) < 49 + _limit else 255 for c in
+                                       map(chr, range(256)))
+_SUITS_TO_SPACES = bytes.maketrans(b"mpszf", b"     ")
+
+
+def compact_tiles(text: bytes) -> tuple[int, ...] | None:
+    """The tiles of a compact text of digit groups each closed by its suit letter and nothing else
+    (``b"7m85p1s"``: a wall as ``to_jsonl`` writes it), as :func:`parse_tiles` reads its text; None
+    for any other text (spaces, commas, honour letters, a bad digit, digits without their letter:
+    :func:`parse_tiles` reads it, or names the error).
+
+    Issue #17 item 5: a wall's 144 tiles by a few C passes over its bytes, no token looked up —
+    the suit letters (the digits deleted), the digit groups (the letters made spaces, then
+    ``split``), each group translated by its letter's table, the pieces joined. Any byte but a
+    digit or a suit letter is kept among the letters, so the groups and the letters no longer
+    pair one for one, or it pairs with a group and translates it to 255; a text ending in digits
+    or with a letter not closing a group has more groups, or more letters, than the other.
+    ``tests/test_tiles.py`` holds it to :func:`parse_tiles`."""
+    letters = text.translate(None, b"0123456789")
+    groups = text.translate(_SUITS_TO_SPACES).split()
+    if len(groups) != len(letters) or not letters or text[-1] < 58:  # ends in a digit (or a byte below it)
+        return None
+    tiles = b"".join(map(bytes.translate, groups, map(_DIGIT_TILES.__getitem__, letters)))
+    if 255 in tiles:
+        return None
+    return tuple(tiles)
+
+
 def parse_tiles_reference(text: str, *, field: str = "tiles") -> list[int]:
     """:func:`parse_tiles` read character by character (:func:`parse_tiles_at`): the
     reference the fast path is held to, and the source of every error it reports."""

@@ -497,3 +497,81 @@ def test_usual_lines_of_generated_hands_are_read_by_their_pieces():
     other = [line.replace(b'"hand": 1, ', b'"hand": 977, ').replace(b'"hand": 1}', b'"hand": 977}') for line in usual]
     assert all(ev.read_usual_line(line) == parse_event_reference(json.loads(line)) for line in other)
     assert all(e.hand == 977 for e in map(ev.read_usual_line, other))
+
+
+# --- the wall line read by its pieces (its tiles cut from the bytes, issue #17 item 5) -------------
+
+#: the walls of a few generated hands, as to_jsonl writes their lines
+_WALLS = [line for seed in (0, 1, 2) for line in to_jsonl(generate_hand(seed)).splitlines()
+          if line.startswith('{"type": "wall"')]
+
+
+@st.composite
+def wall_texts(draw):
+    """A wall's line as ``to_jsonl`` writes it, seq and ts changed, now and then changed: its tiles
+    cut short (143, 136, 135) or a piece put in or put for another (a space, a comma, an honour letter,
+    a bad digit, a digit or a letter alone, an escape, a quote), the table or hand changed, a member
+    put before or after the tiles, the closing brace followed by spaces or junk, the line cut."""
+    line = draw(st.sampled_from(_WALLS))
+    head, tiles_key, rest = line.partition('"tiles": "')
+    text, _quote, end = rest.partition('"')
+    change = draw(st.integers(0, 12))
+    if change == 0:
+        text = text[:-draw(st.sampled_from([1, 2, 3]))]  # a tile or its letter off
+    elif change == 1:  # 136 tiles: the flowers taken out (a wall without flowers); 135
+        text = "".join(g for g in text.replace("f", "f|").split("|") if not g.endswith("f"))
+        if draw(st.booleans()):
+            text = text[1:] if text[0] != text[1] and text[1].isdigit() else text
+    elif change == 2:
+        i = draw(st.integers(0, len(text)))
+        piece = draw(st.sampled_from([" ", ",", "E", "0", "8", "9", "m", "z", "f", "x", "\\u0031", '\\"', "\t",
+                                      "東", "1m", "0m", "8z", "9f", ""]))
+        text = text[:i] + piece + text[i + draw(st.integers(0, 2)):]
+    elif change == 3:
+        head = head.replace('"hand": 1, ', draw(st.sampled_from(['"hand": 07, ', '"hand": 2, ', "", '"hand": -1, ',
+                                                                 '"hand": 1, "hand": 2, ', '"hand": 1.0, '])))
+    elif change == 4:
+        head = head.replace('"table": "gen", ', draw(st.sampled_from(['"table": "T", ', "", '"table": 7, ',
+                                                                     '"table": "g\\u0065n", '])))
+    elif change == 5:
+        head += draw(st.sampled_from(['"v": 1, ', '"v": 2, ', '"seat": 0, ', '"count": 4, ', '"x": 1, ',
+                                      '"tiles": "1m", ']))
+    elif change == 6:
+        end = draw(st.sampled_from(['}', '} ', '}\r', '}\t ', '} x', '}}', ', "v": 1}', ', "seat": 1}',
+                                    ', "tiles": "1m"}', ' }', ',}']))
+    seq = draw(st.one_of(st.integers(0, 300), st.sampled_from(["03", "-1", "1.0"])))
+    ts = draw(st.one_of(st.integers(0, 10**6), st.sampled_from(["02", "-2", "1e3"])))
+    head = head.replace('"seq": 3, ', f'"seq": {seq}, ', 1)
+    head = head.replace(head[head.index('"ts": '):head.index(", ", head.index('"ts": ')) + 2], f'"ts": {ts}, ', 1)
+    out = head + tiles_key + text + '"' + end
+    if draw(st.integers(0, 14)) == 0:
+        out = out[:draw(st.integers(0, len(out)))]  # the line cut
+    return out
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(wall_texts(), min_size=1, max_size=3), st.integers(1, 50), st.integers(0, 50))
+def test_the_wall_read_by_its_pieces_equals_json_loads_and_the_reference(texts, first_line, first_index):
+    """read_events over wall lines (their tiles cut from the bytes when they are a usual wall's)
+    against json.loads and parse_event_reference line by line: the same events, or the same error."""
+    lines = [(t + "\n").encode("utf-8") for t in texts]
+    fast = _lines_outcome(lines, first_line, first_index, False)
+    ref = _lines_outcome(lines, first_line, first_index, True)
+    assert fast == ref
+    if isinstance(fast, list):
+        assert all(type(e) is Event and hash(e) == hash(r) and repr(e) == repr(r) for e, r in zip(fast, ref))
+
+
+def test_generated_walls_are_read_by_their_pieces():
+    """A wall as to_jsonl writes it is read by its pieces (not by chance through the full
+    decoder), its seq, ts, table and hand as the reference reads them; not when its tiles have
+    a space, or the line a member after the tiles."""
+    from referee import events as ev
+
+    for line in _WALLS:
+        data = (line + "\n").encode()
+        assert ev.read_usual_line(data) == parse_event_reference(json.loads(line))
+        other = data.replace(b'"hand": 1, ', b'"hand": 977, ').replace(b'"seq": 3, ', b'"seq": 41, ')
+        assert ev.read_usual_line(other) == parse_event_reference(json.loads(other))
+        assert ev.read_usual_line(data.replace(b"m", b"m ", 1)) is None
+        assert ev.read_usual_line(data.replace(b'"}', b'", "v": 1}')) is None

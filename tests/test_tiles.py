@@ -16,6 +16,7 @@ from referee.tiles import (
     format_counts_reference,
     format_tiles,
     format_tiles_reference,
+    compact_tiles,
     full_set,
     parse_tiles,
     parse_tiles_reference,
@@ -239,3 +240,43 @@ def test_the_fast_tile_reader_reads_walls_as_the_reference():
         text = format_tiles(wall.tiles, sort=False)
         assert parse_tiles(text) == parse_tiles_reference(text) == list(wall.tiles)
         assert parse_tiles(text.replace("m", "m ")) == list(wall.tiles)
+
+
+#: pieces of a wall's text: digit groups with their letter, and what compact_tiles leaves to parse_tiles
+#: (separators, honour letters, bad digits, digits or a letter alone, other bytes)
+_WALL_PIECES = ["1m", "23p", "456s", "7z", "8f", "9p", "11z", "3489s", "0m", "8z", "9f", "1", "m", "z", " ", ",",
+                "E", "C", "\t", "x", "東", "\n", "12", "f0", "，"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_WALL_PIECES), max_size=120).map("".join))
+def test_the_compact_wall_reader_equals_parse_tiles(text):
+    """compact_tiles (a wall's bytes, issue #17 item 5) against parse_tiles: the same tiles, or
+    None (never for digit groups each closed by its letter: then the tiles)."""
+    got = compact_tiles(text.encode())
+    plain = bool(text) and all(p in ("1m", "23p", "456s", "7z", "8f", "9p", "11z", "3489s") for p in
+                               _cut_groups(text))
+    if got is None:
+        assert not plain
+    else:
+        assert got == tuple(parse_tiles(text))
+
+
+def _cut_groups(text):
+    """*text* cut after each suit letter (what is left after the last one stays a piece)."""
+    out, start = [], 0
+    for i, c in enumerate(text):
+        if c in "mpszf":
+            out.append(text[start:i + 1])
+            start = i + 1
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+def test_the_compact_wall_reader_reads_generated_walls():
+    from referee.generator import generate_hand
+
+    for seed in range(6):
+        wall = next(e for e in generate_hand(seed) if e.type.wire == "wall")
+        assert compact_tiles(format_tiles(wall.tiles, sort=False).encode()) == wall.tiles
