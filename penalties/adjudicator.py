@@ -242,6 +242,7 @@ class Step:
 
 
 _new = object.__new__
+_SET_HAND_RESULT = HandResult.__dict__["__dict__"].__set__
 _SET_SEQ, _SET_VERDICT, _SET_FINDINGS, _SET_RULINGS, _SET_RESULT = (Step.__dict__[n].__set__ for n in (
     "seq", "verdict", "findings", "rulings", "result"))
 
@@ -512,7 +513,10 @@ class HandAdjudicator:
             rulings = rule_record(record, side_stakes=self.side_stakes)
         at = seq if seq is not None else self.events[-1].seq
         given = tuple(self._give(r, at, key) for r, key in _identities(rulings.rulings))
-        self.closed = HandResult(record, rulings, given, one_result(record, rulings, given), seq)
+        # HandResult(…), its __dict__ set whole (as hand_record's HandRecord; the same test)
+        closed = self.closed = _new(HandResult)
+        _SET_HAND_RESULT(closed, {"record": record, "rulings": rulings, "given": given,
+                                  "result": one_result(record, rulings, given), "closed_at": seq})
         return self.closed
 
     # ------------------------------------------------------------------ the moment's rulings
