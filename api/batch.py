@@ -390,9 +390,17 @@ def judge(events: list, ruleset: Any = None, mode: Any = None, names: Any = None
 
     :raises referee.errors.MjrefError: a hand the referee or penalties cannot read.
     """
+    return _adjudicator()(ruleset, mode, names=names).feed_all(events)
+
+
+@functools.cache
+def _adjudicator() -> Any:
+    """:class:`penalties.adjudicator.HandAdjudicator`, imported at the first hand (not with this
+    module, which the CLI loads for every command) and not again at each hand (an ``import``
+    statement run per hand looks the module up each time)."""
     from penalties.adjudicator import HandAdjudicator
 
-    return HandAdjudicator(ruleset, mode, names=names).feed_all(events)
+    return HandAdjudicator
 
 
 def replay_answer(hand: Any) -> dict[str, Any]:

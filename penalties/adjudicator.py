@@ -59,9 +59,11 @@ from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
 from referee.verdicts import ACCEPTED, Irregularity, Verdict, VerdictLog
 
+from .codes import seat_words
 from .dead_hand import REFEREE_CAUSES
 from .errors import AdjudicationError
 from .record import HandRecord, hand_record
+from .rule import rule_quiet, rule_record
 from .rulings import Payment, Ruling, Rulings
 from .side_stakes import SideStake
 from .stages import is_staged, settled
@@ -240,6 +242,7 @@ class Step:
 
 
 _new = object.__new__
+_SET_HAND_RESULT = HandResult.__dict__["__dict__"].__set__
 _SET_SEQ, _SET_VERDICT, _SET_FINDINGS, _SET_RULINGS, _SET_RESULT = (Step.__dict__[n].__set__ for n in (
     "seq", "verdict", "findings", "rulings", "result"))
 
@@ -471,9 +474,11 @@ class HandAdjudicator:
             return _step(seq, verdict, findings) if answer else None
         if etype is HAND_END_EVENT or etype is SKIP_LAST_TILE_EVENT:  # CLOSING, by identity (an Enum's hash is slow)
             result = self.close(seq)
-            fresh = tuple(g for g in result.given if g.at == seq)
             more = tuple(ref.findings[self._seen_findings:])
             self._seen_findings = len(ref.findings)
+            if not answer:  # feed_all: the result is all it reads, no step is made
+                return None
+            fresh = tuple(g for g in result.given if g.at == seq)
             return Step(seq, verdict, findings + more, fresh, result)
         if etype is REPORT_EVENT:
             self._reported = True
@@ -499,8 +504,6 @@ class HandAdjudicator:
         if not self.events:
             raise AdjudicationError("a hand's events start with hand_start", field="events[0].type",
                                     reason_zh="每盤的事件須以 hand_start 開始")
-        from .rule import rule_quiet, rule_record
-
         record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
                              names=self.names)
         rulings = None
@@ -510,7 +513,10 @@ class HandAdjudicator:
             rulings = rule_record(record, side_stakes=self.side_stakes)
         at = seq if seq is not None else self.events[-1].seq
         given = tuple(self._give(r, at, key) for r, key in _identities(rulings.rulings))
-        self.closed = HandResult(record, rulings, given, one_result(record, rulings, given), seq)
+        # HandResult(…), its __dict__ set whole (as hand_record's HandRecord; the same test)
+        closed = self.closed = _new(HandResult)
+        _SET_HAND_RESULT(closed, {"record": record, "rulings": rulings, "given": given,
+                                  "result": one_result(record, rulings, given), "closed_at": seq})
         return self.closed
 
     # ------------------------------------------------------------------ the moment's rulings
@@ -586,8 +592,6 @@ class HandAdjudicator:
         """Penalties on the events so far, as if the hand closed now: on the live referee's
         own record, closed provisionally (:meth:`referee.machine.Referee.provisional`: its
         claim window stays open for what comes next) — the hand is not replayed."""
-        from .rule import rule_record
-
         with self.referee.provisional():
             record = hand_record(self.events, self.referee, self.moments, stakes=self.stakes, mode=self.mode,
                                  names=self.names)
@@ -666,8 +670,6 @@ def _first_ending(given: Sequence[Given]) -> str | None:
 
 
 def _names(record: HandRecord, wins: Sequence[WinResult], upheld: Sequence[int]) -> tuple[str, str]:
-    from .codes import seat_words
-
     zh, en = [], []
     setup = record.setup
     east = record.adjudication.state.east if record.adjudication.state is not None else setup.dealer

@@ -14,6 +14,8 @@ from typing import Any
 from referee.tiles import tile_name
 from referee.verdicts import seat_name
 
+from .words import seat_en, seat_zh
+
 #: code → (clause, zh-TW template, English template)
 CODES: dict[str, tuple[str, str, str]] = {
     # 相公 pen.dead-hand
@@ -264,8 +266,6 @@ def seat_words(seat: int, east: int | None, names: Any = None) -> tuple[str, str
     """``(zh, en)`` naming *seat*: by the player's name at a tournament table (*names*: seat
     → name, 「南家 李大華」, "South (seat 1, Li)"), by its wind this hand when the wall-break
     seat *east* is known (「南家」, "South (seat 1)"), else by number (「1 號座」, "seat 1")."""
-    from .words import seat_en, seat_zh
-
     name = seat_name(names, seat)
     if east is None:
         return (f"{seat} 號座 {name}", f"seat {seat} ({name})") if name else (f"{seat} 號座", f"seat {seat}")

@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 
 from referee.events import Call, Event, EventType
 from referee.kinds_fast import CHOW_EVENT, DISCARD_EVENT, DRAW_EVENT, KONG_EVENT, PUNG_EVENT, WIN_EVENT
 from referee.melds import MeldKind
+from referee.verdicts import Status
 
 from .record import HandRecord
 from .rulings import Effect
@@ -292,10 +293,6 @@ def _analyze(record: HandRecord, only: set[int] | None) -> list[Decision]:
     out: list[Decision] = []
     if only is not None and not only:
         return out
-    from dataclasses import replace
-
-    from referee.verdicts import Status
-
     verdicts = record.adjudication.verdicts
     odd = getattr(verdicts, "odd", None)
     pairs = odd.items() if odd is not None else verdicts

@@ -145,6 +145,10 @@ class HandRecord:
         return self.adjudication.outcome.kind is OutcomeKind.EXHAUSTIVE_DRAW
 
 
+#: sets a :class:`HandRecord`'s ``__dict__`` whole (:func:`hand_record`)
+_SET_RECORD = HandRecord.__dict__["__dict__"].__set__
+
+
 def build(events: Sequence[Event], *, ruleset: Ruleset | None = None, stakes: Stakes | None = None,
           mode: Any = None) -> HandRecord:
     """Replay one hand's events through the referee and record the wall at each event
@@ -303,9 +307,14 @@ def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Mom
     index = SeqIndex(seqs)
     if not isinstance(moments, Mapping):  # wall_facts per event, in the events' order (None: not kept)
         moments = WallLog(index, moments, events, ref.ruleset, ref.mode)
-    return HandRecord(events, ref.finish(), moments, ref.state.rules.ruleset,
-                      stakes or Stakes(setup.base, setup.per_tai), index, mode, names,
-                      None if claims is None else tuple(claims))  # copied: a live referee goes on
+    # HandRecord(…), its __dict__ set whole: a frozen dataclass's __init__ sets each of the nine
+    # fields through object.__setattr__ (tests/test_adjudicator_facts.py holds it to the constructor)
+    record = object.__new__(HandRecord)
+    _SET_RECORD(record, {"events": events, "adjudication": ref.finish(), "moments": moments,
+                         "ruleset": ref.state.rules.ruleset, "stakes": stakes or Stakes(setup.base, setup.per_tai),
+                         "index": index, "mode": mode, "names": names,
+                         "claims": None if claims is None else tuple(claims)})  # copied: a live referee goes on
+    return record
 
 
 def state_before(record: HandRecord, seq: int) -> Any:

@@ -143,3 +143,53 @@ def test_property_the_seq_index_answers_as_a_dict_of_the_events(seed, salt, coun
         else:
             with pytest.raises(KeyError):
                 index[seq]
+
+
+def test_the_record_and_the_result_filled_whole_are_their_constructors():
+    """:func:`penalties.record.hand_record` and :meth:`HandAdjudicator.close` set the
+    ``__dict__`` of :class:`~penalties.record.HandRecord` and
+    :class:`~penalties.adjudicator.HandResult` whole instead of calling their frozen
+    ``__init__``: each field is what the constructor would have been given (the record's from
+    the referee and the arguments, named apart so that a field swapped shows), and the objects
+    equal the constructors' own, on legal and irregular hands, a stream cut short too."""
+    from dataclasses import fields
+
+    from penalties.adjudicator import HandResult, one_result
+    from penalties.record import HandRecord
+    from referee.generator import generate_hand
+    from referee.scoring.context import Stakes
+
+    hands = [generate_hand(seed) for seed in range(4)]
+    hands += [_events(irregular_hand(seed, seed + 5, 2, physical=seed % 2 == 0)) for seed in range(8)]
+    hands.append(hands[0][:60])  # no hand_end: closed by feed_all, closed_at None
+    checked = 0
+    for events in hands:
+        adj = HandAdjudicator(names=("甲", None, "丙", None))
+        try:
+            result = adj.feed_all(events)
+        except MjrefError:
+            continue
+        stakes = Stakes(7, 3)
+        moments = list(adj.moments)
+        record = hand_record(adj.events, adj.referee, moments, stakes=stakes, mode="m", names=("n",))
+        ref = adj.referee
+        assert type(record) is HandRecord and [f.name for f in fields(HandRecord)] == list(vars(record))
+        assert record.events == tuple(adj.events) and record.adjudication is ref.finish()
+        assert record.ruleset is ref.state.rules.ruleset and record.stakes is stakes
+        assert record.mode == "m" and record.names == ("n",) and record.claims == tuple(ref.claim_indices)
+        assert list(record.index) == [e.seq for e in adj.events] and record.moments._facts is moments
+        made = HandRecord(record.events, record.adjudication, record.moments, record.ruleset, record.stakes,
+                          record.index, record.mode, record.names, record.claims)
+        assert record == made and vars(record) == vars(made)
+        default = hand_record(adj.events, ref, moments)
+        assert default.stakes == Stakes(adj.events[0].setup.base, adj.events[0].setup.per_tai)
+        assert default.mode is None and default.names is None
+        # the hand's result
+        assert type(result) is HandResult and [f.name for f in fields(HandResult)] == list(vars(result))
+        closing = next((e.seq for e in adj.events if e.type in (EventType.HAND_END, EventType.SKIP_LAST_TILE)), None)
+        assert result.closed_at == closing and result.record.names == ("甲", None, "丙", None)
+        assert result.result == one_result(result.record, result.rulings, result.given)
+        made = HandResult(result.record, result.rulings, result.given, result.result, result.closed_at)
+        assert result == made and vars(result) == vars(made)
+        checked += 1
+    assert checked >= 8
