@@ -385,3 +385,9 @@ def test_a_plain_files_pieces_go_to_workers_by_their_place_and_others_whole(tmp_
     batch._SOURCE[:] = [None, -1]  # the file opened again, as a new worker would
     with pytest.raises(OSError, match="shortened"):
         batch.read_piece(last)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300) | st.lists(st.sampled_from([b"\n", b"{", b"\r\n", b"a", b"\n\n"])).map(b"".join))
+def test_newlines_counts_as_bytes_count(text):
+    assert batch.newlines(text) == text.count(b"\n")
