@@ -32,7 +32,7 @@ from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
 from .tiles import Wind, format_counts, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity, seat_by_wind
-from .state import TableState
+from .state import TableState, meld_text
 from .win_context import win_context
 from .winning import WinClaim
 
@@ -390,7 +390,7 @@ def final_table(st) -> dict[str, Any]:
     for s in st.seats:
         seats.append({  # the concealed tiles from their counts (format_counts: issue #17)
             "seat": s.seat, "tiles": format_counts(s.hand), "unknown": s.unknown,
-            "melds": [str(m) for m in s.melds], "flowers": format_tiles(s.flowers, sort=False),
+            "melds": list(map(meld_text, s.melds)), "flowers": format_tiles(s.flowers, sort=False),
             "pond": format_tiles(s.pond, sort=False), "passed_win": s.passed is not None,
             "ready": s.ready.value if s.ready else None, "dead_hand": s.dead_hand,
         })
