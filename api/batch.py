@@ -437,16 +437,20 @@ def replay_text(hand: Any) -> str:
     ``json.dumps(replay_answer(hand), ensure_ascii=False, separators=(",", ":"))``, with the
     verdicts — one per event, most of them ``{"seq":n,"verdict":"accepted"}`` — written as
     text (:func:`verdicts_text`) instead of a dict each (issue #17: about 7.5 kB a hand, most
-    of it verdicts). The members are :meth:`penalties.adjudicator.HandResult.to_dict`'s, in
-    its order; ``tests/test_batch.py`` holds the two texts equal on generated and irregular hands."""
+    of it verdicts), and the final table written from its values
+    (:func:`referee.outcome.final_table_text`, the text of ``adj.final``). The members are
+    :meth:`penalties.adjudicator.HandResult.to_dict`'s, in its order; ``tests/test_batch.py``
+    holds the two texts equal on generated and irregular hands."""
+    from referee.outcome import final_table_text
+
     adj = hand.adjudication
     penalties = hand.rulings.to_dict()
     penalties["rulings"] = [g.to_dict() for g in hand.given]
     head = _dumps({"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
                    "outcome": hand.result.to_dict(), "closed_at": hand.closed_at,
                    "irregularities": [i.to_dict() for i in adj.irregularities]})
-    tail = _dumps({"final": adj.final, "penalties": penalties})
-    return f'{head[:-1]},"verdicts":{verdicts_text(adj.verdicts)},{tail[1:]}'
+    final = final_table_text(adj.state) if adj.state is not None else "{}"  # adj.final's text
+    return f'{head[:-1]},"verdicts":{verdicts_text(adj.verdicts)},"final":{final},"penalties":{_dumps(penalties)}}}'
 
 
 def rule_text(hand: Any) -> str:

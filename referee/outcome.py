@@ -18,6 +18,8 @@ or an exhaustive draw, or a void hand; and who deals next.
 """
 from __future__ import annotations
 
+import json as _json
+import json.encoder as _json_encoder
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +34,7 @@ from .restrictions import nearest_after
 from .scoring import Stakes, WinContext, score, settle
 from .tiles import Wind, format_counts, format_tiles, tile_name
 from .verdicts import Irregularity, VerdictLog, irregularity, seat_by_wind
-from .state import TableState
+from .state import TableState, meld_text
 from .win_context import win_context
 from .winning import WinClaim
 
@@ -390,7 +392,7 @@ def final_table(st) -> dict[str, Any]:
     for s in st.seats:
         seats.append({  # the concealed tiles from their counts (format_counts: issue #17)
             "seat": s.seat, "tiles": format_counts(s.hand), "unknown": s.unknown,
-            "melds": [str(m) for m in s.melds], "flowers": format_tiles(s.flowers, sort=False),
+            "melds": list(map(meld_text, s.melds)), "flowers": format_tiles(s.flowers, sort=False),
             "pond": format_tiles(s.pond, sort=False), "passed_win": s.passed is not None,
             "ready": s.ready.value if s.ready else None, "dead_hand": s.dead_hand,
         })
@@ -399,3 +401,41 @@ def final_table(st) -> dict[str, Any]:
                                                              "kongs": w.kongs, "live": w.live,
                                                              "remaining": w.remaining},
             "seats": seats}
+
+
+def final_table_text(st) -> str:
+    """:func:`final_table` as compact JSON text — byte for byte ``json.dumps(final_table(st),
+    ensure_ascii=False, separators=(",", ":"))`` — written from its values without making
+    the dicts (issue #17: every ``flask replay`` answer writes it). The texts are quoted by
+    json's own writer; the numbers are written by ``%d`` only when each is an ``int`` (not a
+    bool, which json writes ``true``), and the flags by identity with ``True`` / ``False``;
+    anything else is left to ``json.dumps`` of the dict. ``tests/test_batch.py`` holds the two
+    equal on generated and irregular hands' final tables."""
+    w = st.wall
+    numbers = [st.dealer, st.east, w.front, w.tail, w.kongs, w.live, w.remaining]
+    seats = []
+    for s in st.seats:
+        dead = s.dead_hand
+        numbers.append(s.seat)
+        numbers.append(s.unknown)
+        seats.append(_SEAT_TEXT % (
+            s.seat, _quoted(format_counts(s.hand)), s.unknown,
+            ",".join(map(_quoted, map(meld_text, s.melds))),
+            _quoted(format_tiles(s.flowers, sort=False)), _quoted(format_tiles(s.pond, sort=False)),
+            "false" if s.passed is None else "true", "null" if s.ready is None else _quoted(s.ready.value),
+            "true" if dead is True else "false" if dead is False else _dump(dead)))
+    if not _INT_ONLY.issuperset(map(type, numbers)):
+        return _dump(final_table(st))
+    return _FINAL_TEXT % (st.dealer, st.east, w.front, w.tail, w.kongs, w.live, w.remaining, ",".join(seats))
+
+
+#: the final table's text around its values (:func:`final_table_text`), in :func:`final_table`'s order
+_FINAL_TEXT = ('{"dealer":%d,"east":%d,"wall":{"drawn":%d,"replacements":%d,"kongs":%d,"live":%d,'
+               '"remaining":%d},"seats":[%s]}')
+_SEAT_TEXT = ('{"seat":%d,"tiles":%s,"unknown":%d,"melds":[%s],"flowers":%s,"pond":%s,"passed_win":%s,'
+              '"ready":%s,"dead_hand":%s}')
+_INT_ONLY = frozenset({int})
+#: a text as a JSON string (ensure_ascii off: json.dumps' own writer, in C)
+_quoted = _json_encoder.encode_basestring
+#: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``
+_dump = _json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode

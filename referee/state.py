@@ -59,6 +59,11 @@ class TableMeld(NamedTuple):
         return Meld._shared(kind, low, self.claimed if kind is not CONCEALED_KONG_MELD else None)
 
     def __str__(self) -> str:
+        return meld_text(self)
+
+    def text_reference(self) -> str:
+        """``str(meld)`` written afresh: its kind in Chinese, its tiles in their order (the
+        reference :func:`meld_text` is held to)."""
         return f"{self.kind.zh}:{format_tiles(self.tiles, sort=False) if self.tiles else '????'}"
 
     @property
@@ -66,6 +71,29 @@ class TableMeld(NamedTuple):
         """The meld as an official reads it out: 「碰 東東東」, 「吃 三四五萬」 (its tiles in
         their order; 「暗槓 ？」 when the table does not know them). Issue #13: not ``111z``."""
         return f"{self.kind.zh} {tiles_zh(self.tiles) if self.tiles else '？'}"
+
+
+#: (kind, tiles) → the text of a meld of that kind and those tiles in that order, for the melds
+#: met so far (a table's melds repeat hand after hand); emptied when full
+_MELD_TEXTS: dict[tuple[MeldKind, tuple[int, ...] | None], str] = {}
+_MELD_TEXTS_LIMIT = 4096
+
+
+def meld_text(meld: TableMeld) -> str:
+    """``str(meld)``: 「碰:111z」, 「暗槓:????」 — written once per kind and tiles
+    (:meth:`TableMeld.text_reference`), then looked up (issue #17: every ``flask replay``
+    answer writes the final table's melds). The text depends on the kind and the tiles alone;
+    a text is kept only once written, so a meld whose tiles are not tiles raises as before
+    (but for ones equal to tiles already written: ``True`` for 1, which the referee never
+    holds — its melds' tiles are ints from parsed events)."""
+    key = meld[:2]
+    text = _MELD_TEXTS.get(key)
+    if text is None:
+        text = meld.text_reference()
+        if len(_MELD_TEXTS) >= _MELD_TEXTS_LIMIT:
+            _MELD_TEXTS.clear()
+        _MELD_TEXTS[key] = text
+    return text
 
 
 class SeatState:

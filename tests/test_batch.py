@@ -270,6 +270,45 @@ def test_the_answers_written_as_text_equal_json_dumps_of_the_answers_dicts():
     assert odd > 10 and ruled > 5  # irregular verdicts and rulings were among them
 
 
+def test_the_final_table_written_as_text_equals_json_dumps_of_its_dict():
+    """``final_table_text`` (the answer's final table written from its values, issue #17) is
+    byte for byte ``json.dumps`` of ``final_table``, compact, on irregular (physical and
+    digital) and legal hands' last tables, and with their flags and numbers changed: a dead
+    hand, a ready declared, a win passed, a flag that is not a bool, a number that is a bool
+    or out of the usual range."""
+    from penalties.adjudicator import HandAdjudicator
+    from referee.events import ReadyKind, parse_event
+    from referee.outcome import final_table, final_table_text
+    from testkit.irregular import irregular_hand
+
+    def dumps(value):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    streams = [[parse_event(raw) for raw in irregular_hand(seed, 7, 1 + seed % 4, physical=seed % 2 == 0)]
+               for seed in range(30)] + [list(events) for events in generate_hands(10, seed=7)]
+    changes = [
+        lambda st, s: None,
+        lambda st, s: (setattr(s, "dead_hand", True), setattr(s, "ready", ReadyKind.DECLARED), setattr(s, "passed", 9)),
+        lambda st, s: setattr(s, "dead_hand", 1),
+        lambda st, s: setattr(s, "unknown", 2 ** 70),
+        lambda st, s: setattr(st, "dealer", True),
+        lambda st, s: setattr(s, "unknown", False),
+    ]
+    tables = 0
+    for n, events in enumerate(streams):
+        try:
+            st = HandAdjudicator().feed_all(events).adjudication.state
+        except Exception:  # noqa: BLE001 - a stream refused: no table
+            continue
+        if st is None:
+            continue
+        tables += 1
+        for change in changes:
+            change(st, st.seats[n % 4])
+            assert final_table_text(st) == dumps(final_table(st))
+    assert tables > 20
+
+
 def test_the_accepted_verdicts_text_table_equals_json_dumps_past_its_limit():
     """verdicts_text writes accepted verdicts from a table of texts by seq (issue #17): the same
     text as json.dumps for seqs it holds, seqs it has not met, and more seqs than it keeps

@@ -427,3 +427,26 @@ def test_play_without_flowers_scores_no_flower_tai_and_refuses_flowers():
         score(None, ctx(source=WinSource.FLOWER_WIN, flower_win=FlowerWin.EIGHT_FLOWERS), rules,
               flowers=range(34, 42))
     assert err.value.field == "source"
+
+
+def test_the_decompositions_set_and_meld_texts_equal_the_reference():
+    """The score's decomposition writes each set's and meld's kind, Chinese name and tiles
+    once per kind and tile, then looks them up (issue #17): the same texts as writing them
+    afresh, for every set and meld there is, met twice, a chow meld claimed on another tile
+    included (the claimed tile is not written)."""
+    from referee.melds import Group, GroupKind, Meld
+    from referee.scoring import scorer
+
+    groups = [Group(kind, t) for kind in GroupKind for t in range(34)
+              if kind is not GroupKind.CHOW or (t < 27 and t % 9 < 7)]
+    melds = [Meld(kind, t, claimed) for kind in MeldKind for t in range(34)
+             if kind is not MeldKind.CHOW or (t < 27 and t % 9 < 7)
+             for claimed in ((None,) if kind is MeldKind.CONCEALED_KONG
+                             else (None, t, t + 2) if kind is MeldKind.CHOW else (None, t))]
+    for _ in range(2):
+        for g in groups:
+            assert scorer._group_texts(g) == scorer.group_texts_reference(g)
+        for m in melds:
+            assert scorer._meld_texts(m) == scorer.meld_texts_reference(m)
+    assert scorer._group_texts(Group(GroupKind.CHOW, 2)) == ("chow", "順子", "345m")
+    assert scorer._meld_texts(Meld(MeldKind.CONCEALED_KONG, 27)) == ("concealed_kong", "暗槓", "1111z")

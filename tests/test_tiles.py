@@ -217,6 +217,38 @@ def test_the_count_writer_by_example(counts, text):
     assert format_counts(counts) == format_counts_reference(counts) == text
 
 
+_TABLE_MELD_TILES = st.one_of(st.none(), st.lists(st.integers(0, 33), min_size=0, max_size=5).map(tuple),
+                               st.sampled_from([(1, 2, 3), (2, 1, 3), (31, 31, 31), (5,) * 4, (27, 28, 29)]))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(list(MeldKind)), _TABLE_MELD_TILES), min_size=1, max_size=12))
+def test_the_table_meld_text_equals_the_reference(melds):
+    """A table meld's text (``str``, :func:`referee.state.meld_text`: the final table's melds,
+    issue #17) is written once per kind and tiles and then looked up: the same text as
+    writing it afresh, each time a kind and tiles come back (in another order, unknown, unlike,
+    from another seat), and after the table of texts is emptied."""
+    from referee import state
+    from referee.state import TableMeld, meld_text
+
+    for round_ in range(2):
+        for i, (kind, tiles) in enumerate(melds):
+            meld = TableMeld(kind, tiles, tiles[0] if tiles else None, i % 4, i)
+            assert meld_text(meld) == str(meld) == meld.text_reference()
+        if round_ == 0:
+            state._MELD_TEXTS.clear()
+
+
+def test_the_table_meld_text_by_example():
+    from referee.state import TableMeld
+
+    assert str(TableMeld(MeldKind.CHOW, (3, 2, 4), 3, 0, 5)) == "吃:435m"
+    assert str(TableMeld(MeldKind.CONCEALED_KONG, None)) == "暗槓:????"
+    assert str(TableMeld(MeldKind.PUNG, (31, 31, 31), 31, 2, 9)) == "碰:555z"
+    with pytest.raises(InvalidTileError):
+        str(TableMeld(MeldKind.PUNG, (50, 50, 50)))
+
+
 #: tokens and separators a long text is made of: known tokens, new ones, and what the reference
 #: reads otherwise (honours glued to digits, digits left without their letter, other spaces, a
 #: full-width comma, a bad digit)

@@ -21,7 +21,7 @@ from ..kinds_fast import (
     HEAVENLY_WIN_FIRST_TURN, KONG_REPLACEMENT_WIN_SOURCE, MELDED_KONG_MELD, NONE_FIRST_TURN, NONE_FLOWER_WIN,
     NONE_READINESS, ROBBING_KONG_WIN_SOURCE, SEVEN_ROB_ONE_DRAWN_FLOWER_WIN, SEVEN_ROB_ONE_FLOWER_WIN, WALL_WIN_SOURCE,
 )
-from ..melds import GroupKind
+from ..melds import Group, GroupKind, Meld, MeldKind
 from ..tiles import check_flowers, format_tiles, tile_name
 from .context import ContextError, NotWinningError, WinContext
 from .facts import Facts, context_facts, flower_facts, hand_facts, set_reading
@@ -171,11 +171,12 @@ class Score:
         hand = self.hand
         return {
             "groups": [
-                {"kind": g.kind.name.lower(), "kind_zh": _GROUP_ZH[g.kind], "tiles": format_tiles(g.tiles)}
-                for g in self.groups
+                {"kind": kind, "kind_zh": kind_zh, "tiles": tiles}
+                for kind, kind_zh, tiles in map(_group_texts, self.groups)
             ],
             "melds": [
-                {"kind": m.kind.name.lower(), "kind_zh": m.kind.zh, "tiles": format_tiles(m.tiles)} for m in hand.melds
+                {"kind": kind, "kind_zh": kind_zh, "tiles": tiles}
+                for kind, kind_zh, tiles in map(_meld_texts, hand.melds)
             ],
             "ligu": self.ligu,
             "winning_tile": tile_name(self.ctx.winning_tile),
@@ -478,3 +479,39 @@ def _check_flower_win(ctx: WinContext, held: tuple[int, ...], table: ScoringTabl
 
 
 __all__ = ["Score", "score"]
+
+
+#: (kind, tile) → a decomposition's set's texts, and a meld's (apart: GroupKind.CHOW == MeldKind.CHOW);
+#: at most 3 × 34 and 5 × 34 entries (a set's kind and lowest tile, checked when it was made)
+_GROUP_TEXTS: dict[tuple[GroupKind, int], tuple[str, str, str]] = {}
+_MELD_TEXTS: dict[tuple[MeldKind, int], tuple[str, str, str]] = {}
+
+
+def _group_texts(g: Group) -> tuple[str, str, str]:
+    """A set's kind, its Chinese name and its tiles as the score's decomposition writes them
+    (:func:`group_texts_reference`), written once per kind and tile (issue #17: every winning
+    answer writes its decomposition; the text depends on these two alone)."""
+    key = (g.kind, g.tile)
+    texts = _GROUP_TEXTS.get(key)
+    if texts is None:
+        texts = _GROUP_TEXTS[key] = group_texts_reference(g)
+    return texts
+
+
+def _meld_texts(m: Meld) -> tuple[str, str, str]:
+    """:func:`_group_texts` for a meld (:func:`meld_texts_reference`; its claimed tile is not written)."""
+    key = (m.kind, m.tile)
+    texts = _MELD_TEXTS.get(key)
+    if texts is None:
+        texts = _MELD_TEXTS[key] = meld_texts_reference(m)
+    return texts
+
+
+def group_texts_reference(g: Group) -> tuple[str, str, str]:
+    """A decomposition's set's texts written afresh (the reference)."""
+    return g.kind.name.lower(), _GROUP_ZH[g.kind], format_tiles(g.tiles)
+
+
+def meld_texts_reference(m: Meld) -> tuple[str, str, str]:
+    """A meld's texts in the decomposition, written afresh (the reference)."""
+    return m.kind.name.lower(), m.kind.zh, format_tiles(m.tiles)
