@@ -52,6 +52,11 @@ from typing import Any, BinaryIO
 import click
 
 from api.clikit import reports_errors, stream_ruleset_options
+from referee.errors import MjrefError
+from referee.events import EventType, check_order, parse_event, read_events
+from referee.outcome import final_table_text
+from referee.replay import split_hands
+from referee.verdicts import VerdictLog
 
 #: file names a directory is read for (sorted, recursively)
 SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
@@ -441,8 +446,6 @@ def replay_text(hand: Any) -> str:
     (:func:`referee.outcome.final_table_text`, the text of ``adj.final``). The members are
     :meth:`penalties.adjudicator.HandResult.to_dict`'s, in its order; ``tests/test_batch.py``
     holds the two texts equal on generated and irregular hands."""
-    from referee.outcome import final_table_text
-
     adj = hand.adjudication
     penalties = hand.rulings.to_dict()
     penalties["rulings"] = [g.to_dict() for g in hand.given]
@@ -476,8 +479,6 @@ def verdicts_text(verdicts: Any) -> str:
     """The answer's ``verdicts`` as compact JSON text: ``json.dumps`` of each verdict's
     ``to_dict(seq)`` in a list; a :class:`referee.verdicts.VerdictLog`'s accepted events
     written from :data:`_ACCEPTED_TEXT`, the others by their own ``to_dict``."""
-    from referee.verdicts import VerdictLog
-
     if type(verdicts) is not VerdictLog:
         return _dumps([v.to_dict(seq) for seq, v in verdicts])
     accepted = _ACCEPTED_TEXT
@@ -526,8 +527,6 @@ def decode(hand: HandText) -> list:
     """The hand's events: each line decoded and read (:func:`referee.events.read_events`,
     :func:`referee.events.parse_event`), ``seq`` checked (:func:`referee.events.check_order`);
     errors name the line or the field."""
-    from referee.events import check_order, parse_event, read_events
-
     index = hand.index
     if hand.decoded:
         events = [parse_event(raw, index=i) for i, raw in enumerate(hand.lines, index)]
@@ -539,10 +538,6 @@ def decode(hand: HandText) -> list:
 
 def answer_hand(hand: HandText, settings: Settings) -> Answer:
     """Decode, judge and answer one hand; an error becomes the answer's problem."""
-    from referee.errors import MjrefError
-    from referee.events import EventType
-    from referee.replay import split_hands
-
     try:
         events = decode(hand)
         if not events or events[0].type is not EventType.HAND_START:
