@@ -186,7 +186,8 @@ def test_the_switch_sends_every_draw_and_discard_of_the_reference_the_checked_wa
     events = stream(3, 0, 0, physical=False)
     draws = sum(1 for e in events if e.type.wire == "draw")
     discards = sum(1 for e in events if e.type.wire == "discard")
-    claims = sum(1 for e in events if e.type.wire in ("chow", "pung") or e.type.wire == "kong" and e.kind.name == "MELDED_KONG")
+    claims = sum(1 for e in events
+                 if e.type.wire in ("chow", "pung") or e.type.wire == "kong" and e.kind.name == "MELDED_KONG")
     assert draws > 20 and discards > 20 and claims > 2
     for cls in (_CountedReferee, _CountedReference):
         cls.checked.update(draw=0, discard=0, claim=0)
