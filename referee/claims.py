@@ -39,17 +39,119 @@ def _holds_known(hand: list[int], tiles: list[int]) -> bool:
     return all(hand[t] >= n for t, n in need.items())
 
 
+def _without(tiles, t: int) -> tuple[int, int] | None:
+    """The two of three *tiles* left when the first *t* is taken out (``list.remove``), or None."""
+    a, b, c = tiles
+    if a == t:
+        return b, c
+    if b == t:
+        return a, c
+    if c == t:
+        return a, b
+    return None
+
+
+#: the seat after each (下家): the only one that may chow a discard (play.chi)
+_NEXT_SEAT = (1, 2, 3, 0)
+
+
 class ClaimsMixin:
     """Handlers of :class:`referee.machine.Referee` (see the module docstring)."""
 
     __slots__ = ()
 
     def _claim(self, st: TableState, ev: Event) -> Verdict:
-        """吃 / 碰 on the latest discard (play.chi, play.pon, app.chi, app.pon)."""
+        """吃 / 碰 on the latest discard (play.chi, play.pon, app.chi, app.pon).
+
+        Fast path: the usual claim — a known hand's chow or pung of the open discard, nobody
+        else in the window, nothing the rules forbid — applied as :meth:`_claim_discard`
+        applies it; anything else, and every claim of :class:`referee.machine.ReferenceReferee`,
+        is checked rule by rule there (tests/test_fast_paths.py holds the two equal). Each
+        guard is a condition under which a rule the fast path does not check cannot apply."""
         if ev.type is CHOW_EVENT:
-            return self._claim_discard(st, ev, CHOW_INTAKE)
-        self.claim_indices.append(len(self.verdicts.seqs))  # a pung: Referee.claim_indices
-        return self._claim_discard(st, ev, PUNG_INTAKE)
+            intake = CHOW_INTAKE
+        else:
+            self.claim_indices.append(len(self.verdicts.seqs))  # a pung: Referee.claim_indices
+            intake = PUNG_INTAKE
+        w = st.window
+        s = ev.seat
+        seat = st.seats[s]
+        # the window is the latest discard's, still open, untaken, unclaimed by a win (a taken
+        # or won tile is a matter of priority: app.priority, prio.*); play goes on (play.win,
+        # play.exhausted); the hand is known (no unseen copies: deal.walls), not 相公
+        # (pen.dead-hand), shows nothing (play.restrict.8)
+        if not (self.fast and w is not None and w.taken is None and not w.closed and not w.wins
+                and w.kind is DISCARD_WINDOW and st.phase is PLAY_PHASE and not st.wins
+                and not seat.unknown and not seat.dead_hand and not seat.revealed):
+            return self._claim_discard(st, ev, intake)
+        rules = st.rules
+        wall = st.wall
+        limit = rules.last_tiles_no_claims
+        if limit and wall.end - wall.front <= limit:  # play.restrict.7: no claim in the last tiles
+            return self._claim_discard(st, ev, intake)
+        tiles = ev.tiles
+        wt = w.tile
+        hand = seat.hand
+        if intake is CHOW_INTAKE:
+            # play.chi: from the seat before (上家), a run of one suit holding the discard and
+            # two tiles of the hand (is_run, _holds_known)
+            if _NEXT_SEAT[w.seat] != s or len(tiles) != 3:
+                return self._claim_discard(st, ev, intake)
+            a, b, c = sorted(tiles)
+            if not (c < 27 and a // 9 == c // 9 and b == a + 1 and c == b + 1):
+                return self._claim_discard(st, ev, intake)
+            hand_tiles = _without(tiles, wt)  # the hand's two, in the order given (as list.remove)
+            if hand_tiles is None or not hand[hand_tiles[0]] or not hand[hand_tiles[1]]:
+                return self._claim_discard(st, ev, intake)
+            # app.after-claim, play.restrict.6: the tiles that may not be discarded now; the
+            # seat's own last discard among them would be 同巡吃入同(絡)牌 (as
+            # chow_takes_own_discard: the same tile, or with other_end the run's other end)
+            forbidden = chow_forbidden_discards(tiles, wt, other_end=rules.chow_forbids_other_end)
+            if rules.chow_forbid_own_recent and seat.discards and st.log[seat.since][0] in forbidden:
+                return self._claim_discard(st, ev, intake)
+        else:
+            # play.pon: three alike, the discard and a pair of the hand, not one's own discard
+            if (len(tiles) != 3 or tiles[0] != wt or tiles[1] != wt or tiles[2] != wt or wt >= KINDS
+                    or s == w.seat or hand[wt] < 2):
+                return self._claim_discard(st, ev, intake)
+            # play.pon (過水碰): a pung of a tile the seat let go this go-around
+            if rules.passed_pung and st.passed_pung_seq(seat, wt, w.seq) is not None:
+                return self._claim_discard(st, ev, intake)
+            hand_tiles = (wt, wt)
+        # --- apply, as _claim_discard does with no problem and nothing to undo
+        waits = seat.waits
+        if seat.passed is None and waits and wt in waits:
+            seat.passed = w.seq  # chose to claim rather than win: the win is passed (play.passed-win)
+        keys = seat.keys
+        for t in hand_tiles:
+            hand[t] -= 1
+            keys[SUIT_OF[t]] -= UNIT_OF[t]
+        seat.n -= 2
+        seat.waits = None
+        pond = st.seats[w.seat].pond
+        if pond and pond[-1] == wt:
+            pond.pop()
+        elif wt in pond:
+            pond.remove(wt)
+        seq = ev.seq
+        meld = TableMeld(_MELD_OF[intake], tuple(tiles), wt, w.seat, seq)
+        seat.melds.append(meld)
+        seat.shown(seq)
+        st.begin_turn(s, intake, seq)
+        st.drawn = None
+        st.source = DEALT_SOURCE
+        st.claims_made += 1
+        w.taken = Taken(intake, s, seq, ev.ts, wt, meld, hand_tiles)
+        if w.calls:
+            w.note_fulfilled(s)
+        if intake is CHOW_INTAKE:
+            if rules.chow_restricts_discard:  # play.chow.forbidden_discards: none lifts it
+                st.after_claim_tile = wt
+                st.after_claim_forbidden = forbidden
+        elif rules.pung_restricts_discard:  # play.pung.forbidden_discards: none lifts it
+            st.after_claim_tile = wt
+            st.after_claim_forbidden = (wt,)
+        return ACCEPTED
 
     def _claim_discard(self, st: TableState, ev: Event, intake: Intake, dry: bool = False):
         if st.phase is ENDED_PHASE or st.wins:

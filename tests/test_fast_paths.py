@@ -161,15 +161,20 @@ class _Counted:
         self.checked["discard"] += 1
         return super()._checked_discard(st, ev, seat, x)
 
+    def _claim_discard(self, st, ev, intake, dry=False):
+        if not dry:
+            self.checked["claim"] += 1
+        return super()._claim_discard(st, ev, intake, dry)
+
 
 class _CountedReferee(_Counted, Referee):
     __slots__ = ()
-    checked = {"draw": 0, "discard": 0}
+    checked = {"draw": 0, "discard": 0, "claim": 0}
 
 
 class _CountedReference(_Counted, ReferenceReferee):
     __slots__ = ()
-    checked = {"draw": 0, "discard": 0}
+    checked = {"draw": 0, "discard": 0, "claim": 0}
 
 
 def test_the_switch_sends_every_draw_and_discard_of_the_reference_the_checked_way():
@@ -181,12 +186,105 @@ def test_the_switch_sends_every_draw_and_discard_of_the_reference_the_checked_wa
     events = stream(3, 0, 0, physical=False)
     draws = sum(1 for e in events if e.type.wire == "draw")
     discards = sum(1 for e in events if e.type.wire == "discard")
-    assert draws > 20 and discards > 20
+    claims = sum(1 for e in events
+                 if e.type.wire in ("chow", "pung") or e.type.wire == "kong" and e.kind.name == "MELDED_KONG")
+    assert draws > 20 and discards > 20 and claims > 2
     for cls in (_CountedReferee, _CountedReference):
-        cls.checked.update(draw=0, discard=0)
+        cls.checked.update(draw=0, discard=0, claim=0)
         ref = cls()
         ref.apply_all(events)
         ref.finish()
-    assert _CountedReference.checked == {"draw": draws, "discard": discards}
+    assert _CountedReference.checked == {"draw": draws, "discard": discards, "claim": claims}
     fast = _CountedReferee.checked
-    assert fast["draw"] < draws // 4 and fast["discard"] < discards // 4, fast
+    assert fast["draw"] < draws // 4 and fast["discard"] < discards // 4 and fast["claim"] < claims, fast
+
+
+# ---------------------------------------------------------------- the fast claim (issue #17)
+
+def _claim_candidates(state, seat: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The pung and the three chows of the open discard *seat* could name (held or not)."""
+    w = state.window
+    t = w.tile
+    out = [("pung", (t, t, t))]
+    if t < 27:
+        for low in (t - 2, t - 1, t):
+            if low >= 0 and low // 9 == (low + 2) // 9 == t // 9:
+                out.append(("chow", (low, low + 1, low + 2)))
+    return out
+
+
+def _held(state, seat: int, tiles: tuple[int, ...], tile: int) -> bool:
+    rest = list(tiles)
+    rest.remove(tile)
+    hand = state.seats[seat].hand
+    return all(hand[x] >= rest.count(x) for x in rest)
+
+
+def claim_streams(seed: int, physical: bool, every: int = 1):
+    """Each legal hand cut after a discard (and, every other time, after the draw that
+    follows it: the tile taken), then a chow or pung of that discard by a seat: every held
+    claim there, and one not held, the claim's tiles in a rotating order; then the hand's
+    next three events. Yields ``(prefix, claim and after)`` as dict streams."""
+    from referee.tiles import tile_name
+
+    events = irregular_hand(seed, 0, 0, physical=physical)
+    parsed = parse_stream(events)
+    ref = ReferenceReferee()
+    for i, ev in enumerate(parsed):
+        ref.apply(ev)
+        st = ref.state
+        w = st.window
+        if (i % every or ev.type.wire not in ("discard", "draw") or w is None or w.kind.name != "DISCARD"
+                or w.closed or (ev.type.wire == "draw" and i % 2)):
+            continue
+        rot = i % 3
+        unheld = True
+        for s in range(4):
+            for kind, tiles in _claim_candidates(st, s):
+                held = _held(st, s, tiles, w.tile)
+                if not held and not (unheld and s == i % 4):
+                    continue
+                unheld = unheld and held
+                order = tiles[rot:] + tiles[:rot]
+                claim = {"type": kind, "seat": s, "table": events[0]["table"], "hand": events[0]["hand"],
+                         "tiles": "".join(tile_name(x) for x in order)}
+                yield events[:i + 1], [claim] + [dict(e) for e in events[i + 1:i + 4]]
+
+
+def _renumbered(events: list[dict]) -> list[dict]:
+    out = [dict(e) for e in events]
+    for k, e in enumerate(out):
+        e["seq"], e["ts"] = k + 1, 1000 * (k + 1)
+    return out
+
+
+@pytest.mark.parametrize("physical", [False, True], ids=["digital", "physical"])
+def test_every_claim_of_a_discard_equals_the_reference(physical):
+    """Chows and pungs made at every discard of legal hands (held, not held, after the next
+    draw took the tile, by each seat): the fast claim gives the reference's verdict and
+    table state after the claim and the three events after it. The sweep reaches the
+    rules the fast claim leaves to the checked one (it fails if one of them never shows)."""
+    codes = set()
+    fast_taken = 0
+    for seed in range(3 if physical else 10):
+        for prefix, tail in claim_streams(seed, physical):
+            events = parse_stream(_renumbered(prefix + tail))
+            cut = len(prefix)
+            fast, slow = _CountedReferee(), ReferenceReferee()
+            fast.apply_all(events[:cut])
+            slow.apply_all(events[:cut])
+            checked = _CountedReferee.checked["claim"]
+            for ev in events[cut:]:
+                a, b = fast.apply(ev), slow.apply(ev)
+                assert a == b, f"seed {seed} seq {ev.seq} {ev.type.wire}: {a} != {b}"
+                assert picture(fast.state) == picture(slow.state), f"seed {seed}: the state after seq {ev.seq}"
+            fast_taken += _CountedReferee.checked["claim"] == checked
+            assert fast.irregularities == slow.irregularities
+            codes.update(p.code for p in slow.irregularities)
+    if physical:  # a physical table's hands are not known: every claim is checked
+        assert fast_taken == 0
+        return
+    assert fast_taken > 100, fast_taken
+    for code in ("passed_pung", "chow_own_recent_discard", "claim_in_last_tiles", "chow_wrong_seat",
+                 "claim_tiles_not_held", "lost_priority"):
+        assert code in codes, (code, sorted(codes))
