@@ -832,11 +832,31 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     new, draft, event_class, wall_tails = _new, _Draft, _EVENT, _WALL_TAILS
     i = first_index
     last_context = last_where = None
+    # the seated lines' middle, from after the ts to the seat's value (``, "table": "gen", "hand": 1,
+    # "seat": ``), as read by the last seated line read by its pieces, and the table and hand it says;
+    # at first the empty context's (no table, no hand), which _read_context reads as ("", 0)
+    middle, middle_where = b', "seat": ', ("", 0)
     for number, line in enumerate(lines, first_line):
         is_bytes = type(line) is bytes  # text lines are not cut (json.loads reads text and bytes apart)
         if is_bytes:  # a usual line by its pieces (read_usual_line's docstring says how it is cut)
             opening, _ts_key, rest = line.partition(b', "ts": ')
             known = openings.get(opening) or read_opening(opening)
+            # a seated line of the same context as the last: two cuts, not three (see read_usual_line)
+            digits, seat, tail = rest.partition(middle)
+            if seat and known is not None and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
+                    len(digits) <= 18:
+                fields = known[0].get(tail)
+                if fields is not None:
+                    event = new(draft)
+                    (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
+                     event.by_other, event.code, event.clause, event.note, event.setup) = fields
+                    event.seq = known[1]
+                    event.ts = int(digits)
+                    event.table, event.hand = middle_where
+                    event.__class__ = event_class  # the same slots: now a frozen Event (see _Draft)
+                    append(event)
+                    i += 1
+                    continue
             digits, comma, after = rest.partition(b", ")
             context, seat, tail = after.partition(b'"seat": ')
             if not seat:
@@ -852,6 +872,8 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
                         last_context, last_where = context, contexts.get(context) or read_context(context)
                     where = last_where
                     if where is not None:
+                        if seat:  # the next seated lines of this context are cut at its middle
+                            middle, middle_where = b", " + context + seat, where
                         event = new(draft)
                         (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
                          event.by_other, event.code, event.clause, event.note, event.setup) = fields
