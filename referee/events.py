@@ -401,6 +401,17 @@ class _Draft(Event):
         self.hand = hand
 
 
+class _Blank(_Draft):
+    """A :class:`_Draft` with no field set, made by calling the class (``_Blank()``): its
+    ``__init__`` is ``object.__init__``, so the call runs no bytecode, and it costs about a
+    quarter less than ``object.__new__(_Draft)`` (``timeit``, issue #17). :func:`read_events`
+    then stores each field and sets its ``__class__`` to :class:`Event` (the same slots, one
+    solid base)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 _EVENT = Event
 _KINDS_OF = {EventType.KONG: _KONG_KINDS, EventType.CALL: {c.value: c for c in Call},
              EventType.READY: {r.value: r for r in ReadyKind}}
@@ -635,7 +646,6 @@ _CONTEXT_PIECE = re.compile(rb'(?:"table": "([^"\\\x00-\x1f]*)", )?(?:"hand": (-
 _CONTEXT_KEYS = frozenset({"type", "seq", "ts", "table", "hand"})
 #: values a learnt hand_start's ``rules`` may hold (its Setup is shared by the lines read by it)
 _PLAIN = (str, int, float, bool, type(None))
-_new = object.__new__
 
 
 def _usual_pieces(line: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes] | None:
@@ -829,7 +839,7 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     append = events.append
     scan, fast = _SCAN, _FAST
     openings, contexts, read_opening, read_context = _USUAL_OPENINGS, _USUAL_CONTEXTS, _read_opening, _read_context
-    new, draft, event_class, wall_tails = _new, _Draft, _EVENT, _WALL_TAILS
+    blank, event_class, wall_tails = _Blank, _EVENT, _WALL_TAILS
     i = first_index
     last_context = last_where = None
     # the seated lines' middle, from after the ts to the seat's value (``, "table": "gen", "hand": 1,
@@ -847,7 +857,7 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
                     len(digits) <= 18:
                 fields = known[0].get(tail)
                 if fields is not None:
-                    event = new(draft)
+                    event = blank()
                     (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
                      event.by_other, event.code, event.clause, event.note, event.setup) = fields
                     event.seq = known[1]
@@ -874,7 +884,7 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
                     if where is not None:
                         if seat:  # the next seated lines of this context are cut at its middle
                             middle, middle_where = b", " + context + seat, where
-                        event = new(draft)
+                        event = blank()
                         (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
                          event.by_other, event.code, event.clause, event.note, event.setup) = fields
                         event.seq = known[1]
