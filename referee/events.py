@@ -738,6 +738,11 @@ def read_usual_line(line: bytes) -> Event | None:
     and look-ups): at its first ``, "ts": `` (the opening before it, one piece for the head and
     the seq), then after the ts at ``", "``, then at ``"seat": `` — the same pieces, as the
     opening and the ts, once read, hold neither ``", "`` nor ``"seat": `` past their own.
+    A seated line of the same context as the last seated line read so is cut twice: at
+    ``, "ts": ``, then at that line's middle (``, "table": "gen", "hand": 1, "seat": ``, the
+    comma, a context already read and ``"seat": ``); what precedes the middle must then be the
+    ts's digits alone, so the pieces are the same (a context read holds no quote, so no
+    ``"seat": ``).
     The reading is written out in :func:`read_events`' loop (no call per line); this is that
     loop given the one line."""
     return read_events((line,), usual_only=True)[0]
