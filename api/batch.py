@@ -641,9 +641,10 @@ def answer_line(answer: Answer) -> str:
 
 @dataclass(slots=True)
 class Lines:
-    """A unit's answers as a worker wrote them (``--format lines``): the bytes of their lines,
-    and what the summary counts — so the parent writes a unit with one call, and neither
-    unpickles nor encodes each answer's text."""
+    """A unit's answers as a worker (or, with ``--jobs 1``, this process) wrote them
+    (``--format lines``, :func:`unit_lines`): the bytes of their lines, and what the summary
+    counts — so the parent writes a unit with one call, and neither unpickles nor encodes
+    each answer's text."""
 
     data: bytes
     count: int
@@ -888,8 +889,9 @@ class Writer:
         return (encoding, getattr(self.out, "errors", None) or "strict") if utf8 else None
 
     def write_lines(self, lines: Lines) -> None:
-        """A unit's lines written by a worker (:meth:`lines_encoding`): after the answers
-        before it (the pool's units come after the first answer, written by this process)."""
+        """A unit's lines written as bytes (:meth:`lines_encoding`, :func:`unit_lines`, in a
+        worker or in this process): after the answers before it (the units come after the
+        first answer, written as text)."""
         self.count += lines.count
         if self.form == "auto":
             self._lines_now()
