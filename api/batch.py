@@ -446,6 +446,14 @@ def replay_text(hand: Any) -> str:
     (:func:`referee.outcome.final_table_text`, the text of ``adj.final``). The members are
     :meth:`penalties.adjudicator.HandResult.to_dict`'s, in its order; ``tests/test_batch.py``
     holds the two texts equal on generated and irregular hands."""
+    head, verdicts, rest = _replay_parts(hand)
+    return f'{head},"verdicts":{verdicts_text(verdicts)},{rest}'
+
+
+def _replay_parts(hand: Any) -> tuple[str, Any, str]:
+    """:func:`replay_text`'s text but the verdicts: the text before them (the members up to
+    ``irregularities``, the object not closed), the verdicts, the text after them (``final``
+    and ``penalties``, the object closed)."""
     adj = hand.adjudication
     penalties = hand.rulings.to_dict()
     penalties["rulings"] = [g.to_dict() for g in hand.given]
@@ -453,7 +461,7 @@ def replay_text(hand: Any) -> str:
                    "outcome": hand.result.to_dict(), "closed_at": hand.closed_at,
                    "irregularities": [i.to_dict() for i in adj.irregularities]})
     final = final_table_text(adj.state) if adj.state is not None else "{}"  # adj.final's text
-    return f'{head[:-1]},"verdicts":{verdicts_text(adj.verdicts)},"final":{final},"penalties":{_dumps(penalties)}}}'
+    return head[:-1], adj.verdicts, f'"final":{final},"penalties":{_dumps(penalties)}}}'
 
 
 def rule_text(hand: Any) -> str:
@@ -510,16 +518,9 @@ def replay_line(hand: Any, errors: str = "strict") -> bytes:
 
     :raises UnicodeEncodeError: a part *errors* cannot write, as the whole text would raise.
     """
-    adj = hand.adjudication
-    penalties = hand.rulings.to_dict()
-    penalties["rulings"] = [g.to_dict() for g in hand.given]
-    head = _dumps({"table": adj.table, "hand": adj.hand, "mode": adj.mode, "ruleset": adj.ruleset,
-                   "outcome": hand.result.to_dict(), "closed_at": hand.closed_at,
-                   "irregularities": [i.to_dict() for i in adj.irregularities]})
-    final = final_table_text(adj.state) if adj.state is not None else "{}"  # adj.final's text
-    rest = f'"final":{final},"penalties":{_dumps(penalties)}}}\n'
-    return b"".join((head[:-1].encode("utf-8", errors), b',"verdicts":', verdicts_line(adj.verdicts, errors), b",",
-                     rest.encode("utf-8", errors)))
+    head, verdicts, rest = _replay_parts(hand)
+    return b"".join((head.encode("utf-8", errors), b',"verdicts":', verdicts_line(verdicts, errors), b",",
+                     rest.encode("utf-8", errors), b"\n"))
 
 
 def rule_line(hand: Any, errors: str = "strict") -> bytes:
