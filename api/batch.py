@@ -446,6 +446,14 @@ def replay_text(hand: Any) -> str:
     (:func:`referee.outcome.final_table_text`, the text of ``adj.final``). The members are
     :meth:`penalties.adjudicator.HandResult.to_dict`'s, in its order; ``tests/test_batch.py``
     holds the two texts equal on generated and irregular hands."""
+    head, verdicts, rest = _replay_parts(hand)
+    return f'{head},"verdicts":{verdicts_text(verdicts)},{rest}'
+
+
+def _replay_parts(hand: Any) -> tuple[str, Any, str]:
+    """:func:`replay_text`'s text but the verdicts: the text before them (the members up to
+    ``irregularities``, the object not closed), the verdicts, the text after them (``final``
+    and ``penalties``, the object closed)."""
     adj = hand.adjudication
     penalties = hand.rulings.to_dict()
     penalties["rulings"] = [g.to_dict() for g in hand.given]
@@ -453,7 +461,7 @@ def replay_text(hand: Any) -> str:
                    "outcome": hand.result.to_dict(), "closed_at": hand.closed_at,
                    "irregularities": [i.to_dict() for i in adj.irregularities]})
     final = final_table_text(adj.state) if adj.state is not None else "{}"  # adj.final's text
-    return f'{head[:-1]},"verdicts":{verdicts_text(adj.verdicts)},"final":{final},"penalties":{_dumps(penalties)}}}'
+    return head[:-1], adj.verdicts, f'"final":{final},"penalties":{_dumps(penalties)}}}'
 
 
 def rule_text(hand: Any) -> str:
@@ -499,6 +507,51 @@ def verdicts_text(verdicts: Any) -> str:
 TEXTS = {"replay": replay_text, "rule": rule_text}
 
 
+def replay_line(hand: Any, errors: str = "strict") -> bytes:
+    """:func:`replay_text`'s line (with its newline) in UTF-8 under *errors*, byte for byte
+    ``(replay_text(hand) + "\n").encode("utf-8", errors)``, written as bytes (issue #17): the
+    verdicts — most of the answer, ASCII — from bytes kept per seq (:func:`verdicts_line`),
+    and only the other parts, which may hold Chinese, encoded. The text joined whole would be
+    UCS-2 for its few Chinese words: every ASCII part widened on the join, then the whole
+    encoded back. UTF-8 encodes a text character by character, so the parts' encodings joined
+    are the whole's. ``tests/test_batch.py`` holds the two equal.
+
+    :raises UnicodeEncodeError: a part *errors* cannot write, as the whole text would raise.
+    """
+    head, verdicts, rest = _replay_parts(hand)
+    return b"".join((head.encode("utf-8", errors), b',"verdicts":', verdicts_line(verdicts, errors), b",",
+                     rest.encode("utf-8", errors), b"\n"))
+
+
+def rule_line(hand: Any, errors: str = "strict") -> bytes:
+    """:func:`rule_text`'s line (with its newline) in UTF-8 under *errors*."""
+    return (rule_text(hand) + "\n").encode("utf-8", errors)
+
+
+#: seq → its accepted verdict's text in bytes (:data:`_ACCEPTED_TEXT`), as :data:`_ACCEPTED_TEXTS`
+_ACCEPTED_LINES: dict[int, bytes] = {}
+
+
+def verdicts_line(verdicts: Any, errors: str = "strict") -> bytes:
+    """:func:`verdicts_text` in UTF-8 under *errors*: a :class:`referee.verdicts.VerdictLog`
+    of accepted events only joined from bytes kept per seq (ASCII), any other encoded."""
+    if type(verdicts) is not VerdictLog or verdicts.odd:
+        return verdicts_text(verdicts).encode("utf-8", errors)
+    seqs = verdicts.seqs
+    try:
+        return b"[%b]" % b",".join(map(_ACCEPTED_LINES.__getitem__, seqs))
+    except KeyError:
+        if len(_ACCEPTED_LINES) >= _ACCEPTED_LIMIT:
+            _ACCEPTED_LINES.clear()
+        accepted = _ACCEPTED_TEXT
+        _ACCEPTED_LINES.update({seq: (accepted % seq).encode("ascii") for seq in seqs})
+        return b"[%b]" % b",".join(map(_ACCEPTED_LINES.__getitem__, seqs))
+
+
+#: each command's line in UTF-8 (:data:`TEXTS`' texts, encoded)
+LINES = {"replay": replay_line, "rule": rule_line}
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What every hand of a batch is judged under: the command, the ruleset (None: each
@@ -513,7 +566,9 @@ class Settings:
 
 @dataclass(slots=True)
 class Answer:
-    """A hand's answer: its JSON line (compact), or the problem; what the summary counts."""
+    """A hand's answer: its JSON line (compact), or the problem; what the summary counts.
+    ``data``: instead of ``text``, the line with its newline in UTF-8, when answered for
+    :class:`Lines` (:func:`answer_hand`'s *errors*)."""
 
     source: str
     line: int
@@ -521,6 +576,7 @@ class Answer:
     problem: dict[str, Any] | None = None
     codes: tuple[str, ...] = ()
     ruled: bool = False
+    data: bytes | None = None
 
 
 def decode(hand: HandText) -> list:
@@ -536,22 +592,37 @@ def decode(hand: HandText) -> list:
     return events
 
 
-def answer_hand(hand: HandText, settings: Settings) -> Answer:
-    """Decode, judge and answer one hand; an error becomes the answer's problem."""
+def answer_hand(hand: HandText, settings: Settings, errors: str | None = None) -> Answer:
+    """Decode, judge and answer one hand; an error becomes the answer's problem. With
+    *errors*, the answer is its line in UTF-8 under that error handler (``Answer.data``,
+    :data:`LINES`) instead of its text.
+
+    :raises UnicodeEncodeError: with *errors*, a line that cannot be written so (the caller
+        answers again as text, and meets the error where the text is written).
+    """
     try:
         events = decode(hand)
         if not events or events[0].type is not EventType.HAND_START:
             split_hands(events)  # the stream's own error for events before hand_start
         hand_result = judge(events, settings.ruleset, settings.mode, settings.names)
-        text = TEXTS[settings.command](hand_result)  # json.dumps(ANSWERS[…](hand_result)), compact
+        if errors is None:
+            text = TEXTS[settings.command](hand_result)  # json.dumps(ANSWERS[…](hand_result)), compact
+            data = None
+        else:
+            data = LINES[settings.command](hand_result, errors)  # (text + "\n").encode("utf-8", errors)
+            text = None
     except MjrefError as error:
         from api import problem
 
         return Answer(hand.source, hand.line, problem=problem(error)[0])
+    except UnicodeEncodeError as error:
+        if errors is not None:
+            raise
+        return Answer(hand.source, hand.line, problem=_internal(error))
     except Exception as error:  # noqa: BLE001 — a bug must not stop a 100,000-hand batch
         return Answer(hand.source, hand.line, problem=_internal(error))
     codes = tuple(i.code for i in hand_result.adjudication.irregularities)
-    return Answer(hand.source, hand.line, text=text, codes=codes, ruled=bool(hand_result.given))
+    return Answer(hand.source, hand.line, text=text, codes=codes, ruled=bool(hand_result.given), data=data)
 
 
 def _internal(error: Exception) -> dict[str, Any]:
@@ -571,9 +642,10 @@ def answer_line(answer: Answer) -> str:
 
 @dataclass(slots=True)
 class Lines:
-    """A unit's answers as a worker wrote them (``--format lines``): the bytes of their lines,
-    and what the summary counts — so the parent writes a unit with one call, and neither
-    unpickles nor encodes each answer's text."""
+    """A unit's answers as a worker (or, with ``--jobs 1``, this process) wrote them
+    (``--format lines``, :func:`unit_lines`): the bytes of their lines, and what the summary
+    counts — so the parent writes a unit with one call, and neither unpickles nor encodes
+    each answer's text."""
 
     data: bytes
     count: int
@@ -590,12 +662,35 @@ _WORK: tuple[Settings, tuple[str, str] | None] | None = None
 def _answer_unit(unit: Piece | PieceAt | list[HandText]) -> list[Answer] | Lines:
     """A unit's answers, in a worker: as :class:`Lines` when ``_WORK`` says how to encode them."""
     settings, output = _WORK  # type: ignore[misc]
-    done = [answer_hand(hand, settings) for hand in unit_hands(unit)]
+    hands = unit_hands(unit)
     if output is None:
-        return done
+        return [answer_hand(hand, settings) for hand in hands]
+    return unit_lines(hands, settings, output)
+
+
+def unit_lines(hands: list[HandText], settings: Settings, output: tuple[str, str]) -> list[Answer] | Lines:
+    """*hands*' answers as :class:`Lines` in *output* ``(encoding, errors)`` — a UTF-8 codec
+    (:meth:`Writer.lines_encoding`): each answered as its line in UTF-8 (:func:`answer_hand`
+    with *errors*), a problem's line encoded. Byte for byte the answers' lines
+    (:func:`answer_line`) joined and encoded, which :func:`unit_lines_reference` writes and
+    ``tests/test_batch.py`` compares with. A line that cannot be encoded: the answers as text,
+    which the parent writes one by one, meeting the error where it would."""
+    errors = output[1]
+    try:
+        done = [answer_hand(hand, settings, errors) for hand in hands]
+        data = b"".join([answer_line(a).encode(*output) if a.data is None else a.data for a in done])
+    except UnicodeEncodeError:
+        return [answer_hand(hand, settings) for hand in hands]
+    return Lines(data, len(done), [code for answer in done for code in answer.codes], sum(a.ruled for a in done),
+                 [answer for answer in done if answer.problem is not None])
+
+
+def unit_lines_reference(hands: list[HandText], settings: Settings, output: tuple[str, str]) -> list[Answer] | Lines:
+    """:func:`unit_lines`' plain reference: the answers as text, their lines joined and encoded."""
+    done = [answer_hand(hand, settings) for hand in hands]
     try:
         data = "".join(map(answer_line, done)).encode(*output)
-    except UnicodeEncodeError:  # the parent writes them one by one, and meets the error where it would
+    except UnicodeEncodeError:
         return done
     return Lines(data, len(done), [code for answer in done for code in answer.codes], sum(a.ruled for a in done),
                  [answer for answer in done if answer.problem is not None])
@@ -622,8 +717,8 @@ def answers(hands: Iterable[HandText], settings: Settings, jobs: int = 1) -> Ite
 def results(units: Iterator[Piece | list[HandText]], settings: Settings, jobs: int = 1,
             output: tuple[str, str] | None = None) -> Iterator[list[Answer] | Lines]:
     """The answers of each unit of work (:func:`read_pieces`, or chunks of hands), in input
-    order: a list of :class:`Answer`, or from a worker with *output* ``(encoding, errors)``,
-    :class:`Lines`.
+    order: a list of :class:`Answer`, or with *output* ``(encoding, errors)`` (a UTF-8 codec),
+    :class:`Lines` (:func:`unit_lines`; the first hand always an :class:`Answer`).
 
     The first hand is answered here, before any worker starts: the imports and tables it
     loads are then the workers' too (forked), instead of loaded again by each. With *jobs* > 1
@@ -640,9 +735,11 @@ def results(units: Iterator[Piece | list[HandText]], settings: Settings, jobs: i
     rest = hands[1:]
     second = next(units, None) if jobs > 1 else None
     if second is None:
-        yield [answer_hand(hand, settings) for hand in rest]
-        for unit in units:
-            yield [answer_hand(hand, settings) for hand in unit_hands(unit)]
+        for hands in itertools.chain([rest], map(unit_hands, units)):
+            if output is None:
+                yield [answer_hand(hand, settings) for hand in hands]
+            elif hands:  # Lines of no hand would end ``auto``'s wait for a second hand
+                yield unit_lines(hands, settings, output)
         return
     import gc
     import multiprocessing
@@ -793,8 +890,9 @@ class Writer:
         return (encoding, getattr(self.out, "errors", None) or "strict") if utf8 else None
 
     def write_lines(self, lines: Lines) -> None:
-        """A unit's lines written by a worker (:meth:`lines_encoding`): after the answers
-        before it (the pool's units come after the first answer, written by this process)."""
+        """A unit's lines written as bytes (:meth:`lines_encoding`, :func:`unit_lines`, in a
+        worker or in this process): after the answers before it (the units come after the
+        first answer, written as text)."""
         self.count += lines.count
         if self.form == "auto":
             self._lines_now()

@@ -13,10 +13,11 @@ through :func:`api.adjudications.adjudication_document` and indented JSON, as ``
 answered before (the stream parsed and replayed twice: once for the referee, once for penalties);
 run it in an older tree too (``PYTHONPATH`` or a checkout) to compare with before.
 
-``--phase decode|judge|answer|dumps|text``: only that part of the batch path, repeated (the
+``--phase decode|judge|answer|dumps|text|line``: only that part of the batch path, repeated (the
 hands decoded, judged and answered once before, outside the difference): where a hand's
 instructions go. ``answer`` and ``dumps`` are the answer's dict and its ``json.dumps``;
-``text`` is what ``answer_hand`` runs instead of both (:func:`api.batch.replay_text`). The same hands
+``text`` is what ``answer_hand`` runs instead of both (:func:`api.batch.replay_text`), ``line``
+what it runs for :class:`api.batch.Lines` (:func:`api.batch.replay_line`). The same hands
 (:data:`HANDS`, seed 0) as the default.
 
 ``--path run``: the command's whole path in this process — :func:`api.batch.run` over the
@@ -88,6 +89,8 @@ def _phase(name: str, texts: list[str]):
         "dumps": lambda: [json.dumps(answer, ensure_ascii=False, separators=(",", ":")) for answer in answers],
         # what answer_hand runs for the two above: the answer's text, its verdicts written as text
         "text": lambda: [batch.replay_text(result) for result in results],
+        # the same answer as its line in UTF-8 bytes, as Lines are written (api.batch.replay_line)
+        "line": lambda: [batch.replay_line(result) for result in results],
     }
     run = parts[name]
     return lambda: run() and None

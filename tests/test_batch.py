@@ -264,6 +264,9 @@ def test_the_answers_written_as_text_equal_json_dumps_of_the_answers_dicts():
         ruled += bool(result.given)
         for text, answer in ((batch.replay_text, batch.replay_answer), (batch.rule_text, batch.rule_answer)):
             assert text(result) == json.dumps(answer(result), ensure_ascii=False, separators=(",", ":"))
+        for line, text in ((batch.replay_line, batch.replay_text), (batch.rule_line, batch.rule_text)):
+            for errors in ("strict", "surrogateescape", "backslashreplace"):  # the lines written as bytes
+                assert line(result, errors) == (text(result) + "\n").encode("utf-8", errors)
         pairs = list(result.adjudication.verdicts)  # a list of pairs: written by each verdict's to_dict
         assert batch.verdicts_text(pairs) == json.dumps([v.to_dict(s) for s, v in pairs], ensure_ascii=False,
                                                               separators=(",", ":"))
@@ -320,7 +323,38 @@ def test_the_accepted_verdicts_text_table_equals_json_dumps_past_its_limit():
         expected = json.dumps([ACCEPTED.to_dict(s) for s in seqs], ensure_ascii=False, separators=(",", ":"))
         assert batch.verdicts_text(log) == expected
         assert batch.verdicts_text(log) == expected  # the second time from the table
+        assert batch.verdicts_line(log) == expected.encode()  # the bytes, once made and once kept
+        assert batch.verdicts_line(log) == expected.encode()
     assert len(batch._ACCEPTED_TEXTS) <= batch._ACCEPTED_LIMIT + 50
+    assert len(batch._ACCEPTED_LINES) <= batch._ACCEPTED_LIMIT + 50
+
+
+@pytest.mark.parametrize("command", ["replay", "rule"])
+def test_a_units_lines_written_as_bytes_equal_its_answers_texts_encoded(command):
+    """``unit_lines`` (each answer's line written in UTF-8, issue #17) gives what its
+    reference gives — the answers as text, their lines joined and encoded — on irregular and
+    legal hands with an unreadable hand among them, under several error handlers, with names
+    in Chinese, and with a name no strict UTF-8 writes (a lone surrogate: the answers come
+    back as text, for the writer to meet the error)."""
+    from testkit.irregular import irregular_hand
+
+    def hand_text(events):
+        return batch.HandText("-", 1, 0, tuple(json.dumps(e, ensure_ascii=False).encode() + b"\n" for e in events))
+
+    hands = [hand_text(irregular_hand(seed, 7, 1 + seed % 4, physical=seed % 2 == 0, hand=seed + 1))
+             for seed in range(24)]
+    hands += [hand_text(json.loads(line) for line in to_jsonl(events).splitlines())
+              for events in generate_hands(6, seed=8)]
+    hands.insert(5, batch.HandText("-", 7, 0, (b'{"type": "hand_start", "seq": 1}\n', b"{not json\n")))
+    fallbacks = 0
+    for names in (None, ("王小明", None, "Lee", "林"), ("\ud800", "b", "c", "d")):
+        settings = batch.Settings(command, names=names)
+        for output in (("utf-8", "strict"), ("utf8", "surrogateescape"), ("UTF-8", "backslashreplace")):
+            got = batch.unit_lines(hands, settings, output)
+            assert got == batch.unit_lines_reference(hands, settings, output)
+            fallbacks += type(got) is list
+            assert type(got) is list or (got.count == len(hands) and len(got.unreadable) == 1)
+    assert fallbacks == 2  # the lone surrogate, under strict and surrogateescape (which writes U+DC80–U+DCFF only)
 
 
 #: lines a log may hold, for the reader's cut: events, hand starts (plain, spaced, escaped, with
