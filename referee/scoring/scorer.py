@@ -13,7 +13,9 @@ Names and dicts are only made when :meth:`Score.to_dict` is called.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
 
 from ..hand import Hand, _ligu_groups, decompositions_keys
 from ..kinds_fast import (
@@ -487,23 +489,15 @@ _GROUP_TEXTS: dict[tuple[GroupKind, int], tuple[str, str, str]] = {}
 _MELD_TEXTS: dict[tuple[MeldKind, int], tuple[str, str, str]] = {}
 
 
-def _group_texts(g: Group) -> tuple[str, str, str]:
-    """A set's kind, its Chinese name and its tiles as the score's decomposition writes them
-    (:func:`group_texts_reference`), written once per kind and tile (issue #17: every winning
-    answer writes its decomposition; the text depends on these two alone)."""
-    key = (g.kind, g.tile)
-    texts = _GROUP_TEXTS.get(key)
+def _texts(table: dict, reference: Callable[[Any], tuple[str, str, str]], item: Group | Meld) -> tuple[str, str, str]:
+    """A set's or meld's kind, its Chinese name and its tiles as the score's decomposition writes
+    them (*reference*), written once per kind and tile into *table* (issue #17: every winning answer
+    writes its decomposition; the text depends on these two alone — a meld's claimed tile is not
+    written)."""
+    key = (item.kind, item.tile)
+    texts = table.get(key)
     if texts is None:
-        texts = _GROUP_TEXTS[key] = group_texts_reference(g)
-    return texts
-
-
-def _meld_texts(m: Meld) -> tuple[str, str, str]:
-    """:func:`_group_texts` for a meld (:func:`meld_texts_reference`; its claimed tile is not written)."""
-    key = (m.kind, m.tile)
-    texts = _MELD_TEXTS.get(key)
-    if texts is None:
-        texts = _MELD_TEXTS[key] = meld_texts_reference(m)
+        texts = table[key] = reference(item)
     return texts
 
 
@@ -515,3 +509,7 @@ def group_texts_reference(g: Group) -> tuple[str, str, str]:
 def meld_texts_reference(m: Meld) -> tuple[str, str, str]:
     """A meld's texts in the decomposition, written afresh (the reference)."""
     return m.kind.name.lower(), m.kind.zh, format_tiles(m.tiles)
+
+
+_group_texts = partial(_texts, _GROUP_TEXTS, group_texts_reference)
+_meld_texts = partial(_texts, _MELD_TEXTS, meld_texts_reference)
