@@ -53,7 +53,7 @@ import click
 
 from api.clikit import reports_errors, stream_ruleset_options
 from referee.errors import MjrefError
-from referee.events import EventType, check_order, parse_event, read_events
+from referee.events import EventType, check_order, parse_event, read_hand_events
 from referee.outcome import final_table_text
 from referee.replay import split_hands
 from referee.verdicts import VerdictLog
@@ -580,14 +580,18 @@ class Answer:
 
 
 def decode(hand: HandText) -> list:
-    """The hand's events: each line decoded and read (:func:`referee.events.read_events`,
+    """The hand's events: each line decoded and read (:func:`referee.events.read_hand_events`,
     :func:`referee.events.parse_event`), ``seq`` checked (:func:`referee.events.check_order`);
-    errors name the line or the field."""
+    errors name the line or the field. Events the decoder found in order (each seq above the one
+    before) are not walked again: ``check_order`` would pass them (issue #17); any others are
+    checked by it, after every line is decoded, so a line's error comes before an order's."""
     index = hand.index
     if hand.decoded:
         events = [parse_event(raw, index=i) for i, raw in enumerate(hand.lines, index)]
     else:
-        events = read_events(hand.lines, hand.line, index)
+        events, in_order = read_hand_events(hand.lines, hand.line, index)
+        if in_order:
+            return events
     check_order(events, index)
     return events
 

@@ -745,7 +745,7 @@ def read_usual_line(line: bytes) -> Event | None:
     ``"seat": ``).
     The reading is written out in :func:`read_events`' loop (no call per line); this is that
     loop given the one line."""
-    return read_events((line,), usual_only=True)[0]
+    return read_hand_events((line,), usual_only=True)[0][0]
 
 
 def _unseated(after: bytes) -> tuple[bytes, bytes] | tuple[None, None]:
@@ -828,12 +828,36 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
                 usual_only: bool = False) -> list[Event]:
     """The events of JSON Lines *lines* (text or bytes; blank lines skipped): exactly
     ``[parse_event(read_line(line, n), index=i) ...]`` with *n* counted from *first_line* and
+    *i* from *first_index* (this is the batch's decoding, ``flask replay`` / ``flask rule``):
+    :func:`read_hand_events`' events.
+
+    :param usual_only: None in the list for each line that is not a usual line of known pieces,
+        instead of its event (:func:`read_usual_line`).
+    :raises EventError: the first line that is not JSON (naming the line) or not an event
+        (naming the field, ``events[i].tiles``).
+    """
+    return read_hand_events(lines, first_line, first_index, usual_only=usual_only)[0]
+
+
+def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: int = 0, *,
+                     usual_only: bool = False) -> tuple[list[Event], bool]:
+    """The events of JSON Lines *lines* (text or bytes; blank lines skipped): exactly
+    ``[parse_event(read_line(line, n), index=i) ...]`` with *n* counted from *first_line* and
     *i* from *first_index* (this is the batch's decoding, ``flask replay`` / ``flask rule``).
     A usual line of known pieces, or a usual wall, is read by its pieces (:func:`read_usual_line`,
     written out here: a call per line costs about a tenth of the line's instructions, issue #17 item 5);
     any other by the C scanner and :func:`parse_event` (both calls written out in the loop), and
     then :func:`learn_usual_line` learns its pieces. ``tests/test_events.py`` holds it to
     ``json.loads`` + :func:`parse_event_reference`, line by line.
+
+    Returns the events and whether they are *in order*: their seqs strictly rising from each to
+    the next, whatever their tables and hands — then each hand's seqs rise too, so
+    :func:`check_order` passes them, and the batch need not walk them again (issue #17: ≈ 50 k
+    instructions a hand). The loop has each event's seq in a local as it makes it, so the flag
+    costs one compare an event. False says only "not known to be in order" (a hand's events
+    always rise; a seq that does not rise may still be another hand's): the caller then runs
+    :func:`check_order`, which passes them or names the error. ``tests/test_events.py`` holds
+    the flag to :func:`check_order`.
 
     :param usual_only: None in the list for each line that is not a usual line of known pieces,
         instead of its event (:func:`read_usual_line`).
@@ -851,6 +875,9 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
     # "seat": ``), as read by the last seated line read by its pieces, and the table and hand it says;
     # at first the empty context's (no table, no hand), which _read_context reads as ("", 0)
     middle, middle_where = b', "seat": ', ("", 0)
+    # in order so far: the seqs strictly rising, the last one previous (check_order then passes the
+    # events, whatever their tables and hands: each hand's seqs rise with the whole's)
+    ordered, previous = True, -1
     for number, line in enumerate(lines, first_line):
         is_bytes = type(line) is bytes  # text lines are not cut (json.loads reads text and bytes apart)
         if is_bytes:  # a usual line by its pieces (read_usual_line's docstring says how it is cut)
@@ -867,10 +894,13 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
                     event = blank()
                     (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
                      event.by_other, event.code, event.clause, event.note, event.setup) = fields
-                    event.seq = known[1]
+                    event.seq = seq = known[1]
                     event.ts = int(digits)
                     event.table, event.hand = middle_where
                     event.__class__ = event_class  # the same slots: now a frozen Event (see _Draft)
+                    if seq <= previous:
+                        ordered = False
+                    previous = seq
                     append(event)
                     i += 1
                     continue
@@ -894,10 +924,13 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
                         event = blank()
                         (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
                          event.by_other, event.code, event.clause, event.note, event.setup) = fields
-                        event.seq = known[1]
+                        event.seq = seq = known[1]
                         event.ts = int(digits)
                         event.table, event.hand = where
                         event.__class__ = event_class  # the same slots: now a frozen Event (see _Draft)
+                        if seq <= previous:
+                            ordered = False
+                        previous = seq
                         append(event)
                         i += 1
                         continue
@@ -927,9 +960,13 @@ def read_events(lines: Iterable[str | bytes], first_line: int = 1, first_index: 
             event = parse_event_reference(raw, index=i)
         if is_bytes:
             learn_usual_line(line, event)
+        seq = event.seq
+        if seq <= previous:
+            ordered = False
+        previous = seq
         append(event)
         i += 1
-    return events
+    return events, ordered
 
 
 def check_order(events: Sequence[Event], start: int = 0) -> None:

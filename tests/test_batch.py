@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 from api import batch
 from api.adjudications import adjudication_document
 from api.rulings import rulings_document
+from referee.errors import MjrefError
 from referee.events import to_jsonl
 from referee.generator import generate_hands
 from tests.servicekit import app_storing_nothing  # noqa: F401  (the app here: these tests store nothing)
+from tests.test_events import _decode_outcome, hand_lines
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 #: streams with rulings in them (a generated hand is legal: its rulings are few)
@@ -139,6 +141,22 @@ def test_a_bad_event_names_its_field_by_its_index_in_the_source(app, tmp_path, l
     problem = lines(result)[3]["problem"]
     assert problem["field"] == f"events[{at}].tile" and "9x" in problem["detail"]
     assert result.stderr == ""  # --quiet: no summary
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand_lines(), st.integers(1, 50), st.integers(0, 50))
+def test_decode_checks_the_order_as_check_order_after_the_lines(lines, first_line, first_index):
+    """batch.decode (check_order skipped when the decoder found the seqs rising) against the plain
+    path: json.loads and parse_event_reference line by line, then check_order — the same events, or
+    the same error (a line's error before an order's). Twice: the second time, the pieces are learnt."""
+    hand = batch.HandText("-", first_line, first_index, tuple(lines))
+    for _ in range(2):
+        try:
+            out = batch.decode(hand)
+        except MjrefError as exc:
+            out = (type(exc), exc.field) if exc.field.startswith("line ") else \
+                (type(exc), exc.field, exc.message, exc.reason_zh)
+        assert out == _decode_outcome(lines, first_line, first_index, True)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

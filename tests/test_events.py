@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.events import (
     FIELDS, Call, Event, EventError, EventType, Mode, ReadyKind, Setup, event_to_dict, parse_event,
-    parse_event_reference, parse_stream, read_events, read_line, to_jsonl,
+    parse_event_reference, parse_stream, read_events, read_hand_events, read_line, to_jsonl,
 )
 from referee.events import check_order
 from referee.errors import MjrefError
@@ -316,6 +317,129 @@ def test_check_order_equals_its_definition(keys, start):
     """check_order's one-hand loop against the definition: seq strictly rising per (table, hand)."""
     events = [Event(EventType.DRAW, seq, 0, 0, table=table, hand=hand) for seq, table, hand in keys]
     assert _order_outcome(events, start) == _order_reference(events, start)
+
+
+# --- the decoder's "in order" flag (read_hand_events): check_order skipped only when it would pass ---
+
+#: the lines of two generated hands, as the batch reads them (bytes, each ending in a newline)
+_HAND_LINES = [[(line + "\n").encode() for line in to_jsonl(generate_hand(seed, hand=seed + 1)).splitlines()]
+               for seed in (5, 6)]
+_CONTEXT_TEXT = b'"table": "gen", "hand": '
+
+
+@st.composite
+def hand_lines(draw):
+    """A stretch of a generated hand's lines (from its start, or not), now and then changed: seqs
+    swapped, repeated, lowered or raised; the table or the hand changed, or dropped, on a line or on
+    the rest; a line of another hand of the same table; irregular lines put in (events of every
+    type, bad JSON, blank lines); the whole put in the order the batch reads it."""
+    lines = draw(st.sampled_from(_HAND_LINES))
+    start = draw(st.sampled_from([0, 0, draw(st.integers(0, len(lines) - 1))]))
+    lines = list(lines[start:start + draw(st.integers(1, 40))])
+    for _ in range(draw(st.integers(0, 4))):
+        k = draw(st.integers(0, len(lines) - 1))
+        change = draw(st.integers(0, 8))
+        line = lines[k]
+        if change == 0 and len(lines) > 1:  # two lines swapped: their seqs go down
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[k], lines[j] = lines[j], lines[k]
+        elif change == 1:  # a line repeated: its seq too
+            lines.insert(k, line)
+        elif change == 2:  # a seq changed (lower, the same as the one before, higher, a new hand's)
+            lines[k] = re.sub(rb'"seq": \d+', b'"seq": %d' % draw(st.sampled_from([0, 1, 2, 50, 10**6])), line)
+        elif change in (3, 4):  # another hand or table, or no context, on this line or from here on
+            new = draw(st.sampled_from([b'"table": "gen", "hand": 2', b'"table": "T2", "hand": 1', b'"hand": 1',
+                                        b'"table": "gen"', b'"table": "", "hand": 0', b""]))
+            for j in range(k, k + 1 if change == 3 else len(lines)):
+                text = re.sub(rb'"table": "gen", "hand": \d+(, |})', lambda m: new + (m[1] if new else b""),
+                              lines[j])
+                lines[j] = text.replace(b", }", b"}").replace(b"{, ", b"{")
+        elif change in (5, 6):  # an irregular line: an event of any type, or a line that is not one
+            lines.insert(k, (draw(_LINES.filter(bool).map(lambda texts: texts[0])) + "\n").encode())
+        elif change == 7:
+            lines.insert(k, draw(st.sampled_from([b"\n", b"  \n", b"{\n", b"[]\n"])))
+        else:  # a line of the same table's next hand put in
+            lines.insert(k, line.replace(_CONTEXT_TEXT + b"1", _CONTEXT_TEXT + b"2"))
+    return lines
+
+
+def _decode_outcome(lines, first_line, first_index, reference):
+    """The events of *lines* with their order checked, or the error (class, field, message):
+    by read_hand_events, check_order run only when the flag says the events may be out of order
+    (what api.batch.decode does), or, with *reference*, by json.loads and parse_event_reference
+    line by line, then check_order."""
+    try:
+        if reference:
+            events = _lines_outcome(lines, first_line, first_index, True)
+            if not isinstance(events, list):
+                return events
+            check_order(events, first_index)
+            return events
+        events, in_order = read_hand_events(lines, first_line, first_index)
+        if in_order:  # the flag may say so only when check_order passes them
+            assert _order_reference(events, first_index) is None
+        else:
+            check_order(events, first_index)
+        return events
+    except MjrefError as exc:
+        if exc.field.startswith("line "):
+            return (type(exc), exc.field)
+        return (type(exc), exc.field, exc.message, exc.reason_zh)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand_lines(), st.integers(1, 50), st.integers(0, 50))
+def test_the_in_order_flag_skips_only_what_check_order_passes(lines, first_line, first_index):
+    """read_hand_events' flag (each seq above the one before, kept in its loop) against
+    check_order: when true, check_order passes the events; when false, check_order run after the
+    decoding gives the reference's own result (the same events, or the same error, a line's error
+    before an order's). Twice: the second time, the lines' pieces are learnt."""
+    for _ in range(2):
+        assert _decode_outcome(lines, first_line, first_index, False) == \
+            _decode_outcome(lines, first_line, first_index, True)
+
+
+def test_the_in_order_flag_is_true_for_a_generated_hand():
+    """A hand as the generator writes it is found in order, read by its pieces or not (the flag is
+    not merely safe: the batch skips check_order for the usual hand)."""
+    for lines in _HAND_LINES:
+        for _ in range(2):
+            events, in_order = read_hand_events(lines, 1, 0)
+            assert in_order and len(events) == len(lines)
+
+
+@pytest.mark.parametrize("lines, in_order, passes", [
+    # seqs rising over several tables and hands: in order (each hand's seqs rise with the whole's)
+    (['{"type": "hand_end", "seq": 1, "ts": 2, "table": "a", "hand": 1}',
+      '{"type": "draw", "seq": 2, "ts": 3, "seat": 0}',
+      '{"type": "draw", "seq": 3, "ts": 4, "table": "a", "hand": 2, "seat": 0}'], True, True),
+    # a seq repeated or lower in another hand: not known in order, and check_order passes them
+    (['{"type": "draw", "seq": 5, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+      '{"type": "draw", "seq": 5, "ts": 3, "table": "a", "hand": 2, "seat": 0}',
+      '{"type": "draw", "seq": 1, "ts": 4, "table": "b", "hand": 1, "seat": 0}'], False, True),
+    # a seq repeated or lower in the same hand, by each of the loop's ways: check_order's error
+    (['{"type": "draw", "seq": 1, "ts": 2, "seat": 0}', '{"type": "draw", "seq": 1, "ts": 3, "seat": 0}'],
+     False, False),
+    (['{"type": "draw", "seq": 2, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+      '{"type": "draw", "seq": 3, "ts": 3, "table": "a", "hand": 1, "seat": 0}',
+      '{"type": "draw", "seq": 1, "ts": 4, "table": "a", "hand": 1, "seat": 0}'], False, False),
+    (['{"type": "draw", "seq": 2, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+      '{"type": "draw", "seq": 1, "ts": 3, "table": "b", "hand": 1, "seat": 0}',
+      '{"type": "hand_end", "seq": 2, "ts": 4, "table": "a", "hand": 1}'], False, False),
+    (['{"type": "draw", "seq": 2, "ts": 2, "table": "a", "hand": 1, "seat": 0}',
+      '{"type":"draw","seq":2,"ts":3,"table":"a","hand":1,"seat":0}'], False, False),
+    (['{"type":"draw","seq":2,"ts":3,"table":"a","hand":1,"seat":0}',
+      '{"type": "draw", "seq": 0, "ts": 2, "table": "a", "hand": 1, "seat": 0}'], False, False),
+    # seq 0 first (the loop starts below every seq), then blank lines and a line the full decoder reads
+    (['{"type": "draw", "seq": 0, "ts": 2, "seat": 0}', '', '  ',
+      '{"type":"draw","seq":1,"ts":3,"seat":0}', '{"type": "draw", "seq": 7, "ts": 3, "seat": 0}'], True, True),
+])
+def test_the_in_order_flag_on_lines_read_each_way(lines, in_order, passes):
+    data = [(t + "\n").encode() for t in lines]
+    for _ in range(2):  # the second time, the lines' pieces are known
+        events, flag = read_hand_events(data, 1, 0)
+        assert flag is in_order and (_order_outcome(events, 0) is None) is passes
+        assert _decode_outcome(data, 1, 0, False) == _decode_outcome(data, 1, 0, True)
 
 
 # --- the usual lines (read_usual_line): lines as to_jsonl writes them, and near misses -------------
