@@ -869,7 +869,10 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
     scan, fast = _SCAN, _FAST
     openings, contexts, read_opening, read_context = _USUAL_OPENINGS, _USUAL_CONTEXTS, _read_opening, _read_context
     blank, event_class, wall_tails = _Blank, _EVENT, _WALL_TAILS
-    i = first_index
+    # lines passed over so far: blank ones, and (usual_only) those given None; a line's number and
+    # its event's index are counted from them and the events only when the full decoder needs them
+    # (no counter per line: issue #17)
+    blanks = nones = 0
     last_context = last_where = None
     # the seated lines' middle, from after the ts to the seat's value (``, "table": "gen", "hand": 1,
     # "seat": ``), as read by the last seated line read by its pieces, and the table and hand it says;
@@ -878,7 +881,7 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
     # in order so far: the seqs strictly rising, the last one previous (check_order then passes the
     # events, whatever their tables and hands: each hand's seqs rise with the whole's)
     ordered, previous = True, -1
-    for number, line in enumerate(lines, first_line):
+    for line in lines:
         is_bytes = type(line) is bytes  # text lines are not cut (json.loads reads text and bytes apart)
         if is_bytes:  # a usual line by its pieces (read_usual_line's docstring says how it is cut)
             opening, _ts_key, rest = line.partition(b', "ts": ')
@@ -902,7 +905,6 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
                         ordered = False
                     previous = seq
                     append(event)
-                    i += 1
                     continue
             digits, comma, after = rest.partition(b", ")
             context, seat, tail = after.partition(b'"seat": ')
@@ -932,12 +934,13 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
                             ordered = False
                         previous = seq
                         append(event)
-                        i += 1
                         continue
             if usual_only:
                 append(None)
+                nones += 1
                 continue
         if line.isspace():
+            blanks += 1
             continue
         raw = None
         try:  # read_line, inline
@@ -947,8 +950,8 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
                 raw = value
         except (ValueError, StopIteration, AttributeError):
             pass
-        if raw is None:
-            raw = read_line(line, number)  # the reference's decoding, or its error
+        if raw is None:  # the reference's decoding, or its error naming the line
+            raw = read_line(line, first_line + len(events) + blanks)
         event = None
         if type(raw) is dict:  # parse_event, inline
             kind = raw.get("type")
@@ -957,7 +960,7 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
                 if spec is not None and raw.keys() <= spec[1]:
                     event = _fast_event(raw, spec)
         if event is None:
-            event = parse_event_reference(raw, index=i)
+            event = parse_event_reference(raw, index=first_index + len(events) - nones)
         if is_bytes:
             learn_usual_line(line, event)
         seq = event.seq
@@ -965,7 +968,6 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
             ordered = False
         previous = seq
         append(event)
-        i += 1
     return events, ordered
 
 

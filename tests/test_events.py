@@ -637,6 +637,21 @@ def test_the_usual_line_reader_never_takes_a_line_the_reference_reads_otherwise(
         assert _lines_outcome(data[1:], 1, 0, False) == _lines_outcome(data[1:], 1, 0, True)
 
 
+@pytest.mark.parametrize("last, field", [
+    ('{"type": "draw", "seq": -1, "seat": 0}', "events[10].seq"),
+    ('{"type": "draw", "seq": 3, "seat": 0', "line 8"),
+])
+def test_usual_only_counts_the_lines_given_none_as_lines_not_as_events(last, field):
+    """read_events(usual_only=True): a line that is not a usual one is given None and counts as a
+    line (the numbers in errors) but not as an event (the indices), as a blank line does; the
+    loop counts neither per line, only when the full decoder needs them."""
+    lines = [b'{"type": "draw", "seq": 1, "ts": 2, "x": 1, "seat": 0}\n', b"\n",
+             b'{"type": "draw", "seq": 2, "ts": 2, "y": 1, "seat": 0}\n', last]
+    with pytest.raises(EventError) as caught:
+        read_events(lines, 5, 10, usual_only=True)
+    assert caught.value.field == field
+
+
 def test_usual_lines_of_generated_hands_are_read_by_their_pieces():
     """Lines as to_jsonl writes them are read by the usual-line reader once learnt (not by chance
     through the full decoder): every one of a second hand with the first's pieces but seq and ts."""
