@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from .errors import MjrefError
@@ -697,21 +698,22 @@ def _read_number(piece: bytes, size: int) -> int | None:
     return int(digits)
 
 
-def _read_opening(opening: bytes) -> tuple[dict[bytes, tuple], int] | None:
+def _read_opening(opening: bytes) -> tuple[Mapping[bytes, tuple], int]:
     """A line's opening (``{"type": "discard", "seq": 27``: its head and seq pieces) as
-    :func:`read_usual_line` reads it — the type's tails and the seq — or None when either piece
-    is not one (:data:`_USUAL_HEADS`, :data:`_SEQ_PIECE`); remembered."""
+    :func:`read_usual_line` reads it — the type's tails and the seq — or :data:`_NO_OPENING`
+    (no tails: no line is read by its pieces) when either piece is not one
+    (:data:`_USUAL_HEADS`, :data:`_SEQ_PIECE`); remembered when it is one."""
     first, comma, seq = opening.partition(b", ")
     tails = _USUAL_HEADS.get(first)
     if tails is None or not comma:
-        return None
+        return _NO_OPENING
     number = _USUAL_SEQS.get(seq)
     if number is None:
         if seq[:7] != b'"seq": ':
-            return None
+            return _NO_OPENING
         number = _read_number(seq, 7)
         if number is None:
-            return None
+            return _NO_OPENING
         if len(_USUAL_SEQS) >= _USUAL_LIMIT:
             _USUAL_SEQS.clear()
         _USUAL_SEQS[seq] = number
@@ -725,6 +727,9 @@ def _read_opening(opening: bytes) -> tuple[dict[bytes, tuple], int] | None:
 #: a line's opening, its head and seq pieces (``{"type": "discard", "seq": 27``) → (the type's
 #: tails, 27): one look-up for the two (:func:`_read_opening`)
 _USUAL_OPENINGS: dict[bytes, tuple[dict[bytes, tuple], int]] = {}
+#: what :func:`_read_opening` gives a line's opening that is not one: no tails (read-only), so the
+#: loop needs no test for "no opening" per line (issue #17); the seq is never read
+_NO_OPENING: tuple[Mapping[bytes, tuple], int] = (MappingProxyType({}), -1)
 
 
 def read_usual_line(line: bytes) -> Event | None:
@@ -890,7 +895,7 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
             # its event is built here and again below, written out: one build after both cuts (flags
             # for which cut read the line) cost ≈ 430 instructions an event more (bench_decode --loop)
             digits, seat, tail = rest.partition(middle)
-            if seat and known is not None and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
+            if seat and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
                     len(digits) <= 18:
                 fields = known[0].get(tail)
                 if fields is not None:
@@ -911,7 +916,7 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
             if not seat:
                 context, tail = _unseated(after)
             # ts: a JSON integer ≥ 0 (no sign, no leading zero), as _TS_PIECE
-            if known is not None and comma and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
+            if comma and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
                     len(digits) <= 18:
                 fields = known[0].get(tail)
                 if fields is None and known[0] is wall_tails:  # a wall: its tiles cut from the bytes
