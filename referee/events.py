@@ -890,15 +890,21 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
         is_bytes = type(line) is bytes  # text lines are not cut (json.loads reads text and bytes apart)
         if is_bytes:  # a usual line by its pieces (read_usual_line's docstring says how it is cut)
             opening, _ts_key, rest = line.partition(b', "ts": ')
-            known = openings.get(opening) or read_opening(opening)
+            try:  # a subscript, not a call of get (no exception is raised when none is caught)
+                known = openings[opening]
+            except KeyError:
+                known = read_opening(opening)
             # a seated line of the same context as the last: two cuts, not three (see read_usual_line);
             # its event is built here and again below, written out: one build after both cuts (flags
             # for which cut read the line) cost ≈ 430 instructions an event more (bench_decode --loop)
             digits, seat, tail = rest.partition(middle)
             if seat and digits.isdigit() and (digits[0] != 48 or len(digits) == 1) and \
                     len(digits) <= 18:
-                fields = known[0].get(tail)
-                if fields is not None:
+                try:
+                    fields = known[0][tail]
+                except KeyError:  # a tail not learnt: the line is cut as below
+                    pass
+                else:
                     event = blank()
                     (event.type, event.seat, event.tiles, event.count, event.kind, event.dice, event.exposed,
                      event.by_other, event.code, event.clause, event.note, event.setup) = fields
