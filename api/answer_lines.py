@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import json
 import json.encoder
+from operator import getitem
 from typing import Any
 
 from penalties.adjudicator import Result
 from penalties.rulings import Payment, Rulings
-from referee.kinds import FirstTurn, FlowerWin, OutcomeKind, Readiness, WinSource, Wind
-from referee.outcome import NextHand, WinResult, final_table_text
+from referee.kinds import FirstTurn, FlowerWin, OutcomeKind, Readiness, ReadyKind, WinSource, Wind
+from referee.outcome import NextHand, WinResult, final_table
+from referee.state import meld_text
 from referee.scoring.scorer import Score, _group_texts, _meld_texts, _pattern_dict
 from referee.scoring.settlement import Settlement, Transfer
-from referee.tiles import format_tiles, tile_name
+from referee.tiles import _PAIR_TEXT, format_counts, format_tiles, tile_name
 
 #: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` (api.batch's ``_dumps``)
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -191,7 +193,7 @@ def score_line(s: Any, errors: str = "strict") -> bytes:
     index, count, 台 and scope; the decomposition's sets from texts kept by kind and tile. A
     score with an excluded pattern or an adjustment (rare), or a value of another type, is its
     dict's dump."""
-    if type(s) is Score and not s.adjustments:
+    if type(s) is Score and type(s.adjustments) is tuple and not s.adjustments:
         table = s.table
         tai = table.tai
         ex = s.excluded
@@ -328,6 +330,83 @@ def penalties_line(rulings: Any, given: Any, errors: str = "strict") -> bytes:
     return _dumps(penalties).encode("utf-8", errors)
 
 
+# --- the final table ----------------------------------------------------------------------------
+
+#: tile → next tile (0–41, or the end at index 42, read as -1) → the tile's compact text in
+#: ASCII bytes (``referee.tiles._PAIR_TEXT``): a tuple indexed in C, no tuple key hashed
+_ROWS = tuple(tuple(_PAIR_TEXT[t, n].encode("ascii") for n in range(42)) + (_PAIR_TEXT[t, -1].encode("ascii"),)
+              for t in range(42))
+_END = [-1]
+
+
+def tiles_line(tiles: Any) -> bytes:
+    """``format_tiles(tiles, sort=False)`` in ASCII bytes (a pond, flowers: as they came), each
+    tile's text from it and the next (:data:`_ROWS`, read in C); tiles that are not exactly
+    ints in 0–41 are left to ``format_tiles`` and its error. ``tests/test_answer_lines.py``
+    holds it to ``format_tiles_reference``."""
+    seq = list(tiles)
+    if _INT_ONLY.issuperset(map(type, seq)) and (not seq or min(seq) >= 0):
+        try:
+            return b"".join(map(getitem, map(_ROWS.__getitem__, seq), seq[1:] + _END))
+        except IndexError:
+            pass  # a tile past 41: format_tiles raises its error
+    return format_tiles(seq, sort=False).encode("ascii")
+
+
+#: a seat's flowers, as they came (a tuple of ints) → their text: a few hundred orders of the
+#: eight flowers recur from hand to hand
+_FLOWERS: dict[tuple, bytes] = {}
+#: a table meld's kind and tiles (``meld_text``'s key) → its text as a JSON string in UTF-8
+_TABLE_MELDS: dict[tuple, bytes] = {}
+
+_FINAL = (b'{"dealer":%d,"east":%d,"wall":{"drawn":%d,"replacements":%d,"kongs":%d,"live":%d,'
+          b'"remaining":%d},"seats":[%b]}')
+_SEAT = (b'{"seat":%d,"tiles":"%b","unknown":%d,"melds":[%b],"flowers":"%b","pond":"%b","passed_win":%b,'
+         b'"ready":%b,"dead_hand":%b}')
+
+
+def final_table_line(st: Any, errors: str = "strict") -> bytes:
+    """``json.dumps(final_table(st))`` in UTF-8 (``referee.outcome.final_table_text`` as
+    bytes), written from the values: the tile texts as ASCII bytes (digits and suit letters:
+    nothing to escape), the melds' and flowers' texts kept by their values; numbers by ``%d``
+    only when each is an int, flags by identity with True / False, a ready declared only when
+    it is a :class:`~referee.kinds.ReadyKind`; anything else: ``final_table``'s dump."""
+    w = st.wall
+    numbers = [st.dealer, st.east, w.front, w.tail, w.kongs, w.live, w.remaining]
+    seats = []
+    for s in st.seats:
+        dead, ready, flowers = s.dead_hand, s.ready, s.flowers
+        if (dead is not True and dead is not False) or (ready is not None and type(ready) is not ReadyKind):
+            break
+        numbers.append(s.seat)
+        numbers.append(s.unknown)
+        key = tuple(flowers)
+        if _INT_ONLY.issuperset(map(type, key)):  # kept by exact ints only: True == 1
+            flowers_text = _FLOWERS.get(key)
+            if flowers_text is None:
+                flowers_text = tiles_line(key)  # a tile out of 0–41 raises here, before it is kept
+                if len(_FLOWERS) >= LIMIT:
+                    _FLOWERS.clear()
+                _FLOWERS[key] = flowers_text
+        else:
+            flowers_text = tiles_line(key)
+        melds = []
+        for m in s.melds:
+            key = m[:2]
+            text = _TABLE_MELDS.get(key)
+            if text is None:
+                text = _keep(_TABLE_MELDS, key, _quoted(meld_text(m)), errors)
+            melds.append(text)
+        seats.append(_SEAT % (
+            s.seat, format_counts(s.hand).encode("ascii"), s.unknown, b",".join(melds), flowers_text,
+            tiles_line(s.pond), b"false" if s.passed is None else b"true",
+            b"null" if ready is None else text_line(ready._value_, errors), b"true" if dead else b"false"))
+    else:
+        if _INT_ONLY.issuperset(map(type, numbers)):
+            return _FINAL % (*numbers[:7], b",".join(seats))
+    return _dumps(final_table(st)).encode("utf-8", errors)
+
+
 # --- the whole line -----------------------------------------------------------------------------
 
 
@@ -350,10 +429,10 @@ def replay_line(hand: Any, verdicts_line: Any, errors: str = "strict") -> bytes:
         b',"irregularities":', (_dumps([i.to_dict() for i in irregularities]).encode("utf-8", errors)
                                  if irregularities else b"[]"),
         b',"verdicts":', verdicts_line(adj.verdicts, errors),
-        b',"final":', final_table_text(st).encode("utf-8", errors) if st is not None else b"{}",
+        b',"final":', final_table_line(st, errors) if st is not None else b"{}",
         b',"penalties":', penalties_line(hand.rulings, hand.given, errors),
         b"}\n"))
 
 
-__all__ = ["LIMIT", "decomposition_line", "next_hand_line", "outcome_line", "penalties_line",
-           "replay_line", "score_line", "settlement_line", "text_line", "win_line"]
+__all__ = ["LIMIT", "decomposition_line", "final_table_line", "next_hand_line", "outcome_line", "penalties_line",
+           "replay_line", "score_line", "settlement_line", "text_line", "tiles_line", "win_line"]

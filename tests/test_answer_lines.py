@@ -34,20 +34,37 @@ def penalties_dict(hand) -> dict:
 
 
 @functools.cache
-def hands() -> tuple:
-    """Hand results: 40 irregular (physical and digital; names on a third) and 40 generated."""
+def streams() -> tuple:
+    """40 irregular hands' events (physical and digital) and 40 generated ones, with the names
+    of the players (in Chinese) on a third of them."""
+    events = [[parse_event(raw) for raw in irregular_hand(seed, 7, 1 + seed % 4, physical=seed % 2 == 0)]
+              for seed in range(40)] + [list(e) for e in generate_hands(40, seed=11)]
+    return tuple((e, ("王小明", None, "Lee", "林") if n % 3 == 0 else None) for n, e in enumerate(events))
+
+
+def judged() -> list:
+    """The hands of :func:`streams` adjudicated afresh (those the adjudicator reads)."""
     from penalties.adjudicator import HandAdjudicator
 
-    streams = [[parse_event(raw) for raw in irregular_hand(seed, 7, 1 + seed % 4, physical=seed % 2 == 0)]
-               for seed in range(40)] + [list(events) for events in generate_hands(40, seed=11)]
     out = []
-    for n, events in enumerate(streams):
-        names = ("王小明", None, "Lee", "林") if n % 3 == 0 else None
+    for events, names in streams():
         try:
             out.append(HandAdjudicator(names=names).feed_all(events))
         except Exception:  # noqa: BLE001 - a stream refused: no answer to write
             continue
-    return tuple(out)
+    return out
+
+
+@functools.cache
+def hands() -> tuple:
+    """Hand results: irregular and generated (:func:`streams`), made once."""
+    return tuple(judged())
+
+
+def _final(hand) -> dict:
+    from referee.outcome import final_table
+
+    return final_table(hand.adjudication.state)
 
 
 def check_parts(hand, errors: str = "strict") -> None:
@@ -62,6 +79,8 @@ def check_parts(hand, errors: str = "strict") -> None:
         if w.settlement is not None:
             assert al.settlement_line(w.settlement, errors) == dumped(w.settlement.to_dict(), errors)
     assert al.penalties_line(hand.rulings, hand.given, errors) == dumped(penalties_dict(hand), errors)
+    if hand.adjudication.state is not None:
+        assert al.final_table_line(hand.adjudication.state, errors) == dumped(_final(hand), errors)
     line = batch.replay_line(hand, errors)
     assert line == batch.replay_line_reference(hand, errors)
     assert line == (batch.replay_text(hand) + "\n").encode("utf-8", errors)
@@ -180,11 +199,16 @@ def test_a_value_of_another_type_is_written_as_its_dict_dumps_it(pick, where, va
 
 def test_the_kept_texts_are_bounded_and_written_again_once_emptied(monkeypatch):
     """The tables of kept texts are emptied when full and filled again with the same texts."""
+    tables = (al._TEXTS, al._NEXT, al._CLAIMS, al._FLAGS, al._PATTERNS, al._GROUPS, al._MELDS, al._WINNING,
+              al._FLOWERS, al._TABLE_MELDS)
+    for table in tables:
+        table.clear()
     monkeypatch.setattr(al, "LIMIT", 3)
     for hand in hands()[:30]:
         check_parts(hand)
-    for table in (al._TEXTS, al._NEXT, al._CLAIMS, al._FLAGS, al._PATTERNS, al._GROUPS, al._MELDS, al._WINNING):
-        assert len(table) <= 3
+        assert al.final_table_line(hand.adjudication.state) == dumped(_final(hand))
+    for table in tables:
+        assert 0 < len(table) <= 3
 
 
 def test_a_lone_surrogate_in_a_name_is_left_to_the_error_handler():
@@ -206,3 +230,54 @@ def test_a_lone_surrogate_in_a_name_is_left_to_the_error_handler():
             _, raised = _outcome(lambda: None, lambda: batch.replay_line(hand))  # noqa: B023
             assert raised is UnicodeEncodeError
     assert wins
+
+
+def test_the_final_table_written_as_bytes_equals_json_dumps_of_its_dict():
+    """``final_table_line`` is ``json.dumps(final_table(st))`` encoded, on irregular and legal
+    hands' last tables, twice each (the melds' and flowers' texts then kept), and with flags,
+    numbers, flowers and the ready declaration changed to values no referee holds."""
+    from referee.events import ReadyKind
+    from referee.outcome import final_table
+
+    changes = [
+        lambda st, s: None,
+        lambda st, s: (setattr(s, "dead_hand", True), setattr(s, "ready", ReadyKind.DECLARED), setattr(s, "passed", 9)),
+        lambda st, s: setattr(s, "dead_hand", 1),
+        lambda st, s: setattr(s, "unknown", 2 ** 70),
+        lambda st, s: setattr(st, "dealer", True),
+        lambda st, s: setattr(s, "unknown", False),
+        lambda st, s: setattr(s, "ready", "declared"),
+        lambda st, s: setattr(s, "flowers", [34, 35.0]),
+        lambda st, s: setattr(s, "flowers", [True]),
+        lambda st, s: setattr(s, "flowers", [41, 34, 36]),
+        lambda st, s: setattr(s, "flowers", []),
+        lambda st, s: setattr(s, "pond", [0, 9, 9, 27, 33, 5]),
+    ]
+    tables = 0
+    for n, hand in enumerate(judged()):  # afresh: their tables are changed below
+        st = hand.adjudication.state
+        if st is None:
+            continue
+        tables += 1
+        for change in changes:
+            change(st, st.seats[n % 4])
+            for errors in ("strict", "backslashreplace"):
+                expected = _outcome(lambda: dumped(final_table(st), errors), lambda: None)[0]  # noqa: B023
+                assert _outcome(lambda: al.final_table_line(st, errors), lambda: None)[0] == expected  # noqa: B023
+    assert tables > 30
+
+
+#: tiles as a pond or flowers hold them, now and then one that is not a tile
+_TILE = st.one_of(st.integers(0, 41), st.integers(0, 41), st.integers(0, 41),
+                  st.sampled_from([-1, 42, -43, True, False, 1.0, 2 ** 64]))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_TILE, max_size=30))
+def test_a_ponds_text_as_bytes_is_the_reference_writers(tiles):
+    """``tiles_line`` (a tuple of texts by tile and next tile, read in C) writes what
+    ``format_tiles_reference`` writes, unsorted, or fails with the same error."""
+    from referee.tiles import format_tiles_reference
+
+    got = _outcome(lambda: al.tiles_line(tiles), lambda: format_tiles_reference(tiles, sort=False).encode())
+    assert got[0] == got[1]
