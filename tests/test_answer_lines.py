@@ -248,6 +248,9 @@ def test_the_final_table_written_as_bytes_equals_json_dumps_of_its_dict():
         lambda st, s: setattr(s, "unknown", False),
         lambda st, s: setattr(s, "ready", "declared"),
         lambda st, s: setattr(s, "flowers", [34, 35.0]),
+        lambda st, s: setattr(s, "flowers", [34]),
+        lambda st, s: setattr(s, "flowers", [34.0]),  # equal to a text kept: not an int
+        lambda st, s: setattr(s, "flowers", [1]),
         lambda st, s: setattr(s, "flowers", [True]),
         lambda st, s: setattr(s, "flowers", [41, 34, 36]),
         lambda st, s: setattr(s, "flowers", []),
@@ -259,11 +262,17 @@ def test_the_final_table_written_as_bytes_equals_json_dumps_of_its_dict():
         if st is None:
             continue
         tables += 1
-        for change in changes:
-            change(st, st.seats[n % 4])
+        seat = st.seats[n % 4]
+        kept = {name: getattr(seat, name) for name in ("dead_hand", "ready", "passed", "unknown", "flowers", "pond")}
+        dealer = st.dealer
+        for change in changes:  # one at a time, the table as it was before each
+            change(st, seat)
             for errors in ("strict", "backslashreplace"):
                 expected = _outcome(lambda: dumped(final_table(st), errors), lambda: None)[0]  # noqa: B023
                 assert _outcome(lambda: al.final_table_line(st, errors), lambda: None)[0] == expected  # noqa: B023
+            for name, value in kept.items():
+                setattr(seat, name, value)
+            st.dealer = dealer
     assert tables > 30
 
 
