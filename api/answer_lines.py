@@ -26,7 +26,9 @@ from typing import Any
 
 from penalties.adjudicator import Result
 from penalties.rulings import Payment, Rulings
-from referee.kinds import FirstTurn, FlowerWin, OutcomeKind, Readiness, ReadyKind, WinSource, Wind
+from referee.hand import Hand
+from referee.kinds import FirstTurn, FlowerWin, MeldKind, OutcomeKind, Readiness, ReadyKind, WinSource, Wind
+from referee.melds import Meld
 from referee.outcome import NextHand, WinResult, final_table
 from referee.state import meld_text
 from referee.scoring.scorer import Score, _group_texts, _meld_texts, _pattern_dict
@@ -167,7 +169,7 @@ def win_line(w: Any, errors: str = "strict") -> bytes:
             if c.readiness_note:
                 parts.append(b',"readiness_note":' + text_line(c.readiness_note, errors))
             if w.hand is not None:
-                parts.append(b',"hand":' + _quoted(str(w.hand)).encode("utf-8", errors))
+                parts.append(b',"hand":' + _quoted(hand_text(w.hand)).encode("utf-8", errors))
             if w.score is not None:
                 parts.append(b',"score":' + score_line(w.score, errors))
             if w.settlement is not None:
@@ -177,6 +179,51 @@ def win_line(w: Any, errors: str = "strict") -> bytes:
             parts.append(b"}")
             return b"".join(parts)
     return _dumps(w.to_dict()).encode("utf-8", errors)
+
+
+#: a winning hand's meld (kind, lowest tile: its tiles follow) → ``str(meld)``
+_HAND_MELDS: dict[tuple, str] = {}
+#: flowers (a tuple of exact ints) → ``format_tiles(flowers)``, sorted: the eight flowers' few
+#: hundred sets recur
+_SORTED_FLOWERS: dict[tuple, str] = {}
+
+
+def flowers_text(flowers: Any) -> str:
+    """``format_tiles(flowers)`` (sorted), kept by the flowers' tuple when each is an int."""
+    key = tuple(flowers)
+    if _INT_ONLY.issuperset(map(type, key)):  # True == 1: only exact ints are kept
+        text = _SORTED_FLOWERS.get(key)
+        if text is None:
+            text = format_tiles(key)  # a tile out of 0–41 raises here, before it is kept
+            if len(_SORTED_FLOWERS) >= LIMIT:
+                _SORTED_FLOWERS.clear()
+            _SORTED_FLOWERS[key] = text
+        return text
+    return format_tiles(key)
+
+
+def hand_text(hand: Any) -> str:
+    """``str(hand)`` (:meth:`referee.hand.Hand.__str__`: the concealed tiles, each meld, the
+    flowers), the melds' texts kept by kind and lowest tile and the flowers' by their values,
+    for a :class:`~referee.hand.Hand` whose melds are :class:`~referee.melds.Meld` of a
+    :class:`~referee.kinds.MeldKind` and an int tile; any other: ``str(hand)``."""
+    if type(hand) is not Hand:
+        return str(hand)
+    parts = [format_counts(hand.concealed)]
+    for m in hand.melds:
+        kind, tile = m.kind, m.tile
+        if type(m) is not Meld or type(kind) is not MeldKind or type(tile) is not int:
+            return str(hand)
+        text = _HAND_MELDS.get((kind, tile))
+        if text is None:
+            text = str(m)
+            if len(_HAND_MELDS) >= LIMIT:
+                _HAND_MELDS.clear()
+            _HAND_MELDS[kind, tile] = text
+        parts.append(text)
+    if hand.flowers:
+        parts.append(flowers_text(hand.flowers))
+    return " ".join(parts)
 
 
 # --- the score ----------------------------------------------------------------------------------
@@ -215,7 +262,7 @@ def score_line(s: Any, errors: str = "strict") -> bytes:
                     capped = (b',"capped_from":%d,"cap_clause":"app.no-cap"' % s.face_tai
                               if s.face_tai != s.tai else b"")
                     return _SCORE % (s.tai, s.dealer_tai, robbed, b",".join(patterns), decomposition,
-                                     _quoted(format_tiles(s.flowers)).encode("utf-8", errors), capped)
+                                     _quoted(flowers_text(s.flowers)).encode("utf-8", errors), capped)
     return _dumps(s.to_dict()).encode("utf-8", errors)
 
 
@@ -434,5 +481,6 @@ def replay_line(hand: Any, verdicts_line: Any, errors: str = "strict") -> bytes:
         b"}\n"))
 
 
-__all__ = ["LIMIT", "decomposition_line", "final_table_line", "next_hand_line", "outcome_line", "penalties_line",
-           "replay_line", "score_line", "settlement_line", "text_line", "tiles_line", "win_line"]
+__all__ = ["LIMIT", "decomposition_line", "final_table_line", "flowers_text", "hand_text", "next_hand_line",
+           "outcome_line", "penalties_line", "replay_line", "score_line", "settlement_line", "text_line", "tiles_line",
+           "win_line"]

@@ -290,3 +290,39 @@ def test_a_ponds_text_as_bytes_is_the_reference_writers(tiles):
 
     got = _outcome(lambda: al.tiles_line(tiles), lambda: format_tiles_reference(tiles, sort=False).encode())
     assert got[0] == got[1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_TILE, max_size=9), st.lists(st.integers(34, 41), max_size=8))
+def test_flowers_text_is_format_tiles_sorted_for_any_tiles(tiles, kept_first):
+    """``flowers_text`` (kept by the flowers' tuple when each is an int) writes what
+    ``format_tiles_reference`` writes, sorted, or fails alike — also for tiles equal to a
+    tuple already kept (``True`` for 1, ``34.0`` for 34)."""
+    from referee.tiles import format_tiles_reference
+
+    for flowers in (kept_first, tiles, [float(t) for t in kept_first], [1], [True], [34], [34.0]):
+        got = _outcome(lambda: al.flowers_text(flowers), lambda: format_tiles_reference(flowers))  # noqa: B023
+        assert got[0] == got[1]
+
+
+def test_a_winning_hands_text_is_str_of_the_hand():
+    """``hand_text`` (the melds' texts kept by kind and tile) is ``str(hand)`` for every scored
+    win, twice (then from the kept texts), and with a meld that is not a ``Meld``."""
+    from referee.hand import Hand
+    from referee.melds import Meld, MeldKind
+
+    class Other(Meld):
+        def __str__(self) -> str:
+            return "other"
+
+    wins = 0
+    for hand in hands():
+        for w in hand.result.wins:
+            if w.hand is None:
+                continue
+            wins += 1
+            assert al.hand_text(w.hand) == al.hand_text(w.hand) == str(w.hand)
+            odd = _set(w.hand, "melds", w.hand.melds + (Other(MeldKind.PUNG, 5),))
+            assert al.hand_text(odd) == str(odd)
+            assert type(odd) is Hand and al.hand_text(odd).endswith("other" if not odd.flowers else "f")
+    assert wins > 10
