@@ -509,12 +509,33 @@ TEXTS = {"replay": replay_text, "rule": rule_text}
 
 def replay_line(hand: Any, errors: str = "strict") -> bytes:
     """:func:`replay_text`'s line (with its newline) in UTF-8 under *errors*, byte for byte
-    ``(replay_text(hand) + "\n").encode("utf-8", errors)``, written as bytes (issue #17): the
-    verdicts — most of the answer, ASCII — from bytes kept per seq (:func:`verdicts_line`),
-    and only the other parts, which may hold Chinese, encoded. The text joined whole would be
-    UCS-2 for its few Chinese words: every ASCII part widened on the join, then the whole
-    encoded back. UTF-8 encodes a text character by character, so the parts' encodings joined
-    are the whole's. ``tests/test_batch.py`` holds the two equal.
+    ``(replay_text(hand) + "\n").encode("utf-8", errors)``, written as bytes from its values
+    (:func:`api.answer_lines.replay_line`, issue #17): the verdicts from bytes kept per seq
+    (:func:`verdicts_line`), the outcome, the penalties and the head from bytes kept by the
+    values that recur, the final table's text encoded. :func:`replay_line_reference` is the
+    plain writer; ``tests/test_batch.py`` holds both to ``replay_text`` encoded.
+
+    :raises UnicodeEncodeError: a part *errors* cannot write, as the whole text would raise.
+    """
+    return _answer_lines().replay_line(hand, verdicts_line, errors)
+
+
+@functools.cache
+def _answer_lines() -> Any:
+    """:mod:`api.answer_lines`, imported at the first answer (it imports :mod:`penalties`, which
+    this module, loaded for every CLI command, does not)."""
+    from api import answer_lines
+
+    return answer_lines
+
+
+def replay_line_reference(hand: Any, errors: str = "strict") -> bytes:
+    """:func:`replay_line` with the answer's head and tail dumped from their dicts (the plain
+    writer): the verdicts — most of the answer, ASCII — from bytes kept per seq
+    (:func:`verdicts_line`), and only the other parts, which may hold Chinese, encoded. The
+    text joined whole would be UCS-2 for its few Chinese words: every ASCII part widened on
+    the join, then the whole encoded back. UTF-8 encodes a text character by character, so
+    the parts' encodings joined are the whole's.
 
     :raises UnicodeEncodeError: a part *errors* cannot write, as the whole text would raise.
     """
@@ -533,11 +554,30 @@ _ACCEPTED_LINES: dict[int, bytes] = {}
 
 
 def verdicts_line(verdicts: Any, errors: str = "strict") -> bytes:
-    """:func:`verdicts_text` in UTF-8 under *errors*: a :class:`referee.verdicts.VerdictLog`
-    of accepted events only joined from bytes kept per seq (ASCII), any other encoded."""
-    if type(verdicts) is not VerdictLog or verdicts.odd:
+    """:func:`verdicts_text` in UTF-8 under *errors*: a :class:`referee.verdicts.VerdictLog`'s
+    accepted events joined from bytes kept per seq (ASCII), the others (an irregular hand's:
+    a platform's archive of disputes is mostly such hands) each dumped and encoded; any
+    other list of pairs encoded whole."""
+    if type(verdicts) is not VerdictLog:
         return verdicts_text(verdicts).encode("utf-8", errors)
     seqs = verdicts.seqs
+    if verdicts.odd:
+        get = verdicts.odd.get
+        kept = _ACCEPTED_LINES.get
+        accepted = _ACCEPTED_TEXT
+        lines = []
+        for seq in seqs:
+            v = get(seq)
+            if v is None:
+                line = kept(seq)
+                if line is None:
+                    if len(_ACCEPTED_LINES) >= _ACCEPTED_LIMIT:
+                        _ACCEPTED_LINES.clear()
+                    line = _ACCEPTED_LINES[seq] = (accepted % seq).encode("ascii")
+                lines.append(line)
+            else:
+                lines.append(_dumps(v.to_dict(seq)).encode("utf-8", errors))
+        return b"[%b]" % b",".join(lines)
     try:
         return b"[%b]" % b",".join(map(_ACCEPTED_LINES.__getitem__, seqs))
     except KeyError:
