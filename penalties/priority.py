@@ -181,31 +181,54 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
     evs = events if isinstance(events, (list, tuple)) else list(events)
     if claims is None:
         claims = claim_indices(evs)
-    marks: dict[int, list[bool]] = {}  # a discard's index → [a win marks it, a pung marks it]
+    won: set[int] = set()  # the discards' indices a win marks
+    punged: set[int] = set()  # … a pung or kong of its tile by a seat neither the discarder nor its 下家
+    # the previous claim's two discards: the walk back from the next claim stops at the
+    # latest of them (the claims come in order; no discard lies between it and where it was)
+    last = prior = -1
     for j in claims:
         ev = evs[j]
-        latest = before = -1
-        for i in range(j - 1, -1, -1):  # the last two discards before the claim
+        for i in range(j - 1, last, -1):  # the last discard before the claim
             if evs[i].type is DISCARD_EVENT:
-                if latest < 0:
-                    latest = i
-                else:
-                    before = i
+                break
+        else:
+            i = last
+            if i < 0:
+                continue
+        if i != last:
+            latest = i
+            for i in range(latest - 1, last, -1):  # and the one before it
+                if evs[i].type is DISCARD_EVENT:
                     break
-        if latest < 0:
-            continue
-        for i in (latest, before) if before >= 0 else (latest,):
-            d = evs[i]
-            x = d.tiles[0] if d.tiles else None
-            mark = marks.setdefault(i, [False, False])
-            if ev.type is WIN_EVENT:  # in the window: any win; after the next discard: one shown on this tile
-                if i == latest or (ev.tiles and ev.tiles[-1] == x):
-                    mark[0] = True
-            elif ev.tiles and ev.seat != d.seat and ev.seat != _next(d.seat) and x in ev.tiles:
-                mark[1] = True
-    out: set[int] = set()
-    for i, (win, pung) in marks.items():
-        if win or (pung and _next_took(evs, i)):
+            else:
+                i = last
+            before = i
+            last, prior = latest, before
+        else:
+            latest, before = last, prior
+        tiles = ev.tiles
+        if ev.type is WIN_EVENT:  # in the window: any win; after the next discard: one shown on this tile
+            won.add(latest)
+            if before >= 0 and tiles:
+                d = evs[before]
+                if tiles[-1] == (d.tiles[0] if d.tiles else None):
+                    won.add(before)
+        elif tiles:
+            s = ev.seat
+            d = evs[latest]
+            ds = d.seat
+            if s != ds and (s != (ds + 1) % 4 if ds is not None else s is not None) \
+                    and (d.tiles[0] if d.tiles else None) in tiles:
+                punged.add(latest)
+            if before >= 0:
+                d = evs[before]
+                ds = d.seat
+                if s != ds and (s != (ds + 1) % 4 if ds is not None else s is not None) \
+                        and (d.tiles[0] if d.tiles else None) in tiles:
+                    punged.add(before)
+    out = {evs[i].seq for i in won}
+    for i in punged:
+        if i not in won and _next_took(evs, i):
             out.add(evs[i].seq)
     return out
 
