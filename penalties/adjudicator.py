@@ -50,7 +50,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.events import Event, EventType, Mode, parse_event, parse_stream
-from referee.kinds_fast import HAND_END_EVENT, HAND_START_EVENT, REJECTED_STATUS, REPORT_EVENT, SKIP_LAST_TILE_EVENT
+from referee.kinds_fast import (
+    HAND_END_EVENT, HAND_START_EVENT, REJECTED_STATUS, REPORT_EVENT, SKIP_LAST_TILE_EVENT, WIN_OUTCOME,
+)
 from referee.state import CATCH_CODES
 from referee.machine import _DISPATCH, Referee
 from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
@@ -686,7 +688,7 @@ def one_result(record: HandRecord, rulings: Rulings, given: Sequence[Given]) -> 
     if wins or upheld:
         names_zh, names = _names(record, wins, upheld)
         seq = wins[0].claim.seq if wins else upheld[0]
-        return _result(OutcomeKind.WIN, "play.win", seq, f"{names_zh}胡牌", f"won: {names}", wins, voided, upheld,
+        return _result(WIN_OUTCOME, "play.win", seq, f"{names_zh}胡牌", f"won: {names}", wins, voided, upheld,
                        rulings.payments, win_payments, nxt)
     ending = next((g for g in given if g.ruling.ends_hand), None)
     if ending is None and voided:
