@@ -191,7 +191,7 @@ class _ResultDraft:
     """A :class:`Result` being filled: the same slots, not frozen, so plain attribute stores
     fill it, then its ``__class__`` becomes :class:`Result` (as :func:`penalties.rulings.rulings_of`;
     a frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field). :func:`one_result`
-    makes one per hand; ``tests/test_adjudicator_facts.py`` holds it to the constructor."""
+    makes one per hand; ``tests/test_penalties_rulings.py`` holds it to the constructor."""
 
     __slots__ = Result.__slots__
 
