@@ -50,7 +50,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.events import Event, EventType, Mode, parse_event, parse_stream
-from referee.kinds_fast import HAND_END_EVENT, HAND_START_EVENT, REJECTED_STATUS, REPORT_EVENT, SKIP_LAST_TILE_EVENT
+from referee.kinds_fast import (
+    HAND_END_EVENT, HAND_START_EVENT, REJECTED_STATUS, REPORT_EVENT, SKIP_LAST_TILE_EVENT, WIN_OUTCOME,
+)
 from referee.state import CATCH_CODES
 from referee.machine import _DISPATCH, Referee
 from referee.outcome import Adjudication, NextHand, OutcomeKind, WinResult
@@ -183,6 +185,41 @@ class Result:
                 "voided": [v.to_dict() for v in self.voided], "upheld": list(self.upheld),
                 "payments": list(self.payments), "win_payments": list(self.win_payments),
                 "next": self.next.to_dict()}
+
+
+class _ResultDraft:
+    """A :class:`Result` being filled: the same slots, not frozen, so plain attribute stores
+    fill it, then its ``__class__`` becomes :class:`Result` (as :func:`penalties.rulings.rulings_of`;
+    a frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field). :func:`one_result`
+    makes one per hand; ``tests/test_penalties_rulings.py`` holds it to the constructor."""
+
+    __slots__ = Result.__slots__
+
+    def __init__(self, kind, clause, seq, detail_zh, detail, wins, voided, upheld, payments, win_payments, next):
+        self.kind = kind
+        self.clause = clause
+        self.seq = seq
+        self.detail_zh = detail_zh
+        self.detail = detail
+        self.wins = wins
+        self.voided = voided
+        self.upheld = upheld
+        self.payments = payments
+        self.win_payments = win_payments
+        self.next = next
+
+
+assert Result.__slots__ == ("kind", "clause", "seq", "detail_zh", "detail", "wins", "voided", "upheld", "payments",
+                            "win_payments", "next")
+
+
+def _result(kind: OutcomeKind, clause: str, seq: int | None, detail_zh: str, detail: str, wins: tuple,
+            voided: tuple, upheld: tuple, payments: tuple, win_payments: tuple, next: NextHand) -> Result:
+    """``Result(…)``, every field given in order, filled through :class:`_ResultDraft`
+    (:class:`Result` has no checks to run)."""
+    made = _ResultDraft(kind, clause, seq, detail_zh, detail, wins, voided, upheld, payments, win_payments, next)
+    made.__class__ = Result
+    return made
 
 
 @dataclass(frozen=True)
@@ -651,18 +688,18 @@ def one_result(record: HandRecord, rulings: Rulings, given: Sequence[Given]) -> 
     if wins or upheld:
         names_zh, names = _names(record, wins, upheld)
         seq = wins[0].claim.seq if wins else upheld[0]
-        return Result(OutcomeKind.WIN, "play.win", seq, f"{names_zh}胡牌", f"won: {names}", wins, voided, upheld,
-                      rulings.payments, win_payments, nxt)
+        return _result(WIN_OUTCOME, "play.win", seq, f"{names_zh}胡牌", f"won: {names}", wins, voided, upheld,
+                       rulings.payments, win_payments, nxt)
     ending = next((g for g in given if g.ruling.ends_hand), None)
     if ending is None and voided:
         ending = next((g for g in given if g.id == voided[0].ruling), None)
     if ending is not None:
         r = ending.ruling
-        return Result(OutcomeKind.ENDED_BY_IRREGULARITY, r.clause, ending.at, f"本盤因違規終止：{r.text_zh}",
-                      f"the hand ended on an irregularity: {r.text}", (), voided, (), rulings.payments, win_payments,
-                      nxt)
-    return Result(outcome.kind, outcome.clause, outcome.seq, outcome.detail_zh, outcome.detail, (), voided, (),
-                  rulings.payments, win_payments, nxt)
+        return _result(OutcomeKind.ENDED_BY_IRREGULARITY, r.clause, ending.at, f"本盤因違規終止：{r.text_zh}",
+                       f"the hand ended on an irregularity: {r.text}", (), voided, (), rulings.payments,
+                       win_payments, nxt)
+    return _result(outcome.kind, outcome.clause, outcome.seq, outcome.detail_zh, outcome.detail, (), voided, (),
+                   rulings.payments, win_payments, nxt)
 
 
 def _first_ending(given: Sequence[Given]) -> str | None:

@@ -25,7 +25,7 @@ from referee.winning import WinClaim
 
 from .face import shown_counts
 from .record import HandRecord
-from .rulings import Payment
+from .rulings import Payment, payment_of
 
 
 def discard_win(record: HandRecord, win: Event, discarder: int, tile: int) -> tuple[Payment, ...] | None:
@@ -73,12 +73,20 @@ def _settled(record: HandRecord, win: Event, face: WinFace, counts: list[int], s
 
 
 def transfers(settlement: Settlement) -> tuple[Payment, ...]:
-    """A referee settlement as payments of kind ``win``."""
+    """A referee settlement as payments of kind ``win`` (each filled whole and checked,
+    :func:`penalties.rulings.payment_of`: a hand's close makes them; the reference is
+    :func:`transfers_reference`, ``tests/test_penalties_rulings.py``)."""
+    return tuple([payment_of(t.payer, t.payee, t.amount, t.base, t.tai + t.dealer_tai, "win")
+                  for t in settlement.transfers])
+
+
+def transfers_reference(settlement: Settlement) -> tuple[Payment, ...]:
+    """:func:`transfers` by :class:`Payment`'s own constructor."""
     return tuple(Payment(t.payer, t.payee, t.amount, base=t.base, tai=t.tai + t.dealer_tai, kind="win")
                  for t in settlement.transfers)
 
 
-__all__ = ["discard_win", "self_draw_win", "transfers"]
+__all__ = ["discard_win", "self_draw_win", "transfers", "transfers_reference"]
 
 
 def self_draw_win(record: HandRecord, win: Event) -> tuple[Payment, ...] | None:

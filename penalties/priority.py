@@ -37,10 +37,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
 
-from referee.events import Call, Event, EventType
-from referee.kinds_fast import CHOW_EVENT, DISCARD_EVENT, DRAW_EVENT, KONG_EVENT, PUNG_EVENT, WIN_EVENT
-from referee.melds import MeldKind
-from referee.verdicts import Status
+from referee.events import Event, EventType
+# the enum members read per event, as module globals (an enum member read off its class
+# costs a Python-level __getattr__ in CPython 3.11: referee.kinds_fast)
+from referee.kinds_fast import (
+    CALL_EVENT, CHOW_EVENT, DISCARD_EVENT, DRAW_EVENT, KONG_CALL, KONG_EVENT, MELDED_KONG_MELD, PLACE_EVENT, PUNG_CALL,
+    PUNG_EVENT, REJECTED_STATUS, TOUCH_WALL_EVENT, WIN_CALL, WIN_EVENT,
+)
 
 from .record import HandRecord
 from .rulings import Effect
@@ -95,7 +98,7 @@ class _Window:
         discards = 0
         later_tile = None
         for ev in record.after(d.seq):
-            if ev.type is EventType.DISCARD:
+            if ev.type is DISCARD_EVENT:
                 discards += 1
                 if discards == 1 and ev.seat == N and (self.draw is not None or self.chow is not None):
                     self.n_discard = ev
@@ -103,33 +106,33 @@ class _Window:
                     break
                 later_tile = ev.tile
                 continue
-            if discards and ev.tiles and (later_tile in ev.tiles if ev.type is not EventType.WIN
+            if discards and ev.tiles and (later_tile in ev.tiles if ev.type is not WIN_EVENT
                                           else ev.tiles[-1] != t or later_tile == t):
                 continue  # a claim of the later discard, not of this one (a win shows its tile last)
             if ev.seq in refused:
                 continue  # a digital table refused it: it did not happen
-            if ev.type is EventType.KONG and ev.kind is not MeldKind.MELDED_KONG:
+            if ev.type is KONG_EVENT and ev.kind is not MELDED_KONG_MELD:
                 break  # an added or concealed kong opens its own window (搶槓)
             s = ev.seat
             if s is None or s == D:
                 continue
-            if ev.type is EventType.WIN and ev.tiles and ev.tiles[-1] != t and not (s == N and self.draw is not None):
+            if ev.type is WIN_EVENT and ev.tiles and ev.tiles[-1] != t and not (s == N and self.draw is not None):
                 continue  # a win shown on another tile is not a claim of this discard
             late = discards > 0
             typ = ev.type
-            if typ is EventType.CALL:
-                if ev.kind in (Call.PUNG, Call.KONG):
+            if typ is CALL_EVENT:
+                if ev.kind is PUNG_CALL or ev.kind is KONG_CALL:
                     self.pung.setdefault(s, []).append(ev)
-                elif ev.kind is Call.WIN and not late:
+                elif ev.kind is WIN_CALL and not late:
                     if s == N and self.draw is not None:
                         self.self_draw.append(ev)
                     else:
                         self.win.setdefault(s, []).append(ev)
-            elif typ is EventType.PUNG or (typ is EventType.KONG and ev.kind is MeldKind.MELDED_KONG):
+            elif typ is PUNG_EVENT or (typ is KONG_EVENT and ev.kind is MELDED_KONG_MELD):
                 if ev.tiles and t in ev.tiles:
                     self.pung.setdefault(s, []).append(ev)
                     self.pung_acts.setdefault(s, []).append(ev)
-            elif typ is EventType.WIN and (not late or (ev.tiles and ev.tiles[-1] == t)):
+            elif typ is WIN_EVENT and (not late or (ev.tiles and ev.tiles[-1] == t)):
                 if s == N and self.draw is not None:
                     self.self_draw.append(ev)
                     self.self_draw_acts.append(ev)
@@ -138,13 +141,13 @@ class _Window:
                     self.win_acts.setdefault(s, []).append(ev)
             elif late:
                 continue
-            elif typ is EventType.CHOW and s == N and ev.tiles and t in ev.tiles and self.chow is None:
+            elif typ is CHOW_EVENT and s == N and ev.tiles and t in ev.tiles and self.chow is None:
                 self.chow = ev
-            elif typ is EventType.DRAW and s == N and self.draw is None:
+            elif typ is DRAW_EVENT and s == N and self.draw is None:
                 self.draw = ev
-            elif typ is EventType.PLACE and s == N and self.draw is not None and self.place is None:
+            elif typ is PLACE_EVENT and s == N and self.draw is not None and self.place is None:
                 self.place = ev
-            elif typ is EventType.TOUCH_WALL and s not in self.touch:
+            elif typ is TOUCH_WALL_EVENT and s not in self.touch:
                 self.touch[s] = ev
 
     @staticmethod
@@ -181,31 +184,54 @@ def contested(events, claims: Sequence[int] | None = None) -> set[int]:
     evs = events if isinstance(events, (list, tuple)) else list(events)
     if claims is None:
         claims = claim_indices(evs)
-    marks: dict[int, list[bool]] = {}  # a discard's index → [a win marks it, a pung marks it]
+    won: set[int] = set()  # the discards' indices a win marks
+    punged: set[int] = set()  # … a pung or kong of its tile by a seat neither the discarder nor its 下家
+    # the previous claim's two discards: the walk back from the next claim stops at the
+    # latest of them (the claims come in order; no discard lies between it and where it was)
+    last = prior = -1
     for j in claims:
         ev = evs[j]
-        latest = before = -1
-        for i in range(j - 1, -1, -1):  # the last two discards before the claim
+        for i in range(j - 1, last, -1):  # the last discard before the claim
             if evs[i].type is DISCARD_EVENT:
-                if latest < 0:
-                    latest = i
-                else:
-                    before = i
+                break
+        else:
+            i = last
+            if i < 0:
+                continue
+        if i != last:
+            latest = i
+            for i in range(latest - 1, last, -1):  # and the one before it
+                if evs[i].type is DISCARD_EVENT:
                     break
-        if latest < 0:
-            continue
-        for i in (latest, before) if before >= 0 else (latest,):
-            d = evs[i]
-            x = d.tiles[0] if d.tiles else None
-            mark = marks.setdefault(i, [False, False])
-            if ev.type is WIN_EVENT:  # in the window: any win; after the next discard: one shown on this tile
-                if i == latest or (ev.tiles and ev.tiles[-1] == x):
-                    mark[0] = True
-            elif ev.tiles and ev.seat != d.seat and ev.seat != _next(d.seat) and x in ev.tiles:
-                mark[1] = True
-    out: set[int] = set()
-    for i, (win, pung) in marks.items():
-        if win or (pung and _next_took(evs, i)):
+            else:
+                i = last
+            before = i
+            last, prior = latest, before
+        else:
+            latest, before = last, prior
+        tiles = ev.tiles
+        if ev.type is WIN_EVENT:  # in the window: any win; after the next discard: one shown on this tile
+            won.add(latest)
+            if before >= 0 and tiles:
+                d = evs[before]
+                if tiles[-1] == (d.tiles[0] if d.tiles else None):
+                    won.add(before)
+        elif tiles:
+            s = ev.seat
+            d = evs[latest]
+            ds = d.seat
+            if s != ds and (s != (ds + 1) % 4 if ds is not None else s is not None) \
+                    and (d.tiles[0] if d.tiles else None) in tiles:
+                punged.add(latest)
+            if before >= 0:
+                d = evs[before]
+                ds = d.seat
+                if s != ds and (s != (ds + 1) % 4 if ds is not None else s is not None) \
+                        and (d.tiles[0] if d.tiles else None) in tiles:
+                    punged.add(before)
+    out = {evs[i].seq for i in won}
+    for i in punged:
+        if i not in won and _next_took(evs, i):
             out.add(evs[i].seq)
     return out
 
@@ -296,10 +322,10 @@ def _analyze(record: HandRecord, only: set[int] | None) -> list[Decision]:
     verdicts = record.adjudication.verdicts
     odd = getattr(verdicts, "odd", None)
     pairs = odd.items() if odd is not None else verdicts
-    refused = frozenset(seq for seq, v in pairs if v.status is Status.REJECTED)
+    refused = frozenset(seq for seq, v in pairs if v.status is REJECTED_STATUS)
     discards = record.events if only is None else [record.event(seq) for seq in sorted(only)]
     for d in discards:
-        if d.type is EventType.DISCARD and d.seat is not None and d.seq not in refused:
+        if d.type is DISCARD_EVENT and d.seat is not None and d.seq not in refused:
             out.extend(replace(x, discard=d.seq) for x in _decide(_Window(record, d, refused)))
     return out
 

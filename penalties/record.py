@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.events import Event, EventType, Setup
 from referee.machine import Referee
-from referee.outcome import Adjudication, OutcomeKind, WinResult
+from referee.outcome import Adjudication, OutcomeKind, WinResult, _stakes as table_stakes
 from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
 from referee.state import Source
@@ -310,8 +310,10 @@ def hand_record(events: Sequence[Event], ref: Referee, moments: Mapping[int, Mom
     # HandRecord(…), its __dict__ set whole: a frozen dataclass's __init__ sets each of the nine
     # fields through object.__setattr__ (tests/test_adjudicator_facts.py holds it to the constructor)
     record = object.__new__(HandRecord)
+    # (the stakes from hand_start: one Stakes per pair of values, checked once, shared — frozen)
     _SET_RECORD(record, {"events": events, "adjudication": ref.finish(), "moments": moments,
-                         "ruleset": ref.state.rules.ruleset, "stakes": stakes or Stakes(setup.base, setup.per_tai),
+                         "ruleset": ref.state.rules.ruleset,
+                         "stakes": stakes or table_stakes(setup.base, setup.per_tai),
                          "index": index, "mode": mode, "names": names,
                          "claims": None if claims is None else tuple(claims)})  # copied: a live referee goes on
     return record

@@ -40,7 +40,7 @@ from .extra_wins import transfers as win_transfers
 from .face import face_value
 from .payments import check_zero, net
 from .record import HandRecord
-from .rulings import Effect, Payment, Rulings
+from .rulings import Effect, Payment, Rulings, rulings_of
 from .side_stakes import SideStake
 from .unfulfilled_call import rule_call
 
@@ -236,8 +236,9 @@ def rule_quiet(record: HandRecord, *, reported: bool | None = None) -> Rulings |
     payments = (totals.get(0, 0), totals.get(1, 0), totals.get(2, 0), totals.get(3, 0))
     outside = tuple(sorted((k, v) for k, v in totals.items() if isinstance(k, str)))
     nxt = adj.outcome.next
-    return Rulings((), in_effect, payments, outside, False, nxt.dealer, nxt.streak, (), nxt, tuple(standing), (),
-                   in_effect)
+    # Rulings(…), filled whole (penalties.rulings.rulings_of; tests/test_penalties_rulings.py)
+    return rulings_of((), in_effect, payments, outside, False, nxt.dealer, nxt.streak, (), nxt, tuple(standing), (),
+                      in_effect)
 
 
 def _ended_at(docket: Docket) -> int | None:

@@ -395,4 +395,86 @@ class Rulings:
         }
 
 
-__all__ = ["EFFECTS", "PAYMENT_KINDS", "WINDOWS", "Effect", "Party", "Payment", "Ruling", "Rulings", "parse_ruling"]
+
+# --- filled whole (issue #17) ----------------------------------------------------------------
+#
+# A frozen dataclass's ``__init__`` stores each field through ``object.__setattr__`` (a call
+# per field); a hand's close makes a :class:`Rulings` and its win's :class:`Payment`\ s. These
+# drafts have the same slots, not frozen: their ``__init__`` stores the fields with plain
+# attribute stores, then the object's ``__class__`` becomes the frozen class (CPython allows
+# it between classes of one slot layout), as :class:`referee.events.Event` and
+# :class:`referee.hand.Hand` are made. ``tests/test_penalties_rulings.py`` holds what they make to the
+# constructors.
+
+
+class _RulingsDraft:
+    """A :class:`Rulings` being filled (:func:`rulings_of`)."""
+
+    __slots__ = Rulings.__slots__
+
+    def __init__(self, rulings, transfers, payments, outside, hand_ended, next_dealer, next_streak, unruled, next,
+                 standing, upheld, win_transfers):
+        self.rulings = rulings
+        self.transfers = transfers
+        self.payments = payments
+        self.outside = outside
+        self.hand_ended = hand_ended
+        self.next_dealer = next_dealer
+        self.next_streak = next_streak
+        self.unruled = unruled
+        self.next = next
+        self.standing = standing
+        self.upheld = upheld
+        self.win_transfers = win_transfers
+
+
+assert Rulings.__slots__ == tuple(f.name for f in fields(Rulings)) == (
+    "rulings", "transfers", "payments", "outside", "hand_ended", "next_dealer", "next_streak", "unruled", "next",
+    "standing", "upheld", "win_transfers")
+
+
+def rulings_of(rulings: tuple, transfers: tuple, payments: tuple, outside: tuple, hand_ended: bool,
+               next_dealer: int | None, next_streak: int | None, unruled: tuple, next: Any, standing: tuple,
+               upheld: tuple, win_transfers: tuple) -> Rulings:
+    """``Rulings(…)`` with every field given in order, filled through :class:`_RulingsDraft`
+    (:class:`Rulings` has no checks to run)."""
+    made = _RulingsDraft(rulings, transfers, payments, outside, hand_ended, next_dealer, next_streak, unruled, next,
+                         standing, upheld, win_transfers)
+    made.__class__ = Rulings
+    return made
+
+
+class _PaymentDraft:
+    """A :class:`Payment` being filled (:func:`payment_of`)."""
+
+    __slots__ = Payment.__slots__
+
+    def __init__(self, payer, payee, amount, base, tai, kind, instead_of):
+        self.payer = payer
+        self.payee = payee
+        self.amount = amount
+        self.base = base
+        self.tai = tai
+        self.kind = kind
+        self.instead_of = instead_of
+
+
+assert Payment.__slots__ == tuple(f.name for f in fields(Payment)) == (
+    "payer", "payee", "amount", "base", "tai", "kind", "instead_of")
+
+
+def payment_of(payer: Party, payee: Party, amount: int, base: int, tai: int, kind: str,
+               instead_of: int | None = None) -> Payment:
+    """``Payment(payer, payee, amount, base, tai, kind, instead_of)`` filled through
+    :class:`_PaymentDraft`, then checked by its own ``__post_init__`` (the same errors).
+
+    :raises RulingError: as :class:`Payment` does.
+    """
+    made = _PaymentDraft(payer, payee, amount, base, tai, kind, instead_of)
+    made.__class__ = Payment
+    made.__post_init__()
+    return made
+
+
+__all__ = ["EFFECTS", "PAYMENT_KINDS", "WINDOWS", "Effect", "Party", "Payment", "Ruling", "Rulings", "parse_ruling",
+           "payment_of", "rulings_of"]

@@ -106,7 +106,14 @@ class ClaimsMixin:
             # app.after-claim, play.restrict.6: the tiles that may not be discarded now; the
             # seat's own last discard among them would be 同巡吃入同(絡)牌 (as
             # chow_takes_own_discard: the same tile, or with other_end the run's other end)
-            forbidden = chow_forbidden_discards(tiles, wt, other_end=rules.chow_forbids_other_end)
+            # (chow_forbidden_discards, inline for speed: a < b < c one suit, so the run's
+            # other end is c + 1 or a - 1 when it stays in the suit; tests/test_fast_paths.py)
+            if not rules.chow_forbids_other_end or wt == b:
+                forbidden = (wt,)
+            elif wt == a:
+                forbidden = (wt, c + 1) if c % 9 != 8 else (wt,)
+            else:
+                forbidden = (wt, a - 1) if a % 9 else (wt,)
             if rules.chow_forbid_own_recent and seat.discards and st.log[seat.since][0] in forbidden:
                 return self._claim_discard(st, ev, intake)
         else:
@@ -135,9 +142,24 @@ class ClaimsMixin:
             pond.remove(wt)
         seq = ev.seq
         meld = TableMeld(_MELD_OF[intake], tuple(tiles), wt, w.seat, seq)
-        seat.melds.append(meld)
-        seat.shown(seq)
-        st.begin_turn(s, intake, seq)
+        melds = seat.melds
+        melds.append(meld)
+        seat.shown_log.append((seq, tuple(seat.flowers), tuple(melds)))  # seat.shown(seq), inline
+        # the turn begins: TableState.begin_turn(s, intake, seq), inline and writing only what
+        # differs after a discard (as the fast draw does; tests/test_fast_paths.py compares every field)
+        st.turn = s
+        st.intake = intake
+        if st.owed:
+            st.owed = 0
+            st.owed_kinds = []
+        st.placed = False
+        if st.kong_this_turn:  # the other kong flags are only ever set with it (a chow or pung is no melded kong)
+            st.turn_kongs = 0
+            st.melded_kong_turn = False
+            st.placed_before_kong = False
+            st.kong_this_turn = False
+        st.turn_start_seq = seq
+        st.ready_discard_pending = None
         st.drawn = None
         st.source = DEALT_SOURCE
         st.claims_made += 1
@@ -148,9 +170,15 @@ class ClaimsMixin:
             if rules.chow_restricts_discard:  # play.chow.forbidden_discards: none lifts it
                 st.after_claim_tile = wt
                 st.after_claim_forbidden = forbidden
+            elif st.after_claim_tile is not None:  # as begin_turn
+                st.after_claim_tile = None
+                st.after_claim_forbidden = ()
         elif rules.pung_restricts_discard:  # play.pung.forbidden_discards: none lifts it
             st.after_claim_tile = wt
             st.after_claim_forbidden = (wt,)
+        elif st.after_claim_tile is not None:  # as begin_turn
+            st.after_claim_tile = None
+            st.after_claim_forbidden = ()
         return ACCEPTED
 
     def _claim_discard(self, st: TableState, ev: Event, intake: Intake, dry: bool = False):

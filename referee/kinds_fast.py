@@ -18,7 +18,7 @@ without a trailing ``Kind`` or ``Type`` (``Phase.PLAY`` → ``PLAY_PHASE``,
 from __future__ import annotations
 
 from .kinds import (
-    EventType, FirstTurn, FlowerWin, GroupKind, Intake, MeldKind, Mode, OutcomeKind, Phase, ReadyKind, Readiness,
+    Call, EventType, FirstTurn, FlowerWin, GroupKind, Intake, MeldKind, Mode, OutcomeKind, Phase, ReadyKind, Readiness,
     Source, Status, WinSource, Wind, WindowKind,
 )
 
@@ -49,6 +49,14 @@ WIN_EVENT = EventType.WIN
 SKIP_LAST_TILE_EVENT = EventType.SKIP_LAST_TILE
 REPORT_EVENT = EventType.REPORT
 HAND_END_EVENT = EventType.HAND_END
+CALL_EVENT = EventType.CALL
+PLACE_EVENT = EventType.PLACE
+TOUCH_WALL_EVENT = EventType.TOUCH_WALL
+
+# Call (penalties.priority reads them per event of a contested window)
+PUNG_CALL = Call.PUNG
+KONG_CALL = Call.KONG
+WIN_CALL = Call.WIN
 
 # Mode
 DIGITAL_MODE = Mode.DIGITAL

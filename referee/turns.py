@@ -9,7 +9,7 @@ from __future__ import annotations
 from .events import Event
 from .kinds_fast import (
     CONCEALED_KONG_MELD, DEALT_INTAKE, DECLARED_READY, DISCARD_WINDOW, DRAW_INTAKE, ENDED_PHASE, FLOWERS_PHASE,
-    FLOWER_SOURCE, FLOWER_WINDOW, LAST_TILE_SOURCE, NONE_INTAKE, PLAY_PHASE, WALL_SOURCE,
+    FLOWER_SOURCE, FLOWER_WINDOW, LAST_TILE_SOURCE, MELDED_KONG_SOURCE, NONE_INTAKE, PLAY_PHASE, WALL_SOURCE,
 )
 from .restrictions import SUIT_OF, UNIT_OF
 from .state import (Intake, Phase, SeatState, Source, TableMeld, TableState, Taken, Window, _NO_DICT, _NO_LIST,
@@ -249,7 +249,7 @@ class TurnsMixin:
             kind = owed_kinds.pop(0) if owed_kinds else FLOWER_SOURCE
             st.owed -= 1
             if phase is PLAY_PHASE:
-                st.source = Source.MELDED_KONG if st.melded_kong_turn else kind
+                st.source = MELDED_KONG_SOURCE if st.melded_kong_turn else kind
                 st.drawn = tile
                 st.placed = False
         return self._stands(problems) if problems else ACCEPTED
