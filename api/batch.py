@@ -64,9 +64,12 @@ SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
 #: units of work (chunks, pieces) in flight per worker
 CHUNK = 32
 IN_FLIGHT = 3
-#: bytes of log per piece (:class:`Piece`): about 18 generated hands, 13 ms of a worker's time,
-#: so the last piece of a log keeps one worker alone only briefly
-PIECE = 1 << 18
+#: bytes of log per piece (:class:`Piece`): about 72 generated hands, ≈ 40 ms of a worker's time.
+#: Each piece costs the parent of ``--jobs N`` a round trip through the pool (the submit's
+#: wake-up, the result's pipe, a thread switch): 1 MB pieces took its CPU from ≈ 0.57 to
+#: ≈ 0.44 s for 10,000 hands and ``--jobs 2`` from ≈ 2,940 to ≈ 3,040 hands/s against 256 kB
+#: (issue #17, docs/performance.md); the last piece keeps one worker alone ≈ 20 ms on average
+PIECE = 1 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
