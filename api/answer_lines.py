@@ -28,7 +28,7 @@ from penalties.adjudicator import Result
 from penalties.rulings import Payment, Rulings
 from referee.hand import Hand
 from referee.kinds import FirstTurn, FlowerWin, MeldKind, OutcomeKind, Readiness, ReadyKind, WinSource, Wind
-from referee.melds import Meld
+from referee.melds import GroupKind, Meld
 from referee.outcome import NextHand, WinResult, final_table
 from referee.state import meld_text
 from referee.scoring.scorer import Score, _group_texts, _meld_texts, _pattern_dict
@@ -65,7 +65,7 @@ _TEXTS: dict[str, bytes] = {}
 
 def text_line(value: Any, errors: str = "strict") -> bytes:
     """*value*'s JSON text in UTF-8: a ``str`` kept by its value (a clause, a detail, a kind:
-    they recur); anything else dumped (a str subclass too, as the brief's rule for odd types)."""
+    they recur); anything else dumped (a str subclass too: it may write differently, so its dict writes it)."""
     if type(value) is str:
         data = _TEXTS.get(value)
         if data is None:
@@ -285,8 +285,12 @@ _MELDS: dict[tuple, bytes] = {}
 _WINNING: dict[int, bytes] = {}
 
 
-def _set_line(table: dict, texts: Any, item: Any, errors: str) -> bytes:
-    """A set's or meld's dict in the decomposition, its text kept by the key its *texts* keep."""
+def _set_line(table: dict, texts: Any, kinds: type, item: Any, errors: str) -> bytes | None:
+    """A set's or meld's dict in the decomposition, its text kept by the key its *texts* keep;
+    None when its kind is not of *kinds* or its tile not exactly an int (``True`` and ``1.0``
+    hash as ``1``: a kept text would stand for them): the caller dumps the dict."""
+    if type(item.tile) is not int or type(item.kind) is not kinds:
+        return None
     key = (item.kind, item.tile)
     data = table.get(key)
     if data is None:
@@ -297,7 +301,8 @@ def _set_line(table: dict, texts: Any, item: Any, errors: str) -> bytes:
 
 def decomposition_line(s: Score, errors: str = "strict") -> bytes | None:
     """``Score.decomposition_dict()``'s dump in UTF-8; None when its values are not the usual
-    (``ligu`` not a bool, the winning tile not an int): the caller dumps the dict."""
+    (``ligu`` not a bool, the winning tile or a set's tile not an int, a set's kind of another
+    class): the caller dumps the dict."""
     if s.groups is None:
         return b"null"
     ligu = s.ligu
@@ -308,8 +313,12 @@ def decomposition_line(s: Score, errors: str = "strict") -> bytes | None:
     if winning is None:
         winning = _keep(_WINNING, tile, _dumps({"winning_tile": tile_name(tile),
                                                 "winning_tile_zh": tile_name(tile, "zh")})[1:-1], errors)
-    groups = b",".join([_set_line(_GROUPS, _group_texts, g, errors) for g in s.groups])
-    melds = b",".join([_set_line(_MELDS, _meld_texts, m, errors) for m in s.hand.melds])
+    sets = [_set_line(_GROUPS, _group_texts, GroupKind, g, errors) for g in s.groups]
+    sets += [_set_line(_MELDS, _meld_texts, MeldKind, m, errors) for m in s.hand.melds]
+    if None in sets:
+        return None
+    n = len(s.groups)
+    groups, melds = b",".join(sets[:n]), b",".join(sets[n:])
     return b'{"groups":[%b],"melds":[%b],"ligu":%b,%b}' % (groups, melds, b"true" if ligu else b"false", winning)
 
 

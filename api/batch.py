@@ -515,8 +515,10 @@ def replay_line(hand: Any, errors: str = "strict") -> bytes:
     ``(replay_text(hand) + "\n").encode("utf-8", errors)``, written as bytes from its values
     (:func:`api.answer_lines.replay_line`, issue #17): the verdicts from bytes kept per seq
     (:func:`verdicts_line`), the outcome, the penalties and the head from bytes kept by the
-    values that recur, the final table's text encoded. :func:`replay_line_reference` is the
-    plain writer; ``tests/test_batch.py`` holds both to ``replay_text`` encoded.
+    values that recur, the final table written as bytes (``final_table_line``).
+    :func:`replay_line_reference` is the plain writer; ``tests/test_batch.py`` holds
+    ``replay_line`` to ``replay_text`` encoded, and ``tests/test_answer_lines.py`` each part and
+    the reference to the answer's dict dumped.
 
     :raises UnicodeEncodeError: a part *errors* cannot write, as the whole text would raise.
     """

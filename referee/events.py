@@ -859,8 +859,8 @@ def read_hand_events(lines: Iterable[str | bytes], first_line: int = 1, first_in
     the next, whatever their tables and hands — then each hand's seqs rise too, so
     :func:`check_order` passes them, and the batch need not walk them again (issue #17: ≈ 50 k
     instructions a hand). The loop has each event's seq in a local as it makes it, so the flag
-    costs one compare an event. False says only "not known to be in order" (a hand's events
-    always rise; a seq that does not rise may still be another hand's): the caller then runs
+    costs one compare an event. False says only "not known to be in order" (a seq that does not
+    rise may belong to another hand, whose own order is still fine): the caller then runs
     :func:`check_order`, which passes them or names the error. ``tests/test_events.py`` holds
     the flag to :func:`check_order`.
 

@@ -11,13 +11,14 @@ import dataclasses
 import functools
 import json
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from api import answer_lines as al
 from api import batch
 from referee.events import parse_event
 from referee.generator import generate_hands
+from referee.kinds import GroupKind, MeldKind, OutcomeKind, Readiness
 from testkit.irregular import irregular_hand
 
 ERRORS = ("strict", "surrogateescape", "backslashreplace")
@@ -106,8 +107,10 @@ class Text(str):
     """A str subclass: not a str to the writers (the dict's dump writes it)."""
 
 
-#: values no referee writes where an int, a bool, a text or an enum is
-ODD = [True, False, 1.0, 2.5, None, -1, 2 ** 70, "1", Text("win"), Text("x"), (), (1,), 0]
+#: values no referee writes where an int, a bool, a text or an enum is — enums of another class
+#: among them (GroupKind and MeldKind are IntEnums: ``GroupKind.PUNG == MeldKind.PUNG == 1``)
+ODD = [True, False, 1.0, 2.5, None, -1, 2 ** 70, "1", Text("win"), Text("x"), (), (1,), 0,
+       GroupKind.PUNG, MeldKind.PUNG, OutcomeKind.WIN, Readiness.NONE]
 
 
 def _set(obj, name, value):
@@ -119,7 +122,8 @@ def _set(obj, name, value):
 
 def _changed(hand, where: str, value):
     """*hand* with one value in its outcome, a win, its score, its settlement, its next hand
-    or its penalties changed to *value*."""
+    or its penalties changed to *value*; None when *hand* has no such place (no win, no
+    transfer, no meld: the example is dropped, not run on the hand unchanged)."""
     result = hand.result
     if where.startswith("result."):
         return dataclasses.replace(hand, result=_set(result, where[7:], value))
@@ -131,9 +135,22 @@ def _changed(hand, where: str, value):
     if where == "given":
         return dataclasses.replace(hand, given=value)
     if not result.wins:
-        return hand
+        return None
     w = result.wins[0]
-    if where.startswith("claim."):
+    score = w.score
+    if where.startswith(("group.", "meld.")):  # the decomposition's first set, or the hand's first meld
+        if score is None or score.groups is None:
+            return None
+        if where.startswith("group."):
+            groups = (_set(score.groups[0], where[6:], value),) + tuple(score.groups[1:])
+            w = _set(w, "score", _set(score, "groups", groups))
+        else:
+            melds = score.hand.melds
+            if not melds:
+                return None
+            hand_ = _set(score.hand, "melds", (_set(melds[0], where[5:], value),) + tuple(melds[1:]))
+            w = _set(w, "score", _set(score, "hand", hand_))
+    elif where.startswith("claim."):
         w = _set(w, "claim", w.claim._replace(**{where[6:]: value}))
     elif where.startswith("win."):
         w = _set(w, where[4:], value)
@@ -151,6 +168,8 @@ def _changed(hand, where: str, value):
         return dataclasses.replace(hand, rulings=rulings)
     elif where.startswith("settlement.") and w.settlement is not None:
         w = _set(w, "settlement", w.settlement._replace(**{where[11:]: value}))
+    else:
+        return None
     return dataclasses.replace(hand, result=_set(result, "wins", (w,) + result.wins[1:]))
 
 
@@ -162,12 +181,12 @@ PLACES = [
     "rulings.next_dealer", "rulings.next_streak", "rulings.hand_ended", "rulings.payments", "rulings.outside",
     "rulings.unruled",
     "claim.seat", "claim.seq", "claim.tile", "claim.discarder", "claim.readiness_note", "claim.source",
-    "claim.flower_win",
+    "claim.flower_win", "claim.readiness", "claim.first_turn",
     "win.unscored", "score.tai", "score.dealer_tai", "score.robbed_tai", "score.face_tai", "score.ligu",
     "score.excluded", "score.adjustments", "score.flowers", "ctx.winning_tile", "ctx.streak",
     "transfer.amount", "transfer.payer", "transfer.on_behalf_of", "transfer.streak",
-    "payment.payer", "payment.amount", "payment.tai", "payment.kind", "payment.instead_of",
-    "settlement.payments",
+    "payment.payer", "payment.payee", "payment.amount", "payment.tai", "payment.kind", "payment.instead_of",
+    "settlement.payments", "group.tile", "group.kind", "meld.tile", "meld.kind",
 ]
 
 
@@ -191,6 +210,7 @@ def test_a_value_of_another_type_is_written_as_its_dict_dumps_it(pick, where, va
     hand = all_hands[pick % len(all_hands)]
     check_parts(hand, errors)  # the usual values' texts kept first
     odd = _changed(hand, where, value)
+    assume(odd is not None)
     line, expected = _outcome(lambda: batch.replay_line(odd, errors),
                               lambda: dumped(batch.replay_answer(odd), errors) + b"\n")
     assert line == expected
@@ -213,23 +233,28 @@ def test_the_kept_texts_are_bounded_and_written_again_once_emptied(monkeypatch):
 
 def test_a_lone_surrogate_in_a_name_is_left_to_the_error_handler():
     """A name no strict UTF-8 writes (in the outcome's details): not kept; each handler writes
-    it as the whole text's encoding does, and strict raises."""
+    it as the whole text's encoding does, or raises as it does (``surrogateescape`` writes
+    only U+DC80–U+DCFF), and strict raises. Each name sits at every seat in turn, so both
+    surrogates reach the answer's text."""
     from penalties.adjudicator import HandAdjudicator
 
     events = [list(e) for e in generate_hands(8, seed=3)]
+    names = ["\ud800", "b\udcff", "c", "d"]
     wins = 0
-    for stream in events:
-        hand = HandAdjudicator(names=("\ud800", "b\udcff", "c", "d")).feed_all(stream)
-        wins += bool(hand.result.wins)
-        for errors in ("surrogateescape", "backslashreplace", "replace"):
+    seen = set()
+    for turn in range(4):
+        rotated = tuple(names[turn:] + names[:turn])
+        for stream in events:
+            hand = HandAdjudicator(names=rotated).feed_all(stream)
+            wins += bool(hand.result.wins)
             text = batch.replay_text(hand) + "\n"
-            assert batch.replay_line(hand, errors) == text.encode("utf-8", errors)
-        try:
-            (batch.replay_text(hand) + "\n").encode("utf-8")
-        except UnicodeEncodeError:
-            _, raised = _outcome(lambda: None, lambda: batch.replay_line(hand))  # noqa: B023
-            assert raised is UnicodeEncodeError
+            seen.update(name for name in names[:2] if name in text)
+            for errors in ("surrogateescape", "backslashreplace", "replace", "strict"):
+                line, expected = _outcome(lambda: batch.replay_line(hand, errors),  # noqa: B023
+                                          lambda: text.encode("utf-8", errors))  # noqa: B023
+                assert line == expected
     assert wins
+    assert seen == set(names[:2])
 
 
 def test_the_final_table_written_as_bytes_equals_json_dumps_of_its_dict():

@@ -493,7 +493,10 @@ def _texts(table: dict, reference: Callable[[Any], tuple[str, str, str]], item: 
     """A set's or meld's kind, its Chinese name and its tiles as the score's decomposition writes
     them (*reference*), written once per kind and tile into *table* (issue #17: every winning answer
     writes its decomposition; the text depends on these two alone — a meld's claimed tile is not
-    written)."""
+    written). A tile that is not exactly an int (``True`` and ``1.0`` hash as ``1``) is written
+    by *reference* each time, never kept: it is refused or written as it is, not as tile 1."""
+    if type(item.tile) is not int:
+        return reference(item)
     key = (item.kind, item.tile)
     texts = table.get(key)
     if texts is None:
