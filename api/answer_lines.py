@@ -31,9 +31,9 @@ from referee.kinds import FirstTurn, FlowerWin, MeldKind, OutcomeKind, Readiness
 from referee.melds import GroupKind, Meld
 from referee.outcome import NextHand, WinResult, final_table
 from referee.state import meld_text
-from referee.scoring.scorer import Score, _group_texts, _meld_texts, _pattern_dict
+from referee.scoring.scorer import Score, group_texts, meld_texts, pattern_dict
 from referee.scoring.settlement import Settlement, Transfer
-from referee.tiles import _PAIR_TEXT, format_counts, format_tiles, tile_name
+from referee.tiles import PAIR_TEXT, format_counts, format_tiles, tile_name
 
 #: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` (api.batch's ``_dumps``)
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -267,18 +267,18 @@ def score_line(s: Any, errors: str = "strict") -> bytes:
 
 
 def _pattern_line(table: Any, i: int, count: Any, tai: Any, scope: str, errors: str) -> bytes:
-    """One pattern's dict's text (``_pattern_dict``), kept when its count and 台 are ints."""
+    """One pattern's dict's text (``pattern_dict``), kept when its count and 台 are ints."""
     if type(count) is int and type(tai) is int:
         key = (table, i, count, tai, scope)
         data = _PATTERNS.get(key)
         if data is None:
-            data = _keep(_PATTERNS, key, _dumps(_pattern_dict(i, count, tai, scope, table)), errors)
+            data = _keep(_PATTERNS, key, _dumps(pattern_dict(i, count, tai, scope, table)), errors)
         return data
-    return _dumps(_pattern_dict(i, count, tai, scope, table)).encode("utf-8", errors)
+    return _dumps(pattern_dict(i, count, tai, scope, table)).encode("utf-8", errors)
 
 
 #: (kind, lowest tile) → a decomposition's set's, or meld's, dict's text (the keys of
-#: ``referee.scoring.scorer._group_texts`` / ``_meld_texts``: apart, GroupKind.CHOW == MeldKind.CHOW)
+#: ``referee.scoring.scorer.group_texts`` / ``meld_texts``: apart, GroupKind.CHOW == MeldKind.CHOW)
 _GROUPS: dict[tuple, bytes] = {}
 _MELDS: dict[tuple, bytes] = {}
 #: the winning tile → ``"winning_tile":…,"winning_tile_zh":…``
@@ -313,8 +313,8 @@ def decomposition_line(s: Score, errors: str = "strict") -> bytes | None:
     if winning is None:
         winning = _keep(_WINNING, tile, _dumps({"winning_tile": tile_name(tile),
                                                 "winning_tile_zh": tile_name(tile, "zh")})[1:-1], errors)
-    sets = [_set_line(_GROUPS, _group_texts, GroupKind, g, errors) for g in s.groups]
-    sets += [_set_line(_MELDS, _meld_texts, MeldKind, m, errors) for m in s.hand.melds]
+    sets = [_set_line(_GROUPS, group_texts, GroupKind, g, errors) for g in s.groups]
+    sets += [_set_line(_MELDS, meld_texts, MeldKind, m, errors) for m in s.hand.melds]
     if None in sets:
         return None
     n = len(s.groups)
@@ -389,8 +389,8 @@ def penalties_line(rulings: Any, given: Any, errors: str = "strict") -> bytes:
 # --- the final table ----------------------------------------------------------------------------
 
 #: tile → next tile (0–41, or the end at index 42, read as -1) → the tile's compact text in
-#: ASCII bytes (``referee.tiles._PAIR_TEXT``): a tuple indexed in C, no tuple key hashed
-_ROWS = tuple(tuple(_PAIR_TEXT[t, n].encode("ascii") for n in range(42)) + (_PAIR_TEXT[t, -1].encode("ascii"),)
+#: ASCII bytes (``referee.tiles.PAIR_TEXT``): a tuple indexed in C, no tuple key hashed
+_ROWS = tuple(tuple(PAIR_TEXT[t, n].encode("ascii") for n in range(42)) + (PAIR_TEXT[t, -1].encode("ascii"),)
               for t in range(42))
 _END = [-1]
 

@@ -247,7 +247,9 @@ class HandResult:
     def to_dict(self) -> dict[str, Any]:
         """The hand as ``flask replay`` / ``flask rule`` and the API answer it: the referee's
         verdicts and irregularities, the rulings (each with its id and the seq it was given
-        at), and the one outcome."""
+        at), and the one outcome. The batch writes its JSON line from the same values
+        (``api/answer_lines.py``, issue #17): a field added to this dict, or to the dicts it
+        holds, is to be written there too — the tests compare the two (docs/protocol.md)."""
         adj = self.adjudication
         rulings = self.rulings.to_dict()
         rulings["rulings"] = [g.to_dict() for g in self.given]

@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.events import Event, EventType, Setup
 from referee.machine import Referee
-from referee.outcome import Adjudication, OutcomeKind, WinResult, _stakes as table_stakes
+from referee.outcome import Adjudication, OutcomeKind, WinResult, table_stakes
 from referee.ruleset import Ruleset
 from referee.scoring.context import Stakes
 from referee.state import Source

@@ -364,13 +364,13 @@ def _score(st: TableState, claim: WinClaim) -> WinResult:
             return WinResult(claim, ctx, unscored=f"hand: {exc.message}")
     try:
         result = score(hand, ctx, st.rules.ruleset, flowers=flowers)
-        settlement = settle(result, _stakes(setup.base, setup.per_tai))
+        settlement = settle(result, table_stakes(setup.base, setup.per_tai))
     except MjrefError as exc:
         return WinResult(claim, ctx, hand, unscored=f"score: {exc.message}")
     return WinResult(claim, ctx, hand, result, settlement)
 
 
-def _stakes(base: int, per_tai: int) -> Stakes:
+def table_stakes(base: int, per_tai: int) -> Stakes:
     """The table's :class:`Stakes`, checked once per pair of values (a table keeps its stakes
     hand after hand; a handful of pairs at most, for speed)."""
     if type(base) is not int or type(per_tai) is not int:  # let Stakes say what is wrong

@@ -319,7 +319,7 @@ def format_tiles(tiles: Iterable[int], style: str = "compact", *, sort: bool = T
         return format_tiles_reference(seq, style, sort=False)
     if _INT_ONLY.issuperset(map(type, seq)):  # each tile's text from it and the next, in C loops
         try:
-            return "".join(map(_PAIR_TEXT.__getitem__, zip(seq, seq[1:] + _END)))
+            return "".join(map(PAIR_TEXT.__getitem__, zip(seq, seq[1:] + _END)))
         except KeyError:
             pass  # an int out of 0–41: the loop below raises its error
     parts: list[str] = []
@@ -348,7 +348,7 @@ _LETTER_OF = tuple(_LETTERS[min(t // 9, 3) if t < FLOWER_BASE else 4] for t in A
 #: final table's ponds, flowers and melds, about 20 texts a hand, written by ``map`` and
 #: ``str.join`` over ``zip`` — no bytecode per tile; ``tests/test_tiles.py`` holds it to
 #: :func:`format_tiles_reference`)
-_PAIR_TEXT = {(t, n): _DIGIT_OF[t] + ("" if n >= 0 and _LETTER_OF[n] is _LETTER_OF[t] else _LETTER_OF[t])
+PAIR_TEXT = {(t, n): _DIGIT_OF[t] + ("" if n >= 0 and _LETTER_OF[n] is _LETTER_OF[t] else _LETTER_OF[t])
               for t in ALL_TILES for n in (*ALL_TILES, -1)}
 _END = [-1]
 _INT_ONLY = frozenset({int})  # exactly ints: a bool (an int to a dict) is left to the loop's check

@@ -445,8 +445,8 @@ def test_the_decompositions_set_and_meld_texts_equal_the_reference():
                              else (None, t, t + 2) if kind is MeldKind.CHOW else (None, t))]
     for _ in range(2):
         for g in groups:
-            assert scorer._group_texts(g) == scorer.group_texts_reference(g)
+            assert scorer.group_texts(g) == scorer.group_texts_reference(g)
         for m in melds:
-            assert scorer._meld_texts(m) == scorer.meld_texts_reference(m)
-    assert scorer._group_texts(Group(GroupKind.CHOW, 2)) == ("chow", "順子", "345m")
-    assert scorer._meld_texts(Meld(MeldKind.CONCEALED_KONG, 27)) == ("concealed_kong", "暗槓", "1111z")
+            assert scorer.meld_texts(m) == scorer.meld_texts_reference(m)
+    assert scorer.group_texts(Group(GroupKind.CHOW, 2)) == ("chow", "順子", "345m")
+    assert scorer.meld_texts(Meld(MeldKind.CONCEALED_KONG, 27)) == ("concealed_kong", "暗槓", "1111z")

@@ -121,7 +121,9 @@ class Score:
 
     def to_dict(self) -> dict:
         """The report: totals, patterns (zh-TW as the rulebook writes them, English, 台,
-        clause), excluded patterns and why, adjustments, the decomposition used."""
+        clause), excluded patterns and why, adjustments, the decomposition used. The batch
+        writes the same text from these values (``api/answer_lines.py``, issue #17): a field
+        added here is to be written there too (docs/protocol.md)."""
         table = self.table
         tai = table.tai
         ex = self.excluded
@@ -131,14 +133,14 @@ class Score:
             if (ex >> i) & 1:
                 continue
             scope = "robbed" if robbed and i == table.seven_rob_one_idx else "face"
-            patterns.append(_pattern_dict(i, c, tai[i] * c, scope, table))
+            patterns.append(pattern_dict(i, c, tai[i] * c, scope, table))
         for i, c in self.dealer_items:
-            patterns.append(_pattern_dict(i, c, tai[i] * c, "dealer", table))
+            patterns.append(pattern_dict(i, c, tai[i] * c, "dealer", table))
         excluded = []
         for i, c in self.items:
             if not (ex >> i) & 1:
                 continue
-            entry = _pattern_dict(i, c, tai[i] * c, "excluded", table)
+            entry = pattern_dict(i, c, tai[i] * c, "excluded", table)
             present = {k for k, _ in self.items}
             entry["excluded_by"] = [
                 {"code": PATTERNS[r.by].code, "zh": PATTERNS[r.by].zh, "en": PATTERNS[r.by].en, "clause": r.clause,
@@ -174,11 +176,11 @@ class Score:
         return {
             "groups": [
                 {"kind": kind, "kind_zh": kind_zh, "tiles": tiles}
-                for kind, kind_zh, tiles in map(_group_texts, self.groups)
+                for kind, kind_zh, tiles in map(group_texts, self.groups)
             ],
             "melds": [
                 {"kind": kind, "kind_zh": kind_zh, "tiles": tiles}
-                for kind, kind_zh, tiles in map(_meld_texts, hand.melds)
+                for kind, kind_zh, tiles in map(meld_texts, hand.melds)
             ],
             "ligu": self.ligu,
             "winning_tile": tile_name(self.ctx.winning_tile),
@@ -186,7 +188,7 @@ class Score:
         }
 
 
-def _pattern_dict(i: int, count: int, tai: int, scope: str, table: ScoringTable) -> dict:
+def pattern_dict(i: int, count: int, tai: int, scope: str, table: ScoringTable) -> dict:
     p = PATTERNS[i]
     return {"code": p.code, "zh": p.zh, "en": p.en, "tai": tai, "count": int(count), "clause": p.clause,
             "tai_source": list(table.sources[i]), "scope": scope}
@@ -480,7 +482,7 @@ def _check_flower_win(ctx: WinContext, held: tuple[int, ...], table: ScoringTabl
                            reason_zh="被搶的花須在八張花之中")
 
 
-__all__ = ["Score", "score"]
+__all__ = ["Score", "group_texts", "meld_texts", "pattern_dict", "score"]
 
 
 #: (kind, tile) → a decomposition's set's texts, and a meld's (apart: GroupKind.CHOW == MeldKind.CHOW);
@@ -514,5 +516,5 @@ def meld_texts_reference(m: Meld) -> tuple[str, str, str]:
     return m.kind.name.lower(), m.kind.zh, format_tiles(m.tiles)
 
 
-_group_texts = partial(_texts, _GROUP_TEXTS, group_texts_reference)
-_meld_texts = partial(_texts, _MELD_TEXTS, meld_texts_reference)
+group_texts = partial(_texts, _GROUP_TEXTS, group_texts_reference)
+meld_texts = partial(_texts, _MELD_TEXTS, meld_texts_reference)
