@@ -53,10 +53,27 @@ def _keep(table: dict, key: Any, text: str, errors: str) -> bytes:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
         return text.encode("utf-8", errors)
+    return _put(table, key, data)
+
+
+def _put(table: dict, key: Any, value: Any) -> Any:
+    """*value* kept in *table* by *key*, the table emptied first when full (:data:`LIMIT`)."""
     if len(table) >= LIMIT:
         table.clear()
-    table[key] = data
-    return data
+    table[key] = value
+    return value
+
+
+def _by_ints(table: dict, key: tuple, make: Any) -> Any:
+    """``make(key)``, kept in *table* by *key* when each of its items is exactly an int (``True``
+    and ``1.0`` hash as ``1``: a text kept for ints would stand for them); *make* raises for a
+    tile out of 0–41 before anything is kept."""
+    if not _INT_ONLY.issuperset(map(type, key)):
+        return make(key)
+    value = table.get(key)
+    if value is None:
+        value = _put(table, key, make(key))
+    return value
 
 
 #: str → its JSON string in UTF-8
@@ -190,16 +207,7 @@ _SORTED_FLOWERS: dict[tuple, str] = {}
 
 def flowers_text(flowers: Any) -> str:
     """``format_tiles(flowers)`` (sorted), kept by the flowers' tuple when each is an int."""
-    key = tuple(flowers)
-    if _INT_ONLY.issuperset(map(type, key)):  # True == 1: only exact ints are kept
-        text = _SORTED_FLOWERS.get(key)
-        if text is None:
-            text = format_tiles(key)  # a tile out of 0–41 raises here, before it is kept
-            if len(_SORTED_FLOWERS) >= LIMIT:
-                _SORTED_FLOWERS.clear()
-            _SORTED_FLOWERS[key] = text
-        return text
-    return format_tiles(key)
+    return _by_ints(_SORTED_FLOWERS, tuple(flowers), format_tiles)
 
 
 def hand_text(hand: Any) -> str:
@@ -216,10 +224,7 @@ def hand_text(hand: Any) -> str:
             return str(hand)
         text = _HAND_MELDS.get((kind, tile))
         if text is None:
-            text = str(m)
-            if len(_HAND_MELDS) >= LIMIT:
-                _HAND_MELDS.clear()
-            _HAND_MELDS[kind, tile] = text
+            text = _put(_HAND_MELDS, (kind, tile), str(m))
         parts.append(text)
     if hand.flowers:
         parts.append(flowers_text(hand.flowers))
@@ -436,16 +441,7 @@ def final_table_line(st: Any, errors: str = "strict") -> bytes:
             break
         numbers.append(s.seat)
         numbers.append(s.unknown)
-        key = tuple(flowers)
-        if _INT_ONLY.issuperset(map(type, key)):  # kept by exact ints only: True == 1
-            flowers_text = _FLOWERS.get(key)
-            if flowers_text is None:
-                flowers_text = tiles_line(key)  # a tile out of 0–41 raises here, before it is kept
-                if len(_FLOWERS) >= LIMIT:
-                    _FLOWERS.clear()
-                _FLOWERS[key] = flowers_text
-        else:
-            flowers_text = tiles_line(key)
+        flowers_line = _by_ints(_FLOWERS, tuple(flowers), tiles_line)
         melds = []
         for m in s.melds:
             key = m[:2]
@@ -454,7 +450,7 @@ def final_table_line(st: Any, errors: str = "strict") -> bytes:
                 text = _keep(_TABLE_MELDS, key, _quoted(meld_text(m)), errors)
             melds.append(text)
         seats.append(_SEAT % (
-            s.seat, format_counts(s.hand).encode("ascii"), s.unknown, b",".join(melds), flowers_text,
+            s.seat, format_counts(s.hand).encode("ascii"), s.unknown, b",".join(melds), flowers_line,
             tiles_line(s.pond), b"false" if s.passed is None else b"true",
             b"null" if ready is None else text_line(ready._value_, errors), b"true" if dead else b"false"))
     else:
