@@ -39,7 +39,9 @@ TEAMS = ["台北隊", "新北隊", "桃園隊", "台中隊", "台南隊", "高�
          "台東隊"]
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 PHONE = {"width": 390, "height": 844}
-OK = "(want) => document.querySelector('#preview').dataset.ok === want"
+#: the preview answers the form's latest change (not an earlier answer still on screen), and says *want*
+OK = ("(want) => { const p = document.querySelector('#preview');"
+      " return p.dataset.asked === p.dataset.shown && p.dataset.ok === want; }")
 
 
 def shoot(page, name: str) -> None:

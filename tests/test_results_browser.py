@@ -18,7 +18,9 @@ PLAYERS = [{"id": f"P{i}", "name": name} for i, name in enumerate(
     ["王小明", "李大華", "陳美玲", "林志強", "張家豪", "黃淑芬", "吳建國", "劉雅婷"], 1)]
 PAGE = "/t/M1/results/1/1/1"
 #: the preview's state (``data-ok``: true, false while an entry cannot be; set by web/static/results.js)
-OK = "(want) => document.querySelector('#preview').dataset.ok === want"
+#: the preview answers the form's latest change (not an earlier answer still on screen), and says *want*
+OK = ("(want) => { const p = document.querySelector('#preview');"
+      " return p.dataset.asked === p.dataset.shown && p.dataset.ok === want; }")
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +66,7 @@ def test_a_scorer_enters_a_hand_on_a_phone_then_an_official_corrects_and_reverts
         page.locator("#items input[value='full_flush']").check()
         page.wait_for_function("([s, t]) => { const e = document.querySelector(s); return e && e.innerText !== t; }",
                                arg=["#preview-payments tr[data-seat='1'] td.num", first])  # it follows each tap
+        page.wait_for_function(OK, arg="true")  # and shows the answer to the last one
         shown = [page.locator(f"#preview-payments tr[data-seat='{s}'] td.num").inner_text() for s in range(4)]
         # an impossible item: the preview says why, at once
         page.locator("#items input[value='half_flush']").check()

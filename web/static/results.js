@@ -9,6 +9,7 @@
     var pending = 0;
     function update() {
       var mine = ++pending;
+      out.dataset.asked = mine;  // the preview answers the latest change when data-shown equals it
       fetch(form.dataset.preview, {method: "POST", body: new FormData(form), credentials: "same-origin",
                                    headers: {"Accept": "application/json"}})
         .then(function (r) { if (!r.ok) throw new Error("status " + r.status); return r.json(); })
@@ -16,6 +17,7 @@
           if (mine !== pending) return;  // a newer change is on its way
           out.innerHTML = doc.html;
           out.dataset.ok = doc.ok ? "true" : "false";
+          out.dataset.shown = mine;
         })
         .catch(function () { out.dataset.ok = "stale"; });
     }
